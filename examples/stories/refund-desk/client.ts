@@ -1,0 +1,253 @@
+/**
+ * The refund desk client: runs every call of the story against the server, answers the questions
+ * from a script, and checks each result, question count and round trip against the contract.
+ *
+ *   npx tsx examples/stories/refund-desk/client.ts                 # spawns the server over stdio
+ *   npx tsx examples/stories/refund-desk/client.ts --http          # starts the server on a free port
+ *   npx tsx examples/stories/refund-desk/client.ts --http URL      # uses a server someone started
+ *   add --legacy to speak 2025-11-25 (push elicitation) instead of 2026-07-28 (input_required rounds)
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
+
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+import type { Era, TestConnection } from 'mcp-resolve/testing';
+import { connectHttp, connectStdio } from 'mcp-resolve/testing';
+
+/** Which transport a run uses. */
+export type StoryTransport = 'stdio' | 'http';
+
+/** How one run of the story is set up. */
+export interface StoryRun {
+  readonly transport: StoryTransport;
+  readonly era: Era;
+  /** An already running server (HTTP only); otherwise the run starts its own. */
+  readonly url?: URL;
+  /** Where the conversation is printed. @default console.log */
+  readonly log?: (line: string) => void;
+}
+
+/** What a run proved. */
+export interface StoryReport {
+  readonly passed: number;
+  readonly failed: number;
+  readonly summary: string;
+}
+
+type Topic = 'scope' | 'restock';
+
+interface Call {
+  readonly order_id: string;
+  readonly reason: string;
+  readonly answers: Partial<Record<Topic, ElicitResult>>;
+  /** The structured result, or a text the error result must contain. */
+  readonly expect: { readonly receipt: Record<string, unknown> } | { readonly errorContains: string };
+  readonly legs: number;
+  readonly pushes: number;
+  readonly countsAfter: Readonly<Record<Topic, number>>;
+}
+
+const accept = (content: Record<string, string | number | boolean>): ElicitResult => ({ action: 'accept', content });
+const DECLINE: ElicitResult = { action: 'decline' };
+
+/** The contract's table, one entry per call. */
+const CALLS: readonly Call[] = [
+  {
+    order_id: 'ORD-7001',
+    reason: 'download corrupted',
+    answers: {},
+    expect: { receipt: { order_id: 'ORD-7001', refunded_cents: 1500, restocked: false, reason: 'download corrupted' } },
+    legs: 1,
+    pushes: 0,
+    countsAfter: { scope: 0, restock: 0 },
+  },
+  {
+    order_id: 'ORD-7002',
+    reason: 'arrived broken',
+    answers: { scope: accept({ full: true }), restock: accept({ restock: true }) },
+    expect: { receipt: { order_id: 'ORD-7002', refunded_cents: 4800, restocked: true, reason: 'arrived broken' } },
+    legs: 3,
+    pushes: 2,
+    countsAfter: { scope: 1, restock: 1 },
+  },
+  {
+    order_id: 'ORD-7002',
+    reason: 'wrong colour',
+    answers: { scope: accept({ full: false, sku: 'canvas-tote' }), restock: DECLINE },
+    expect: { receipt: { order_id: 'ORD-7002', refunded_cents: 2400, restocked: false, reason: 'wrong colour' } },
+    legs: 3,
+    pushes: 2,
+    countsAfter: { scope: 2, restock: 2 },
+  },
+  {
+    order_id: 'ORD-7002',
+    reason: 'lost parcel',
+    answers: { scope: accept({ full: false, sku: 'mystery-hat' }) },
+    expect: { errorContains: "order has no item 'mystery-hat'" },
+    legs: 2,
+    pushes: 1,
+    countsAfter: { scope: 3, restock: 2 },
+  },
+  {
+    order_id: 'ORD-7002',
+    reason: 'changed mind',
+    answers: { scope: DECLINE },
+    expect: { errorContains: "Resolver for parameter 'scope' could not resolve: elicitation was decline" },
+    legs: 2,
+    pushes: 1,
+    countsAfter: { scope: 4, restock: 2 },
+  },
+  {
+    order_id: 'ORD-9999',
+    reason: 'typo',
+    answers: {},
+    expect: { errorContains: "unknown order 'ORD-9999'" },
+    legs: 1,
+    pushes: 0,
+    countsAfter: { scope: 4, restock: 2 },
+  },
+];
+
+const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
+const PROTOCOL: Record<Era, string> = { modern: '2026-07-28', legacy: '2025-11-25' };
+
+/** The scope question is the one whose form has a `full` field; every other question is about restocking. */
+function topicOf(params: ElicitRequest['params']): Topic {
+  return 'requestedSchema' in params && 'full' in params.requestedSchema.properties ? 'scope' : 'restock';
+}
+
+/** Starts the server over HTTP on a free port and resolves with its URL once it listens. */
+async function startHttpServer(): Promise<{ url: URL; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, '--http', '--port', '0'], {
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
+  let seen = '';
+  const url = await new Promise<URL>((resolve, reject) => {
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      seen += chunk;
+      const match = /listening on (\S+)/.exec(seen);
+      if (match?.[1]) resolve(new URL(match[1]));
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`refund-desk server exited with code ${String(code)} before listening:\n${seen}`)),
+    );
+  });
+  return {
+    url,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** Runs every call of the story once and reports what passed. */
+export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
+  const log = run.log ?? ((line: string) => console.log(line));
+  const counts: Record<Topic, number> = { scope: 0, restock: 0 };
+  let script: Call['answers'] = {};
+  const asked: string[] = [];
+  const elicit = (params: ElicitRequest['params']): ElicitResult => {
+    const topic = topicOf(params);
+    counts[topic] += 1;
+    const answer = script[topic] ?? { action: 'cancel' };
+    asked.push(`    asked ${topic}: ${params.message}`, `    answered: ${JSON.stringify(answer)}`);
+    return answer;
+  };
+
+  let passed = 0;
+  let failed = 0;
+  const check = (ok: boolean, what: string) => {
+    if (ok) passed += 1;
+    else failed += 1;
+    log(`    ${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  };
+
+  const server = run.transport === 'http' && run.url === undefined ? await startHttpServer() : undefined;
+  let connection: TestConnection | undefined;
+  try {
+    connection =
+      run.transport === 'stdio'
+        ? await connectStdio(process.execPath, ['--import', 'tsx', SERVER], { era: run.era, elicit })
+        : await connectHttp(run.url ?? server!.url, { era: run.era, elicit });
+    const { client, counters } = connection;
+
+    log('[0] tools/list');
+    const { tools } = await client.listTools();
+    const schema = tools[0]?.inputSchema;
+    check(tools.length === 1 && tools[0]?.name === 'refund_order', 'one tool: refund_order');
+    check(
+      isDeepStrictEqual(Object.keys(schema?.properties ?? {}).sort(), ['order_id', 'reason']) &&
+        isDeepStrictEqual([...(schema?.required ?? [])].sort(), ['order_id', 'reason']),
+      'input schema properties and required are exactly {order_id, reason}',
+    );
+
+    for (const [index, call] of CALLS.entries()) {
+      log(`[${index + 1}] refund_order ${call.order_id} "${call.reason}"`);
+      script = call.answers;
+      asked.length = 0;
+      counters.reset();
+      const result = await client.callTool({
+        name: 'refund_order',
+        arguments: { order_id: call.order_id, reason: call.reason },
+      });
+      for (const line of asked) log(line);
+      const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+      log(`    result: ${result.isError ? `error: ${text}` : JSON.stringify(result.structuredContent)}`);
+      if ('receipt' in call.expect) {
+        check(
+          !result.isError && isDeepStrictEqual(result.structuredContent, call.expect.receipt),
+          `receipt ${JSON.stringify(call.expect.receipt)}`,
+        );
+      } else {
+        check(
+          result.isError === true && text.includes(call.expect.errorContains),
+          `error contains "${call.expect.errorContains}"`,
+        );
+      }
+      const legs = counters.legs['tools/call'] ?? 0;
+      if (run.era === 'modern') {
+        check(
+          legs === call.legs && counters.pushes === 0,
+          `${call.legs} leg(s), no pushes (saw ${legs} leg(s), ${counters.pushes} push(es))`,
+        );
+      } else {
+        check(
+          legs === 1 && counters.pushes === call.pushes,
+          `1 leg, ${call.pushes} push(es) (saw ${legs} leg(s), ${counters.pushes} push(es))`,
+        );
+      }
+      check(
+        isDeepStrictEqual(counts, call.countsAfter),
+        `questions so far: scope ${call.countsAfter.scope}, restock ${call.countsAfter.restock} (saw ${counts.scope}, ${counts.restock})`,
+      );
+    }
+  } catch (error) {
+    failed += 1;
+    log(`    FAIL ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await connection?.close();
+    await server?.stop();
+  }
+  const summary = `refund-desk ${run.transport} ${PROTOCOL[run.era]}: ${passed} passed, ${failed} failed`;
+  log(summary);
+  return { passed, failed, summary };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values, positionals } = parseArgs({
+    options: { http: { type: 'boolean', default: false }, legacy: { type: 'boolean', default: false } },
+    allowPositionals: true,
+  });
+  const url = positionals[0];
+  const report = await runRefundDesk({
+    transport: values.http ? 'http' : 'stdio',
+    era: values.legacy ? 'legacy' : 'modern',
+    ...(url !== undefined && { url: new URL(url) }),
+  });
+  process.exitCode = report.failed > 0 ? 1 : 0;
+}

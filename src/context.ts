@@ -1,0 +1,11 @@
+/** What resolvers and tool bodies receive as their context. */
+import type { ServerContext } from '@modelcontextprotocol/server';
+
+/** The protocol era of a request: `modern` is 2026-07-28 or later, `legacy` is 2025-11-25 or earlier. */
+export type Era = 'modern' | 'legacy';
+
+/**
+ * The SDK's request context plus the request's era. On a multi-round call `mcpReq.requestState()`
+ * returns the state the handler minted, already unsealed.
+ */
+export type ToolContext = ServerContext & { readonly era: Era };

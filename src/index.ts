@@ -1,0 +1,22 @@
+/** mcp-resolve: resolver dependency injection, era-agnostic questions and sealed state for MCP servers. */
+export type { Era, ToolContext } from './context.js';
+export type { McpResolveErrorCode } from './errors.js';
+export { McpResolveError, ToolError } from './errors.js';
+export type { Answered, Ask, Elicit, ElicitationResult, ListRoots, Sample, SampleResult } from './resolvers/markers.js';
+export { elicit, listRoots, sample } from './resolvers/markers.js';
+export type {
+  AnyResolver,
+  ArgShape,
+  DeclarationError,
+  Dependency,
+  DependencyValue,
+  DepShape,
+  OutcomeOf,
+  Resolver,
+  ResolverDeclaration,
+  ValueOf,
+} from './resolvers/resolver.js';
+export { outcome, resolver } from './resolvers/resolver.js';
+export type { McpResolveServerOptions } from './server/server.js';
+export { McpResolveServer } from './server/server.js';
+export type { InputValues, ResolvedValues, ToolBody, ToolDeclaration, ToolInput } from './server/tool.js';

@@ -1,0 +1,56 @@
+/**
+ * Reading an answer: the client's response to a question is untrusted input. It must be of the
+ * question's kind, carry content when accepted, and match the question's schema before anything
+ * uses it.
+ */
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { inputResponse } from '@modelcontextprotocol/server';
+
+import { ToolError } from '../errors.js';
+import type { Ask, AskKind, ElicitationResult } from './markers.js';
+
+const KIND_NAMES: Record<AskKind, string> = {
+  elicit: 'elicitation',
+  sample: 'sampling',
+  roots: 'roots',
+};
+
+const VIEW_KINDS: Record<AskKind, string> = { elicit: 'elicit', sample: 'sampling', roots: 'roots' };
+
+/**
+ * Turns a raw response into the outcome consumers receive, or throws a {@link ToolError} whose
+ * message says what was wrong (never validator internals).
+ */
+export async function readAnswer(
+  ask: Ask,
+  kind: AskKind,
+  label: string,
+  response: unknown,
+): Promise<ElicitationResult<unknown>> {
+  const view = inputResponse({ answer: response }, 'answer');
+  if (view.kind !== VIEW_KINDS[kind]) {
+    throw new ToolError(
+      `Resolver '${label}' received a non-${KIND_NAMES[kind]} response (wrong kind) to its ${KIND_NAMES[kind]} question.`,
+    );
+  }
+  switch (view.kind) {
+    case 'sampling':
+      return { action: 'accept', value: view.result };
+    case 'roots':
+      return { action: 'accept', value: view.roots };
+    case 'elicit': {
+      if (view.action !== 'accept') return { action: view.action };
+      if (view.content === undefined) {
+        throw new ToolError(`Resolver '${label}': the answer was accepted with no content.`);
+      }
+      const schema = (ask as { schema: StandardSchemaWithJSON }).schema;
+      const result = await schema['~standard'].validate(view.content);
+      if (result.issues) {
+        throw new ToolError(`Resolver '${label}': the answer does not match the requested schema.`);
+      }
+      return { action: 'accept', value: result.value };
+    }
+    case 'missing':
+      throw new ToolError(`Resolver '${label}' received an empty response to its question.`);
+  }
+}

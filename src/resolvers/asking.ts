@@ -1,0 +1,109 @@
+/**
+ * The two ways a question reaches the client. Modern era: questions are collected into this
+ * round's `inputRequests`, and answers come back in the next round's `inputResponses`, consumed
+ * only when the sealed progress says that exact question was asked. Legacy era: each question is
+ * a real server-to-client request sent mid-call, related to the originating call.
+ */
+import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+
+import type { ToolContext } from '../context.js';
+import { ToolError } from '../errors.js';
+import { readAnswer } from './answers.js';
+import { assertCapability } from './capabilities.js';
+import type { Asker } from './engine.js';
+import type { PlanNode } from './graph.js';
+import type { Ask, ElicitationResult } from './markers.js';
+import type { Progress, RecordedAnswer } from './progress.js';
+import type { RenderedQuestion } from './questions.js';
+import { renderQuestion } from './questions.js';
+
+/** Asks on a modern round: answers from sealed progress and this round's responses, or a new question. */
+export class ModernAsker implements Asker {
+  /** The questions this round asks, by key. */
+  readonly inputRequests: Record<string, InputRequest> = {};
+  private readonly answers: Record<string, RecordedAnswer>;
+  private readonly asked: Record<string, string> = {};
+
+  constructor(
+    private readonly progress: Progress,
+    private readonly responses: Readonly<Record<string, unknown>> | undefined,
+    private readonly capabilities: ClientCapabilities | undefined,
+  ) {
+    this.answers = { ...progress.answers };
+  }
+
+  /** The progress to seal into this round's `requestState`. */
+  nextProgress(): Progress {
+    return { answers: this.answers, asked: this.asked };
+  }
+
+  async ask(node: PlanNode, ask: Ask): Promise<ElicitationResult<unknown> | undefined> {
+    const question = renderQuestion(ask, node.label);
+    const recorded = this.progress.answers[node.key];
+    if (recorded !== undefined) {
+      if (recorded.digest === question.digest) {
+        const outcome = await readAnswer(ask, question.kind, node.label, recorded.response).catch(() => undefined);
+        if (outcome !== undefined) return outcome;
+      }
+      // Drifted (the question changed) or no longer valid for it: forget it and ask again.
+      delete this.answers[node.key];
+    }
+    const responses = this.responses;
+    if (this.progress.asked[node.key] === question.digest && responses !== undefined && node.key in responses) {
+      const response = responses[node.key];
+      const outcome = await readAnswer(ask, question.kind, node.label, response);
+      this.answers[node.key] = { digest: question.digest, response };
+      return outcome;
+    }
+    assertCapability(this.capabilities, question, node.label);
+    this.inputRequests[node.key] = question.request;
+    this.asked[node.key] = question.digest;
+    return undefined;
+  }
+}
+
+/** Asks on a legacy connection: a real push per question, answered before the call goes on. */
+export class LegacyAsker implements Asker {
+  constructor(
+    private readonly ctx: ToolContext,
+    private readonly capabilities: ClientCapabilities | undefined,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async ask(node: PlanNode, ask: Ask): Promise<ElicitationResult<unknown>> {
+    const question = renderQuestion(ask, node.label);
+    if (this.capabilities === undefined) {
+      // Only an instance that never saw `initialize` has no capabilities: a stateless legacy leg.
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        `Resolver '${node.label}' needs to ask the client, but this legacy (2025-11-25) connection has no channel for ` +
+          'server-to-client requests. Serve legacy HTTP through a sessionful transport (serveHttp does).',
+      );
+    }
+    assertCapability(this.capabilities, question, node.label);
+    const response = await this.push(question);
+    return readAnswer(ask, question.kind, node.label, response);
+  }
+
+  private async push(question: RenderedQuestion): Promise<unknown> {
+    const options = { timeout: this.timeoutMs, resetTimeoutOnProgress: true };
+    const send = this.ctx.mcpReq.send;
+    try {
+      switch (question.request.method) {
+        case 'elicitation/create':
+          return await send({ method: 'elicitation/create', params: question.request.params }, options);
+        case 'sampling/createMessage':
+          return await send({ method: 'sampling/createMessage', params: question.request.params }, options);
+        case 'roots/list':
+          return await send({ method: 'roots/list' }, options);
+      }
+    } catch (error) {
+      if (error instanceof ProtocolError)
+        throw new ToolError(`The client failed the ${question.request.method} request: ${error.message}`, {
+          cause: error,
+        });
+      throw error;
+    }
+  }
+}

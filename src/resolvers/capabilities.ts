@@ -1,0 +1,65 @@
+/**
+ * The capability gate: a question the client never declared it can answer refuses the call with
+ * JSON-RPC error -32021 naming the capability and the resolver, on both eras, before anything is
+ * sent and before the tool body runs.
+ */
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import { MissingRequiredClientCapabilityError } from '@modelcontextprotocol/server';
+
+import type { RenderedQuestion } from './questions.js';
+
+/** The capabilities a client must have declared to be asked `question`. */
+export function requiredCapabilities(question: RenderedQuestion): ClientCapabilities {
+  switch (question.request.method) {
+    case 'elicitation/create':
+      return { elicitation: { form: {} } };
+    case 'sampling/createMessage': {
+      const { tools, toolChoice } = question.request.params;
+      return tools !== undefined || toolChoice !== undefined ? { sampling: { tools: {} } } : { sampling: {} };
+    }
+    case 'roots/list':
+      return { roots: {} };
+  }
+}
+
+function covers(declared: ClientCapabilities | undefined, question: RenderedQuestion): boolean {
+  switch (question.request.method) {
+    case 'elicitation/create': {
+      const elicitation = declared?.elicitation;
+      if (elicitation === undefined) return false;
+      // A bare `elicitation: {}` predates modes and means form support; url-only does not.
+      return elicitation.form !== undefined || elicitation.url === undefined;
+    }
+    case 'sampling/createMessage': {
+      if (declared?.sampling === undefined) return false;
+      const { tools, toolChoice } = question.request.params;
+      return (tools === undefined && toolChoice === undefined) || declared.sampling.tools !== undefined;
+    }
+    case 'roots/list':
+      return declared?.roots !== undefined;
+  }
+}
+
+const CAPABILITY_NAMES: Record<RenderedQuestion['request']['method'], string> = {
+  'elicitation/create': 'elicitation (form mode)',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+/** Throws the -32021 error unless `declared` covers `question`, asked by resolver `label`. */
+export function assertCapability(
+  declared: ClientCapabilities | undefined,
+  question: RenderedQuestion,
+  label: string,
+): void {
+  if (covers(declared, question)) return;
+  const needed =
+    question.request.method === 'sampling/createMessage' && declared?.sampling !== undefined
+      ? 'sampling with tools'
+      : CAPABILITY_NAMES[question.request.method];
+  throw new MissingRequiredClientCapabilityError(
+    { requiredCapabilities: requiredCapabilities(question) },
+    `Client does not support ${needed}, which resolver '${label}' needs to ask its question. ` +
+      'Declare the capability in the client, or call a tool that does not ask.',
+  );
+}

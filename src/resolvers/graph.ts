@@ -1,0 +1,125 @@
+/**
+ * Registration-time analysis: turns a tool's `resolve` declarations into a resolution plan, or
+ * throws naming the offending resolver and parameter. Question keys are derived here, from
+ * registration data only, so they are identical in every process and every round.
+ */
+import { McpResolveError } from '../errors.js';
+import type { AnyResolver, Dependency } from './resolver.js';
+import { isOutcomeDependency, isResolver } from './resolver.js';
+
+/** How a consumer receives a dependency: the accepted value (abort on decline) or the full outcome. */
+export type DeliveryMode = 'unwrapped' | 'outcome';
+
+/** One resolver in a plan, with its stable question key. */
+export interface PlanNode {
+  readonly resolver: AnyResolver;
+  /** The name used in messages: the declared name, else the function's name, else the first parameter name it was found under. */
+  readonly label: string;
+  /** The `inputRequests` key of its question: unique within the tool, stable across processes. */
+  readonly key: string;
+  readonly args: readonly string[];
+  readonly deps: readonly PlanEdge[];
+}
+
+/** A consumer's edge to a resolver: the name the consumer receives it under, and how. */
+export interface PlanEdge {
+  readonly name: string;
+  readonly node: PlanNode;
+  readonly mode: DeliveryMode;
+}
+
+/** A tool's resolved parameters in declaration order, and every resolver reachable from them. */
+export interface ResolutionPlan {
+  readonly params: readonly PlanEdge[];
+  readonly nodes: readonly PlanNode[];
+}
+
+interface MutableNode {
+  resolver: AnyResolver;
+  label: string;
+  key: string;
+  args: string[];
+  deps: PlanEdge[];
+}
+
+function labelOf(target: AnyResolver, foundUnder: string): string {
+  if (target.name) return target.name;
+  const fnName = target.fn.name;
+  return fnName && fnName !== 'fn' ? fnName : foundUnder;
+}
+
+/**
+ * Builds the plan for tool `toolName`. `inputNames` are the model-facing argument names (when the
+ * input schema lists them); a resolver reading any other argument is rejected.
+ */
+export function compilePlan(
+  toolName: string,
+  resolve: Readonly<Record<string, unknown>>,
+  inputNames: ReadonlySet<string> | undefined,
+): ResolutionPlan {
+  const nodes = new Map<AnyResolver, MutableNode>();
+  const visiting = new Set<AnyResolver>();
+  const usedKeys = new Set<string>();
+
+  const visit = (target: AnyResolver, foundUnder: string): MutableNode => {
+    const known = nodes.get(target);
+    if (known) return known;
+    const label = labelOf(target, foundUnder);
+    if (visiting.has(target)) {
+      throw new McpResolveError('invalid_graph', `Resolver '${label}' has a cyclic dependency`);
+    }
+    visiting.add(target);
+    const args = Object.keys(target.args);
+    for (const arg of args) {
+      if (inputNames && !inputNames.has(arg)) {
+        throw new McpResolveError(
+          'invalid_graph',
+          `Resolver '${label}' parameter '${arg}' cannot be resolved: tool '${toolName}' has no argument '${arg}'. ` +
+            `Add '${arg}' to the tool's input, or remove it from the resolver's args.`,
+        );
+      }
+    }
+    const deps: PlanEdge[] = [];
+    for (const depName of Object.keys(target.deps)) {
+      if (args.includes(depName)) {
+        throw new McpResolveError(
+          'invalid_graph',
+          `Resolver '${label}' uses the name '${depName}' for both an argument and a dependency: rename one of them.`,
+        );
+      }
+      const edge = edgeTo(target.deps[depName], depName, `Resolver '${label}' dependency '${depName}'`);
+      deps.push({ name: depName, node: visit(edge.resolver, depName), mode: edge.mode });
+    }
+    visiting.delete(target);
+    let key = label;
+    for (let n = 2; usedKeys.has(key); n++) key = `${label}~${n}`;
+    usedKeys.add(key);
+    const node: MutableNode = { resolver: target, label, key, args, deps };
+    nodes.set(target, node);
+    return node;
+  };
+
+  const params: PlanEdge[] = [];
+  for (const param of Object.keys(resolve)) {
+    if (inputNames?.has(param)) {
+      throw new McpResolveError(
+        'invalid_declaration',
+        `Tool '${toolName}' resolves parameter '${param}', which is also a model-facing argument in its input: rename one of them.`,
+      );
+    }
+    const edge = edgeTo(resolve[param], param, `Tool '${toolName}' parameter '${param}'`);
+    params.push({ name: param, node: visit(edge.resolver, param), mode: edge.mode });
+  }
+  return { params, nodes: [...nodes.values()] };
+}
+
+function edgeTo(value: unknown, name: string, where: string): { resolver: AnyResolver; mode: DeliveryMode } {
+  const dependency = value as Dependency | undefined;
+  if (isOutcomeDependency(dependency)) return { resolver: dependency.resolver, mode: 'outcome' };
+  if (isResolver(dependency)) return { resolver: dependency, mode: 'unwrapped' };
+  throw new McpResolveError(
+    'invalid_declaration',
+    `${where} is not a resolver (got ${value === null ? 'null' : typeof value} for '${name}'): ` +
+      'declare it with resolver(...), or wrap one in outcome(...).',
+  );
+}

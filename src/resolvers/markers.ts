@@ -1,0 +1,85 @@
+/**
+ * Request markers: what a resolver returns to ask the client for something instead of computing
+ * a value itself. The engine turns a marker into an `input_required` entry (modern era) or a
+ * server-to-client push (legacy era); the consumer receives the answer.
+ */
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  Root,
+  StandardSchemaV1,
+  StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
+
+const MARKER = Symbol.for('mcp-resolve.marker');
+
+/** A question for the human: a form-mode elicitation whose accepted content is `T`. */
+export interface Elicit<T> {
+  readonly [MARKER]: 'elicit';
+  readonly message: string;
+  readonly schema: StandardSchemaWithJSON;
+  /** Type-only slot carrying the accepted value's type. */
+  readonly '~value'?: T;
+}
+
+/** A request to the client's LLM (`sampling/createMessage`). */
+export interface Sample {
+  readonly [MARKER]: 'sample';
+  readonly params: CreateMessageRequestParams;
+}
+
+/** A request for the client's roots (`roots/list`). */
+export interface ListRoots {
+  readonly [MARKER]: 'roots';
+}
+
+/** Any request marker a resolver may return. */
+export type Ask = Elicit<unknown> | Sample | ListRoots;
+
+/** The kind of question a marker asks. */
+export type AskKind = Ask[typeof MARKER];
+
+/** What a consumer receives for a sampling question. */
+export type SampleResult = CreateMessageResult | CreateMessageResultWithTools;
+
+/** Asks the human `message`, expecting content that matches `schema` (a flat object schema). */
+export function elicit<TSchema extends StandardSchemaWithJSON>(
+  message: string,
+  schema: TSchema,
+): Elicit<StandardSchemaV1.InferOutput<TSchema>> {
+  return { [MARKER]: 'elicit', message, schema };
+}
+
+/** Asks the client's LLM to complete `params`. */
+export function sample(params: CreateMessageRequestParams): Sample {
+  return { [MARKER]: 'sample', params };
+}
+
+/** Asks the client for its roots; the consumer receives the list of roots. */
+export function listRoots(): ListRoots {
+  return { [MARKER]: 'roots' };
+}
+
+/** Whether `value` is a request marker. */
+export function isAsk(value: unknown): value is Ask {
+  return typeof value === 'object' && value !== null && MARKER in value;
+}
+
+/** The kind of question `ask` asks. */
+export function askKind(ask: Ask): AskKind {
+  return ask[MARKER];
+}
+
+/** The value a consumer receives for a resolver that returned `R` (markers replaced by their answers). */
+export type Answered<R> =
+  R extends Elicit<infer T> ? T : R extends Sample ? SampleResult : R extends ListRoots ? Root[] : R;
+
+/** The result of a question as an outcome consumer sees it: accepted with a value, declined, or cancelled. */
+export type ElicitationResult<T> =
+  { readonly action: 'accept'; readonly value: T } | { readonly action: 'decline' } | { readonly action: 'cancel' };
+
+/** Builds the accepted arm of an {@link ElicitationResult}. */
+export function accepted<T>(value: T): ElicitationResult<T> {
+  return { action: 'accept', value };
+}

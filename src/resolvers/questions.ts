@@ -1,0 +1,87 @@
+/**
+ * Rendering a marker into the wire request it stands for, and the digest that pins an answer to
+ * the exact question it answers (method, message, schema or sampling parameters).
+ */
+import { createHash } from 'node:crypto';
+
+import type { InputRequest, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { inputRequired } from '@modelcontextprotocol/server';
+import canonicalize from 'canonicalize';
+
+import { McpResolveError } from '../errors.js';
+import type { Ask, AskKind } from './markers.js';
+import { askKind } from './markers.js';
+
+/** A question ready to send: the wire request, its kind, and the digest answers are pinned to. */
+export interface RenderedQuestion {
+  readonly kind: AskKind;
+  readonly request: InputRequest;
+  readonly digest: string;
+}
+
+type WireSchema = Extract<InputRequest, { method: 'elicitation/create' }>['params'] extends infer P
+  ? P extends { requestedSchema: infer S }
+    ? S
+    : never
+  : never;
+
+/**
+ * Wire schemas rendered once per schema object. Reusing the identical object also keeps the SDK's
+ * validator caches (keyed by object identity) from growing on every call.
+ */
+const wireSchemas = new WeakMap<StandardSchemaWithJSON, WireSchema>();
+
+function wireSchemaOf(schema: StandardSchemaWithJSON, label: string): WireSchema {
+  let wire = wireSchemas.get(schema);
+  if (wire === undefined) {
+    let request: InputRequest;
+    try {
+      request = inputRequired.elicit({ message: '', requestedSchema: schema });
+    } catch (error) {
+      throw new McpResolveError(
+        'invalid_declaration',
+        `Resolver '${label}' asks with a schema elicitation cannot carry: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    }
+    if (request.method !== 'elicitation/create' || !('requestedSchema' in request.params)) {
+      throw new McpResolveError(
+        'invalid_declaration',
+        `Resolver '${label}' asks with a schema that did not render as a form.`,
+      );
+    }
+    wire = request.params.requestedSchema;
+    wireSchemas.set(schema, wire);
+  }
+  return wire;
+}
+
+/** The stable digest of a wire request (RFC 8785 canonical JSON, SHA-256, base64url). */
+export function digestOf(value: unknown): string {
+  return createHash('sha256')
+    .update(canonicalize(value) ?? '')
+    .digest('base64url');
+}
+
+/** Renders the marker a resolver (named `label` in messages) returned. */
+export function renderQuestion(ask: Ask, label: string): RenderedQuestion {
+  const kind = askKind(ask);
+  let request: InputRequest;
+  switch (kind) {
+    case 'elicit': {
+      const elicitAsk = ask as Extract<Ask, { message: string }>;
+      request = {
+        method: 'elicitation/create',
+        params: { mode: 'form', message: elicitAsk.message, requestedSchema: wireSchemaOf(elicitAsk.schema, label) },
+      };
+      break;
+    }
+    case 'sample':
+      request = inputRequired.createMessage((ask as Extract<Ask, { params: unknown }>).params);
+      break;
+    case 'roots':
+      request = inputRequired.listRoots();
+      break;
+  }
+  return { kind, request, digest: digestOf(request) };
+}

@@ -1,0 +1,118 @@
+/**
+ * One web-standard `fetch` handler serving both protocol eras on one URL path: modern
+ * (2026-07-28) traffic goes to the SDK's per-request handler, legacy (2025-11-25) traffic to a
+ * sessionful leg that can push requests to the client mid-call.
+ */
+
+import type { McpHandlerRequestOptions, McpServerFactory } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isJsonContentType,
+  isLegacyRequest,
+  originValidationResponse,
+  readRequestBody,
+} from '@modelcontextprotocol/server';
+
+import { jsonRpcErrorResponse } from './jsonRpcError.js';
+import { createLegacySessionLeg } from './legacySessions.js';
+import type { DualEraHttpOptions } from './options.js';
+import { resolveDualEraHttpOptions } from './options.js';
+
+/** The handler returned by {@link createDualEraHandler}. */
+export interface DualEraHandler {
+  /** Serves one HTTP request of either era; `authInfo` is passed through to the factory and handlers. */
+  fetch(request: Request, init?: McpHandlerRequestOptions): Promise<Response>;
+  /** Closes every legacy session and in-flight modern exchange; later requests answer 503. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a `fetch` handler that serves `factory` to modern and legacy clients on one path, behind
+ * the Host/Origin DNS-rebinding guard (loopback names by default) and a JSON Content-Type check.
+ */
+export function createDualEraHandler(factory: McpServerFactory, options?: DualEraHttpOptions): DualEraHandler {
+  const resolved = resolveDualEraHttpOptions('createDualEraHandler()', options);
+  const { path, allowedHosts, allowedOrigins, maxRequestBodySize, onerror } = resolved;
+  const report = (error: unknown): void => {
+    try {
+      onerror(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // Reporting must never change a response.
+    }
+  };
+  const modern = createMcpHandler(factory, { legacy: 'reject', onerror: report, maxRequestBodySize });
+  const legacy = createLegacySessionLeg(factory, { idleMs: resolved.legacySessionIdleMs, onerror: report });
+  let closed = false;
+
+  async function route(request: Request, init: McpHandlerRequestOptions): Promise<Response> {
+    if (closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
+    const rejected =
+      hostHeaderValidationResponse(request, allowedHosts) ?? originValidationResponse(request, allowedOrigins);
+    if (rejected !== undefined) {
+      report(new Error(`Rejected request: Host or Origin not allowed (${rejected.status})`));
+      return rejected;
+    }
+    if (new URL(request.url).pathname !== path) return jsonRpcErrorResponse(404, -32000, 'Not Found');
+    const method = request.method.toUpperCase();
+    if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
+      return jsonRpcErrorResponse(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' });
+    }
+    const authInfo = init.authInfo;
+    if (method !== 'POST') {
+      const forward = { ...(authInfo !== undefined && { authInfo }) };
+      return (await isLegacyRequest(request)) ? legacy.fetch(request, forward) : modern.fetch(request, forward);
+    }
+    if (!isJsonContentType(request.headers.get('content-type'))) {
+      report(new Error('Unsupported Media Type: Content-Type must be application/json'));
+      return jsonRpcErrorResponse(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    let parsedBody = init.parsedBody;
+    if (parsedBody === undefined) {
+      const read = await readJsonBody(request, maxRequestBodySize);
+      if (!read.ok) return read.response;
+      parsedBody = read.body;
+    }
+    const forward = { ...(authInfo !== undefined && { authInfo }), parsedBody };
+    return (await isLegacyRequest(request, parsedBody, { maxRequestBodySize }))
+      ? legacy.fetch(request, forward)
+      : modern.fetch(request, forward);
+  }
+
+  return {
+    async fetch(request, init = {}) {
+      try {
+        return await route(request, init);
+      } catch (error) {
+        report(error);
+        return jsonRpcErrorResponse(500, -32603, 'Internal server error');
+      }
+    },
+    async close() {
+      closed = true;
+      await Promise.all([legacy.close(), modern.close()]);
+    },
+  };
+}
+
+type JsonBody = { ok: true; body: unknown } | { ok: false; response: Response };
+
+/** Reads and parses a POST body once; a body too large or not JSON yields the 413 / 400 answer instead. */
+async function readJsonBody(request: Request, maxBytes: number): Promise<JsonBody> {
+  let text: string;
+  try {
+    const read = await readRequestBody(request, maxBytes);
+    if (read.tooLarge) {
+      const message = `Payload Too Large: the request body exceeds ${maxBytes} bytes`;
+      return { ok: false, response: jsonRpcErrorResponse(413, -32000, message) };
+    }
+    text = read.text;
+  } catch {
+    return { ok: false, response: jsonRpcErrorResponse(400, -32700, 'Parse error: the request body could not be read') };
+  }
+  try {
+    return { ok: true, body: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false, response: jsonRpcErrorResponse(400, -32700, 'Parse error: Invalid JSON') };
+  }
+}

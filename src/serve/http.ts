@@ -1,0 +1,105 @@
+/**
+ * Serving both protocol eras over HTTP from a `node:http` server, through the SDK's Node adapter.
+ */
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { McpServerFactory } from '@modelcontextprotocol/server';
+import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+
+import { McpResolveError } from '../errors.js';
+import { createDualEraHandler } from './dualEraHandler.js';
+import type { DualEraHttpOptions } from './options.js';
+
+export { createDualEraHandler } from './dualEraHandler.js';
+export type { DualEraHandler } from './dualEraHandler.js';
+export type { DualEraHttpOptions } from './options.js';
+
+/** Options of {@link serveHttp}. */
+export interface ServeHttpOptions extends DualEraHttpOptions {
+  /** TCP port; `0` picks a free one. @default 0 */
+  port?: number;
+  /** Interface to bind; a non-loopback address is added to the default `allowedHosts`. @default '127.0.0.1' */
+  host?: string;
+}
+
+/** A running HTTP server from {@link serveHttp}. */
+export interface HttpServerHandle {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:53011/mcp`. */
+  readonly url: URL;
+  /** Closes every session and connection, then the listening socket. */
+  close(): Promise<void>;
+}
+
+/** Starts a `node:http` server answering both eras of `factory` on one path (see {@link createDualEraHandler}). */
+export async function serveHttp(factory: McpServerFactory, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new McpResolveError(
+      'invalid_options',
+      `serveHttp(): port must be an integer from 0 to 65535 (got ${String(port)}). Pass 0 for a free port.`,
+    );
+  }
+  const { port: _port, host: _host, ...handlerOptions } = options;
+  const handler = createDualEraHandler(factory, {
+    ...handlerOptions,
+    allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
+  });
+  const report = (error: Error): void => options.onerror?.(error);
+  const nodeHandler = toNodeHandler(handler, {
+    onerror: report,
+    ...(options.maxRequestBodySize !== undefined && { maxRequestBodySize: options.maxRequestBodySize }),
+  });
+  const server = createServer((req, res) => {
+    nodeHandler(req, res).catch((error: unknown) => {
+      report(error instanceof Error ? error : new Error(String(error)));
+      res.destroy();
+    });
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await handler.close();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const url = new URL(`http://${urlHost(address.address)}:${address.port}${options.path ?? '/mcp'}`);
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    close() {
+      closing ??= (async () => {
+        await handler.close();
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await stopped;
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Loopback names, plus the bound address itself when it is a specific non-loopback one. */
+function defaultAllowedHosts(host: string): string[] {
+  const loopback = localhostAllowedHostnames();
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare === '0.0.0.0' || bare === '::') return loopback;
+  const named = bare.includes(':') ? `[${bare}]` : bare;
+  return loopback.includes(named) ? loopback : [...loopback, named];
+}
+
+/** The host part of the endpoint URL: unspecified addresses map to loopback, IPv6 gets brackets. */
+function urlHost(address: string): string {
+  if (address === '0.0.0.0') return '127.0.0.1';
+  if (address === '::') return '[::1]';
+  return address.includes(':') ? `[${address}]` : address;
+}

@@ -1,0 +1,108 @@
+/**
+ * Options of the dual-era HTTP host, their defaults, and their validation at construction.
+ */
+
+import {
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+} from '@modelcontextprotocol/server';
+
+import { McpResolveError } from '../errors.js';
+
+/** Options of {@link createDualEraHandler}. */
+export interface DualEraHttpOptions {
+  /** The one URL path both eras are served on; other paths answer 404. @default '/mcp' */
+  path?: string;
+  /**
+   * `Host` header hostnames (no port; IPv6 in brackets) accepted by the DNS-rebinding guard.
+   * @default localhostAllowedHostnames() — `localhost`, `127.0.0.1`, `[::1]`
+   */
+  allowedHosts?: string[];
+  /**
+   * `Origin` hostnames accepted when a request carries an `Origin` header (requests without one pass).
+   * @default localhostAllowedOrigins()
+   */
+  allowedOrigins?: string[];
+  /**
+   * Milliseconds a legacy session may sit with no request and no open response stream before it is
+   * closed; `Infinity` keeps idle sessions until DELETE or `close()`.
+   * @default 1_800_000 (30 minutes)
+   */
+  legacySessionIdleMs?: number;
+  /** Upper bound, in bytes, on a POST body; larger bodies answer 413. @default 4 MiB */
+  maxRequestBodySize?: number;
+  /** Receives out-of-band errors and rejected requests (reporting only; responses are unaffected). */
+  onerror?: (error: Error) => void;
+}
+
+/** {@link DualEraHttpOptions} with every default applied. */
+export interface ResolvedDualEraHttpOptions {
+  readonly path: string;
+  readonly allowedHosts: string[];
+  readonly allowedOrigins: string[];
+  readonly legacySessionIdleMs: number;
+  readonly maxRequestBodySize: number;
+  readonly onerror: (error: Error) => void;
+}
+
+/** The default idle lifetime of a legacy session. */
+export const DEFAULT_LEGACY_SESSION_IDLE_MS = 30 * 60 * 1000;
+
+/** The largest delay `setTimeout` honours; longer delays fire immediately in Node. */
+const MAX_TIMER_DELAY_MS = 2_147_483_647;
+
+/** Applies defaults to `options` and throws {@link McpResolveError} (`invalid_options`) on a value it cannot use. */
+export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptions = {}): ResolvedDualEraHttpOptions {
+  const path = options.path ?? '/mcp';
+  if (typeof path !== 'string' || !path.startsWith('/')) {
+    throw invalid(api, `path must start with '/' (got ${JSON.stringify(path)})`, "Pass for example path: '/mcp'.");
+  }
+  const legacySessionIdleMs = options.legacySessionIdleMs ?? DEFAULT_LEGACY_SESSION_IDLE_MS;
+  if (
+    typeof legacySessionIdleMs !== 'number' ||
+    Number.isNaN(legacySessionIdleMs) ||
+    legacySessionIdleMs <= 0 ||
+    (Number.isFinite(legacySessionIdleMs) && legacySessionIdleMs > MAX_TIMER_DELAY_MS)
+  ) {
+    throw invalid(
+      api,
+      `legacySessionIdleMs must be a positive number of milliseconds up to ${MAX_TIMER_DELAY_MS} (got ${String(legacySessionIdleMs)})`,
+      'Pass Infinity to never close idle sessions.',
+    );
+  }
+  const maxRequestBodySize = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
+  if (!Number.isSafeInteger(maxRequestBodySize) || maxRequestBodySize <= 0) {
+    throw invalid(
+      api,
+      `maxRequestBodySize must be a positive integer number of bytes (got ${String(maxRequestBodySize)})`,
+      `The default is ${DEFAULT_MAX_REQUEST_BODY_SIZE}.`,
+    );
+  }
+  return {
+    path,
+    allowedHosts: hostnameList(api, 'allowedHosts', options.allowedHosts) ?? localhostAllowedHostnames(),
+    allowedOrigins: hostnameList(api, 'allowedOrigins', options.allowedOrigins) ?? localhostAllowedOrigins(),
+    legacySessionIdleMs,
+    maxRequestBodySize,
+    onerror: options.onerror ?? ignoreError,
+  };
+}
+
+function hostnameList(api: string, name: string, value: string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.length === 0 || value.some((entry) => typeof entry !== 'string' || entry === '')) {
+    throw invalid(
+      api,
+      `${name} must be a non-empty array of hostnames (got ${JSON.stringify(value)})`,
+      "List hostnames without port, for example ['localhost', 'mcp.example.com'].",
+    );
+  }
+  return [...value];
+}
+
+function invalid(api: string, what: string, fix: string): McpResolveError {
+  return new McpResolveError('invalid_options', `${api}: ${what}. ${fix}`);
+}
+
+function ignoreError(): void {}

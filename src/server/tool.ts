@@ -1,0 +1,160 @@
+/**
+ * Declaring a tool: its model-facing input, the parameters resolvers fill (hidden from the input
+ * schema), its output, and its body, whose parameter types are inferred from all of these.
+ */
+import type {
+  CallToolResult,
+  InputRequiredResult,
+  StandardSchemaV1,
+  StandardSchemaWithJSON,
+  Tool,
+  ToolAnnotations,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+import type { ToolContext } from '../context.js';
+import { McpResolveError } from '../errors.js';
+import type { ResolutionPlan } from '../resolvers/graph.js';
+import { compilePlan } from '../resolvers/graph.js';
+import type { DeclarationError, Dependency, DependencyValue, NeedsOf, Simplify } from '../resolvers/resolver.js';
+
+/** A tool's model-facing input: a zod raw shape, or any Standard Schema (with JSON Schema) of an object. */
+export type ToolInput = z.ZodRawShape | StandardSchemaWithJSON;
+
+/** The validated argument values of a {@link ToolInput}. */
+export type InputValues<TInput> = TInput extends StandardSchemaV1
+  ? StandardSchemaV1.InferOutput<TInput>
+  : TInput extends z.ZodRawShape
+    ? z.output<z.ZodObject<TInput>>
+    : never;
+
+/** A tool's resolved parameters: parameter name → resolver, or `outcome(resolver)`. */
+export type ResolveShape = Record<string, Dependency>;
+
+/** The values a tool body receives for its resolved parameters. */
+export type ResolvedValues<TResolve> = { [P in keyof TResolve]: DependencyValue<TResolve[P]> };
+
+type MismatchedArgs<TIn, TNeeds> = {
+  [K in keyof TNeeds]-?: K extends keyof TIn ? (TIn[K] extends TNeeds[K] ? never : K) : K;
+}[keyof TNeeds];
+
+/** Compile-time check that every resolver's arguments (transitively) exist in the tool's input with a compatible type. */
+export type CheckedResolve<TIn, TResolve> = {
+  [P in keyof TResolve]: [MismatchedArgs<TIn, NeedsOf<TResolve[P]>>] extends [never]
+    ? TResolve[P]
+    : DeclarationError<`Parameter '${P & string}' is resolved by a resolver that reads '${MismatchedArgs<TIn, NeedsOf<TResolve[P]>> & string}', which the tool's input does not have with that type`>;
+};
+
+/** How a tool is declared. */
+export interface ToolDeclaration<TInput extends ToolInput, TResolve extends ResolveShape, TOutput> {
+  readonly title?: string;
+  readonly description?: string;
+  readonly annotations?: ToolAnnotations;
+  readonly _meta?: Record<string, unknown>;
+  /** What the model sees and supplies. */
+  readonly input?: TInput;
+  /** What the model never sees: parameters filled by resolvers. */
+  readonly resolve?: TResolve;
+  /** The structured result's schema; the body then returns the structured value. */
+  readonly output?: TOutput;
+}
+
+type BodyResult<TResolve, TOutput> = TOutput extends StandardSchemaV1
+  ? StandardSchemaV1.InferInput<TOutput>
+  : string | CallToolResult | ([keyof TResolve] extends [never] ? InputRequiredResult : never);
+
+/** A tool's body: receives model arguments and resolved values by name, and the context. */
+export type ToolBody<TInput extends ToolInput, TResolve extends ResolveShape, TOutput> = (
+  params: Simplify<InputValues<TInput> & ResolvedValues<TResolve>>,
+  ctx: ToolContext,
+) => BodyResult<TResolve, TOutput> | Promise<BodyResult<TResolve, TOutput>>;
+
+/** A tool ready to serve: its `tools/list` entry, its schemas and its resolution plan, built once. */
+export interface CompiledTool {
+  readonly name: string;
+  readonly definition: Tool;
+  readonly input: StandardSchemaV1 | undefined;
+  readonly output: StandardSchemaV1 | undefined;
+  readonly outputJson: Record<string, unknown> | undefined;
+  readonly plan: ResolutionPlan;
+  readonly body: (params: Record<string, unknown>, ctx: ToolContext) => unknown;
+}
+
+function isStandardSchema(value: unknown): value is StandardSchemaWithJSON {
+  return typeof value === 'object' && value !== null && '~standard' in value;
+}
+
+function jsonSchemaOf(schema: StandardSchemaWithJSON, io: 'input' | 'output', where: string): Record<string, unknown> {
+  const converter = schema['~standard'].jsonSchema;
+  if (converter === undefined) {
+    throw new McpResolveError(
+      'invalid_declaration',
+      `${where}: the schema cannot produce a JSON Schema (use zod v4, or a Standard Schema with JSON Schema support).`,
+    );
+  }
+  const { $schema: _dialect, ...json } = converter[io]({ target: 'draft-2020-12' });
+  if (json.type !== 'object') {
+    throw new McpResolveError(
+      'invalid_declaration',
+      `${where}: the schema must describe an object (got type ${JSON.stringify(json.type)}).`,
+    );
+  }
+  return json;
+}
+
+/** Validates a declaration and builds everything a call needs, once, at registration. */
+export function compileTool(
+  name: string,
+  declaration: ToolDeclaration<ToolInput, ResolveShape, unknown>,
+  body: unknown,
+): CompiledTool {
+  if (typeof name !== 'string' || name.length === 0) {
+    throw new McpResolveError(
+      'invalid_declaration',
+      `tool(): the name must be a non-empty string (got ${JSON.stringify(name)}).`,
+    );
+  }
+  if (typeof body !== 'function') {
+    throw new McpResolveError(
+      'invalid_declaration',
+      `Tool '${name}': the body must be a function (got ${typeof body}).`,
+    );
+  }
+  const input =
+    declaration.input === undefined
+      ? undefined
+      : isStandardSchema(declaration.input)
+        ? declaration.input
+        : z.object(declaration.input);
+  const inputJson =
+    input === undefined ? { type: 'object', properties: {} } : jsonSchemaOf(input, 'input', `Tool '${name}' input`);
+  const properties = inputJson.properties;
+  const inputNames = new Set(typeof properties === 'object' && properties !== null ? Object.keys(properties) : []);
+  const output = declaration.output;
+  if (output !== undefined && !isStandardSchema(output)) {
+    throw new McpResolveError(
+      'invalid_declaration',
+      `Tool '${name}' output: expected a schema (for example z.object({...})).`,
+    );
+  }
+  const outputJson = output === undefined ? undefined : jsonSchemaOf(output, 'output', `Tool '${name}' output`);
+  const plan = compilePlan(name, declaration.resolve ?? {}, inputNames);
+  const definition: Tool = {
+    name,
+    ...(declaration.title !== undefined && { title: declaration.title }),
+    ...(declaration.description !== undefined && { description: declaration.description }),
+    inputSchema: inputJson as Tool['inputSchema'],
+    ...(outputJson !== undefined && { outputSchema: outputJson }),
+    ...(declaration.annotations !== undefined && { annotations: declaration.annotations }),
+    ...(declaration._meta !== undefined && { _meta: declaration._meta }),
+  };
+  return {
+    name,
+    definition,
+    input,
+    output,
+    outputJson,
+    plan,
+    body: body as CompiledTool['body'],
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * What a token is bound to: the originating request, the audience and the principal.
+ *
+ * Every field is length-prefixed before hashing, so no two different bindings share an encoding.
+ * Strings are encoded as UTF-16LE code units, which is lossless even for lone surrogates; the
+ * arguments are canonicalised with RFC 8785 (JCS) and hashed as UTF-8.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import type { Hash } from 'node:crypto';
+
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import canonicalize from 'canonicalize';
+
+/** The request a sealed `requestState` belongs to; the verifier recomputes it from the inbound request. */
+export interface RequestBinding {
+  /** The MCP method that minted (and may redeem) the token. */
+  method: 'tools/call' | 'prompts/get' | 'resources/read';
+  /** The tool name, prompt name or resource URI, compared exactly. */
+  target: string;
+  /** The request's arguments as received; digested in RFC 8785 canonical form (absent counts as `{}`). */
+  arguments: unknown;
+  /** The resolved principal (see {@link principalFrom}); bound salted, never logged, never in clear. */
+  principal: string | undefined;
+}
+
+const METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/** A binding checked and reduced to what the token formats need. */
+export interface BindingDigest {
+  /** SHA-256 over method, target and canonical arguments. */
+  readonly request: Buffer;
+  /** The principal string, or undefined when the request carries none. */
+  readonly principal: string | undefined;
+}
+
+/** The outcome of {@link digestBinding}: a digest, or why the binding itself is unusable. */
+export type BindingDigestResult =
+  | { readonly ok: true; readonly digest: BindingDigest }
+  | { readonly ok: false; readonly reason: 'invalid_binding' | 'arguments_not_canonical' };
+
+function lengthPrefix(length: number): Buffer {
+  const prefix = Buffer.allocUnsafe(4);
+  prefix.writeUInt32BE(length, 0);
+  return prefix;
+}
+
+function updateString(hash: Hash, text: string): void {
+  const bytes = Buffer.from(text, 'utf16le');
+  hash.update(lengthPrefix(bytes.length)).update(bytes);
+}
+
+/** Checks a binding's shape at run time and digests method, target and canonical arguments. */
+export function digestBinding(binding: unknown): BindingDigestResult {
+  if (typeof binding !== 'object' || binding === null) return { ok: false, reason: 'invalid_binding' };
+  const method = 'method' in binding ? binding.method : undefined;
+  const target = 'target' in binding ? binding.target : undefined;
+  const principal = 'principal' in binding ? binding.principal : undefined;
+  const args = 'arguments' in binding ? binding.arguments : undefined;
+  if (typeof method !== 'string' || !METHODS.has(method) || typeof target !== 'string') {
+    return { ok: false, reason: 'invalid_binding' };
+  }
+  if (principal !== undefined && typeof principal !== 'string') return { ok: false, reason: 'invalid_binding' };
+  let canonical: string | undefined;
+  try {
+    canonical = canonicalize(args === undefined ? {} : args);
+  } catch {
+    return { ok: false, reason: 'arguments_not_canonical' };
+  }
+  if (canonical === undefined) return { ok: false, reason: 'arguments_not_canonical' };
+  const hash = createHash('sha256');
+  updateString(hash, 'mcp-resolve request binding v1');
+  updateString(hash, method);
+  updateString(hash, target);
+  const argumentBytes = Buffer.from(canonical, 'utf8');
+  hash.update(lengthPrefix(argumentBytes.length)).update(argumentBytes);
+  return { ok: true, digest: { request: hash.digest(), principal } };
+}
+
+/** SHA-256 of the audience, computed once per sealer. */
+export function digestAudience(audience: string): Buffer {
+  const hash = createHash('sha256');
+  updateString(hash, 'mcp-resolve audience v1');
+  updateString(hash, audience);
+  return hash.digest();
+}
+
+/** The principal as it enters associated data: `0x00`, or `0x01` followed by HMAC-SHA256(key, principal). */
+export function saltedPrincipal(key: Buffer, principal: string | undefined): Buffer {
+  if (principal === undefined) return Buffer.of(0);
+  const mac = createHmac('sha256', key).update(Buffer.from(principal, 'utf16le')).digest();
+  return Buffer.concat([Buffer.of(1), mac]);
+}
+
+/** The principal as raw bytes for a per-token salted MAC: `0x00`, or `0x01` followed by its UTF-16LE code units. */
+export function principalBytes(principal: string | undefined): Buffer {
+  if (principal === undefined) return Buffer.of(0);
+  return Buffer.concat([Buffer.of(1), Buffer.from(principal, 'utf16le')]);
+}
+
+/**
+ * Derives the default principal from the SDK's validated `AuthInfo`: client id plus, when present
+ * as strings in `extra`, issuer (`iss`) and subject (`sub`), as a stable JSON array string.
+ */
+export function principalFrom(authInfo: AuthInfo | undefined): string | undefined {
+  if (authInfo === undefined || authInfo === null) return undefined;
+  const iss = authInfo.extra?.['iss'];
+  const sub = authInfo.extra?.['sub'];
+  return JSON.stringify([authInfo.clientId, typeof iss === 'string' ? iss : null, typeof sub === 'string' ? sub : null]);
+}

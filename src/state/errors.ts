@@ -1,0 +1,78 @@
+/**
+ * The two wire errors of the sealing layer and its log lines.
+ *
+ * Inbound failures all collapse into one frozen `-32602` error; the real reason only reaches the
+ * server log as a fixed reason code. Sealing-side failures are a bare `-32603`.
+ */
+import { INTERNAL_ERROR, INVALID_PARAMS, ProtocolError } from '@modelcontextprotocol/server';
+
+/** Why an inbound `requestState` was rejected; logged, never sent to the client. */
+export type RejectReason =
+  | 'not_a_string'
+  | 'malformed'
+  | 'bad_version'
+  | 'unknown_key'
+  | 'tampered'
+  | 'expired'
+  | 'not_yet_valid'
+  | 'binding_mismatch'
+  | 'audience_mismatch'
+  | 'principal_mismatch'
+  | 'replayed'
+  | 'codec_error'
+  | 'arguments_not_canonical'
+  | 'invalid_binding';
+
+/** Why sealing (or the replay store) failed on the server side; logged, never sent to the client. */
+export type ServerFailureReason =
+  | 'codec_error'
+  | 'arguments_not_canonical'
+  | 'invalid_binding'
+  | 'invalid_plaintext'
+  | 'bad_clock'
+  | 'replay_store_error';
+
+/** The minimal logger the sealer writes its one-line warnings to. */
+export interface SealingLogger {
+  /** Receives one complete line without a trailing newline. */
+  warn(line: string): void;
+}
+
+/** Builds the frozen wire error every inbound `requestState` failure turns into. */
+export function invalidRequestStateError(): ProtocolError {
+  return new ProtocolError(INVALID_PARAMS, 'Invalid or expired requestState', {
+    reason: 'invalid_request_state',
+  });
+}
+
+/** Builds the detail-free `-32603` error a sealing-side failure turns into. */
+export function sealingInternalError(): ProtocolError {
+  return new ProtocolError(INTERNAL_ERROR, 'Internal error');
+}
+
+const LOGGED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/** Only the three known method names ever reach the log; anything else is replaced. */
+function methodForLog(method: unknown): string {
+  return typeof method === 'string' && LOGGED_METHODS.has(method) ? method : 'an unknown method';
+}
+
+/** Writes one line and swallows a logger failure, so logging never changes what the client sees. */
+function safeWarn(logger: SealingLogger, line: string): void {
+  try {
+    logger.warn(line);
+  } catch {
+    // A broken logger must not turn a rejection into a different error.
+  }
+}
+
+/** Logs `requestState rejected on <method>: <reason>`. */
+export function logRejected(logger: SealingLogger, method: unknown, reason: RejectReason): void {
+  safeWarn(logger, `requestState rejected on ${methodForLog(method)}: ${reason}`);
+}
+
+/** Logs `requestState sealing failed on <method>: <reason>` (or the replay-store variant). */
+export function logServerFailure(logger: SealingLogger, method: unknown, reason: ServerFailureReason): void {
+  const what = reason === 'replay_store_error' ? 'replay check failed' : 'sealing failed';
+  safeWarn(logger, `requestState ${what} on ${methodForLog(method)}: ${reason}`);
+}

@@ -1,0 +1,154 @@
+/**
+ * Validation and defaults of {@link SealingOptions}: every mistake is a construction error with an
+ * exact message, and nothing secret is ever printed.
+ */
+import { McpResolveError } from '../errors.js';
+import type { SealingLogger } from './errors.js';
+import type { KeyRing } from './keys.js';
+import { describeType, keyRingFromEnv, keyRingFromOption, processKeyRing, REQUEST_STATE_KEYS_ENV } from './keys.js';
+import type { ReplayStore } from './replay.js';
+import { createMemoryReplayStore, processReplayStore } from './replay.js';
+
+/** A bring-your-own sealing codec (KMS, HSM); `unseal` must throw for anything it did not mint. */
+export interface RequestStateCodec {
+  /** Turns the library's envelope bytes into an opaque string. */
+  seal(plaintext: Uint8Array): string | Promise<string>;
+  /** Turns a string this codec minted back into the exact bytes; throws for anything else. */
+  unseal(token: string): Uint8Array | Promise<Uint8Array>;
+}
+
+/** Options of `createSealer`; every one has a safe default. */
+export interface SealingOptions {
+  /** Key ring: the first key seals, all verify; ≥ 32 bytes each; strings are hex or base64(url). Default: `MCP_REQUEST_STATE_KEYS`, else one random key per process. */
+  keys?: ReadonlyArray<string | Uint8Array>;
+  /** What tokens are bound to besides the request (default: the server name). */
+  audience?: string;
+  /** How long one round's token stays valid, in seconds (default 600). */
+  ttlSeconds?: number;
+  /** Clock skew tolerated between instances, in seconds, on both ends of the validity window (default 30). */
+  skewSeconds?: number;
+  /** Bring-your-own codec used instead of the built-in AES-256-GCM token; the library still stamps and checks time and binding. */
+  codec?: RequestStateCodec;
+  /** Single-use tokens: `true` (default) is an in-memory store per process, `false` turns it off, or pass a shared store. */
+  replayGuard?: boolean | ReplayStore;
+  /** Where rejection warnings go (default `console.warn`, i.e. stderr). */
+  logger?: SealingLogger;
+  /** Clock in ms since the epoch, for tests (default `Date.now`). */
+  now?: () => number;
+}
+
+/** How tokens are produced: the built-in AEAD with a key ring, or a codec. */
+export type SealingFormat = { readonly kind: 'builtin'; readonly ring: KeyRing } | { readonly kind: 'codec'; readonly codec: RequestStateCodec };
+
+/** Options after validation, with every default applied. */
+export interface ResolvedSealingOptions {
+  readonly audience: string;
+  readonly ttlMs: number;
+  readonly skewMs: number;
+  readonly format: SealingFormat;
+  readonly replayStore: ReplayStore | undefined;
+  readonly logger: SealingLogger;
+  readonly now: () => number;
+}
+
+/** The default TTL of one round, in seconds. */
+export const DEFAULT_TTL_SECONDS = 600;
+
+/** The default clock-skew allowance, in seconds. */
+export const DEFAULT_SKEW_SECONDS = 30;
+
+function invalidOptions(message: string): McpResolveError {
+  return new McpResolveError('invalid_options', `createSealer(): ${message}`);
+}
+
+function seconds(value: unknown, name: string, fallback: number, allowZero: boolean): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    const shown = typeof value === 'number' ? String(value) : describeType(value);
+    const wanted = allowZero ? 'a finite number of seconds, 0 or more' : 'a positive finite number of seconds';
+    throw invalidOptions(`options.${name} must be ${wanted} (got ${shown}).`);
+  }
+  return value;
+}
+
+function resolveFormat(options: SealingOptions): { format: SealingFormat; shared: boolean } {
+  const { keys, codec } = options;
+  if (codec !== undefined) {
+    if (keys !== undefined) throw invalidOptions('pass options.keys or options.codec, not both; a codec brings its own keys.');
+    if (typeof codec !== 'object' || codec === null || typeof codec.seal !== 'function' || typeof codec.unseal !== 'function') {
+      throw invalidOptions('options.codec must be an object with seal(bytes) and unseal(token) methods.');
+    }
+    return { format: { kind: 'codec', codec }, shared: true };
+  }
+  if (keys !== undefined) return { format: { kind: 'builtin', ring: keyRingFromOption(keys) }, shared: true };
+  const fromEnv = process.env[REQUEST_STATE_KEYS_ENV];
+  if (fromEnv !== undefined) return { format: { kind: 'builtin', ring: keyRingFromEnv(fromEnv) }, shared: true };
+  return { format: { kind: 'builtin', ring: processKeyRing() }, shared: false };
+}
+
+function resolveAudience(serverName: unknown, audience: unknown, shared: boolean, needs: string): string {
+  if (audience !== undefined) {
+    if (typeof audience !== 'string' || audience.length === 0) {
+      throw invalidOptions(`options.audience must be a non-empty string (got ${typeof audience === 'string' ? 'an empty string' : describeType(audience)}).`);
+    }
+    return audience;
+  }
+  if (serverName !== undefined && typeof serverName !== 'string') {
+    throw invalidOptions(`the server name must be a string (got ${describeType(serverName)}).`);
+  }
+  const name = serverName ?? '';
+  if (name.length === 0 && shared) {
+    throw invalidOptions(
+      `${needs} an audience, so that two services sharing a key still reject each other's tokens; pass a non-empty server name or options.audience (got an empty server name). Every instance that shares the keys must use the same audience.`,
+    );
+  }
+  return name;
+}
+
+function resolveReplayStore(replayGuard: SealingOptions['replayGuard'], now: (() => number) | undefined): ReplayStore | undefined {
+  if (replayGuard === false) return undefined;
+  if (replayGuard === undefined || replayGuard === true) {
+    return now === undefined ? processReplayStore() : createMemoryReplayStore({ now });
+  }
+  if (typeof replayGuard !== 'object' || replayGuard === null || typeof replayGuard.consume !== 'function') {
+    throw invalidOptions(
+      `options.replayGuard must be true, false or a ReplayStore with consume(tokenId, expiresAt) (got ${describeType(replayGuard)}).`,
+    );
+  }
+  return replayGuard;
+}
+
+/** Validates `createSealer`'s arguments and applies every default. */
+export function resolveSealingOptions(serverName: string, options: SealingOptions | undefined): ResolvedSealingOptions {
+  if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
+    throw invalidOptions(`options must be an object (got ${describeType(options)}).`);
+  }
+  const given: SealingOptions = options ?? {};
+  if (given.now !== undefined && typeof given.now !== 'function') {
+    throw invalidOptions(`options.now must be a function returning ms since the epoch (got ${describeType(given.now)}).`);
+  }
+  if (given.logger !== undefined && (typeof given.logger !== 'object' || given.logger === null || typeof given.logger.warn !== 'function')) {
+    throw invalidOptions(`options.logger must have a warn(line) method (got ${describeType(given.logger)}).`);
+  }
+  const ttlSeconds = seconds(given.ttlSeconds, 'ttlSeconds', DEFAULT_TTL_SECONDS, false);
+  const skewSeconds = seconds(given.skewSeconds, 'skewSeconds', DEFAULT_SKEW_SECONDS, true);
+  const { format, shared } = resolveFormat(given);
+  const needs =
+    given.codec !== undefined
+      ? 'a codec (options.codec) needs'
+      : given.keys !== undefined
+        ? 'explicit keys (options.keys) need'
+        : `keys from ${REQUEST_STATE_KEYS_ENV} need`;
+  const audience = resolveAudience(serverName, given.audience, shared, needs);
+  const replayStore = resolveReplayStore(given.replayGuard, given.now);
+  const logger = given.logger ?? { warn: (line: string) => console.warn(line) };
+  return {
+    audience,
+    ttlMs: ttlSeconds * 1000,
+    skewMs: skewSeconds * 1000,
+    format,
+    replayStore,
+    logger,
+    now: given.now ?? Date.now,
+  };
+}

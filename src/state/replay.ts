@@ -1,0 +1,92 @@
+/**
+ * The replay guard's store: consumed token ids with expiry.
+ *
+ * The in-memory store keeps a `Map` in insertion order and evicts expired entries from its front
+ * on every call, so memory is bounded by the tokens consumed within one validity window; a hard
+ * cap (`maxEntries`) evicts the oldest entries beyond that.
+ */
+import { McpResolveError } from '../errors.js';
+
+/** Where the replay guard records consumed token ids; implement it over a shared store (e.g. Redis `SET NX PXAT`) for a fleet. */
+export interface ReplayStore {
+  /**
+   * Atomically marks `tokenId` consumed until `expiresAt` (ms since the epoch) and returns `true`
+   * on its first use, `false` if it was already consumed.
+   */
+  consume(tokenId: string, expiresAt: number): boolean | Promise<boolean>;
+}
+
+/** Options of {@link createMemoryReplayStore}. */
+export interface MemoryReplayStoreOptions {
+  /** Clock in ms since the epoch (default `Date.now`). */
+  now?: () => number;
+  /** Hard cap on remembered ids; beyond it the oldest are forgotten early (default 1,000,000). */
+  maxEntries?: number;
+}
+
+/** The in-memory {@link ReplayStore}, with its current size for monitoring. */
+export interface MemoryReplayStore extends ReplayStore {
+  /** How many token ids are currently remembered. */
+  readonly size: number;
+}
+
+/** The default cap of the in-memory store (≈ 100 MB at the measured cost per entry). */
+export const DEFAULT_MAX_REPLAY_ENTRIES = 1_000_000;
+
+const FULL_SWEEP_INTERVAL_MS = 1_000;
+
+/** Creates an in-memory replay store for one process (a fleet needs a shared store instead). */
+export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}): MemoryReplayStore {
+  const now = options.now ?? Date.now;
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_REPLAY_ENTRIES;
+  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
+    throw new McpResolveError(
+      'invalid_options',
+      `createMemoryReplayStore(): options.maxEntries must be a positive integer (got ${String(maxEntries)}).`,
+    );
+  }
+  const consumed = new Map<string, number>();
+  let lastFullSweep = Number.NEGATIVE_INFINITY;
+
+  const sweepFront = (at: number): void => {
+    for (const [id, expiresAt] of consumed) {
+      if (expiresAt > at) return;
+      consumed.delete(id);
+    }
+  };
+  const sweepAll = (at: number): void => {
+    for (const [id, expiresAt] of consumed) if (expiresAt <= at) consumed.delete(id);
+  };
+
+  return {
+    get size() {
+      return consumed.size;
+    },
+    consume(tokenId, expiresAt) {
+      const at = now();
+      sweepFront(at);
+      const known = consumed.get(tokenId);
+      if (known !== undefined && known > at) return false;
+      if (expiresAt <= at) return true; // already past its validity: nothing left to guard
+      if (known !== undefined) consumed.delete(tokenId);
+      if (consumed.size >= maxEntries && at - lastFullSweep >= FULL_SWEEP_INTERVAL_MS) {
+        lastFullSweep = at;
+        sweepAll(at);
+      }
+      for (const id of consumed.keys()) {
+        if (consumed.size < maxEntries) break;
+        consumed.delete(id);
+      }
+      consumed.set(tokenId, expiresAt);
+      return true;
+    },
+  };
+}
+
+let processStore: MemoryReplayStore | undefined;
+
+/** The in-memory store shared by every sealer of this process that uses the default clock. */
+export function processReplayStore(): MemoryReplayStore {
+  processStore ??= createMemoryReplayStore();
+  return processStore;
+}

@@ -1,0 +1,122 @@
+/**
+ * `createSealer`: the one object the server uses to seal outgoing and open incoming `requestState`.
+ *
+ * Order of checks on open: type → format (version, key, authentication or codec) → binding →
+ * time window → replay. The first failure is logged with its reason code and turned into the
+ * frozen wire error; nothing secret is logged.
+ */
+import type { ProtocolError } from '@modelcontextprotocol/server';
+
+import type { BindingDigest, RequestBinding } from './binding.js';
+import { digestAudience, digestBinding } from './binding.js';
+import { buildEnvelope, openEnvelope } from './envelope.js';
+import type { RejectReason, ServerFailureReason } from './errors.js';
+import { invalidRequestStateError, logRejected, logServerFailure, sealingInternalError } from './errors.js';
+import type { ResolvedSealingOptions, SealingOptions } from './options.js';
+import { resolveSealingOptions } from './options.js';
+import type { OpenOutcome } from './token.js';
+import { MAX_ISSUED_AT, openToken, sealToken } from './token.js';
+
+/** Seals outgoing and opens incoming `requestState` for one server (audience); methods may be passed around detached. */
+export interface RequestStateSealer {
+  /** The audience every token of this sealer is bound to. */
+  readonly audience: string;
+  /** Seals a payload bound to the request; a sealing-side failure logs one line and throws a bare `-32603`. */
+  seal(plaintext: Uint8Array, binding: RequestBinding): Promise<string>;
+  /** Opens an inbound token for the request; any failure logs one line and throws {@link invalidRequestStateError}. */
+  open(token: unknown, binding: RequestBinding): Promise<Uint8Array>;
+}
+
+function timeWindow(issuedAt: number, now: number, resolved: ResolvedSealingOptions): RejectReason | undefined {
+  if (issuedAt > now + resolved.skewMs) return 'not_yet_valid';
+  if (now > issuedAt + resolved.ttlMs + resolved.skewMs) return 'expired';
+  return undefined;
+}
+
+/**
+ * Creates the sealer of a server named `serverName` (the default audience); throws
+ * `McpResolveError` (`invalid_keys` / `invalid_options`) with an exact message for bad configuration.
+ */
+export function createSealer(serverName: string, options?: SealingOptions): RequestStateSealer {
+  const resolved = resolveSealingOptions(serverName, options);
+  const { format, logger, now, replayStore } = resolved;
+  const audience = digestAudience(resolved.audience);
+
+  const fail = (method: unknown, failure: ServerFailureReason): ProtocolError => {
+    logServerFailure(logger, method, failure);
+    return sealingInternalError();
+  };
+
+  const seal = async (plaintext: Uint8Array, binding: RequestBinding): Promise<string> => {
+    const method: unknown = typeof binding === 'object' && binding !== null ? binding.method : undefined;
+    if (!(plaintext instanceof Uint8Array)) throw fail(method, 'invalid_plaintext');
+    const digested = digestBinding(binding);
+    if (!digested.ok) throw fail(method, digested.reason);
+    const issuedAt = Math.floor(now());
+    if (!(issuedAt >= 0 && issuedAt <= MAX_ISSUED_AT)) throw fail(method, 'bad_clock');
+    if (format.kind === 'builtin') return sealToken(format.ring.sealing, issuedAt, digested.digest, audience, plaintext);
+    let token: unknown;
+    try {
+      token = await format.codec.seal(buildEnvelope(issuedAt, digested.digest, audience, plaintext));
+    } catch {
+      throw fail(method, 'codec_error');
+    }
+    if (typeof token !== 'string') throw fail(method, 'codec_error');
+    return token;
+  };
+
+  const decode = async (token: string, digest: BindingDigest): Promise<OpenOutcome> => {
+    if (format.kind === 'builtin') return openToken(format.ring, token, digest, audience);
+    let bytes: unknown;
+    try {
+      bytes = await format.codec.unseal(token);
+    } catch {
+      return { ok: false, reason: 'codec_error' };
+    }
+    if (!(bytes instanceof Uint8Array)) return { ok: false, reason: 'codec_error' };
+    return openEnvelope(bytes, digest, audience);
+  };
+
+  type Checked =
+    | { readonly ok: true; readonly plaintext: Uint8Array }
+    | { readonly ok: false; readonly reason: RejectReason }
+    | { readonly ok: false; readonly failure: ServerFailureReason };
+
+  const check = async (token: unknown, binding: RequestBinding): Promise<Checked> => {
+    if (typeof token !== 'string') return { ok: false, reason: 'not_a_string' };
+    const digested = digestBinding(binding);
+    if (!digested.ok) return digested;
+    const outcome = await decode(token, digested.digest);
+    if (!outcome.ok) return outcome;
+    const { issuedAt, plaintext, tokenId } = outcome.token;
+    const late = timeWindow(issuedAt, now(), resolved);
+    if (late !== undefined) return { ok: false, reason: late };
+    if (replayStore !== undefined) {
+      let first: unknown;
+      try {
+        first = await replayStore.consume(tokenId, issuedAt + resolved.ttlMs + resolved.skewMs);
+      } catch {
+        return { ok: false, failure: 'replay_store_error' };
+      }
+      if (typeof first !== 'boolean') return { ok: false, failure: 'replay_store_error' };
+      if (!first) return { ok: false, reason: 'replayed' };
+    }
+    return { ok: true, plaintext };
+  };
+
+  const open = async (token: unknown, binding: RequestBinding): Promise<Uint8Array> => {
+    let checked: Checked;
+    try {
+      checked = await check(token, binding);
+    } catch {
+      checked = { ok: false, reason: 'malformed' }; // safety net: nothing unexpected may change the wire error
+    }
+    if (checked.ok) return checked.plaintext;
+    const method: unknown = typeof binding === 'object' && binding !== null ? binding.method : undefined;
+    if ('failure' in checked) throw fail(method, checked.failure);
+    logRejected(logger, method, checked.reason);
+    throw invalidRequestStateError();
+  };
+
+  return { audience: resolved.audience, seal, open };
+}

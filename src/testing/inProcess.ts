@@ -1,0 +1,36 @@
+/**
+ * Connecting a test client to a server factory in the same process, over a linked in-memory
+ * transport pair served by the SDK's `serveStdio` (both eras, full push support, no sockets).
+ */
+
+import type { McpServerFactory } from '@modelcontextprotocol/server';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+
+import type { ConnectOptions, TestConnection } from './connection.js';
+import { connectObserved } from './connection.js';
+import { ObservedTransport } from './observedTransport.js';
+
+/** Options of {@link connectInProcess}. */
+export interface InProcessConnectOptions extends ConnectOptions {
+  /** Receives the serving side's out-of-band errors (silent by default). */
+  onServerError?: (error: Error) => void;
+}
+
+/** Connects a client on `options.era` to one instance of `factory`, in process. */
+export async function connectInProcess(
+  factory: McpServerFactory,
+  options: InProcessConnectOptions,
+): Promise<TestConnection> {
+  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+  const served = serveStdio(factory, {
+    transport: serverEnd,
+    ...(options.onServerError !== undefined && { onerror: options.onServerError }),
+  });
+  return connectObserved(
+    'connectInProcess()',
+    options,
+    (observer) => new ObservedTransport(clientEnd, observer),
+    () => served.close(),
+  );
+}

@@ -1,0 +1,15 @@
+/**
+ * `mcp-resolve/testing`: connect an SDK client to a server on either protocol era (in process,
+ * over HTTP or over stdio), answer its questions from a script, and count what crossed the wire.
+ */
+
+export type { ScriptedAnswers } from './answers.js';
+export type { Counters } from './counters.js';
+export { LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION } from './connection.js';
+export type { ConnectOptions, Era, TestConnection } from './connection.js';
+export { connectHttp } from './http.js';
+export type { HttpConnectOptions } from './http.js';
+export { connectInProcess } from './inProcess.js';
+export type { InProcessConnectOptions } from './inProcess.js';
+export { connectStdio } from './stdio.js';
+export type { StdioConnectOptions } from './stdio.js';

@@ -1,0 +1,60 @@
+/**
+ * Connecting a test client to a server subprocess over stdio.
+ */
+
+import type { Stream } from 'node:stream';
+
+import type { StdioServerParameters } from '@modelcontextprotocol/client/stdio';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+import type { ConnectOptions, TestConnection } from './connection.js';
+import { connectObserved } from './connection.js';
+import type { TransportObserver } from './observedTransport.js';
+import { ObservedTransport } from './observedTransport.js';
+
+/** Options of {@link connectStdio}. */
+export interface StdioConnectOptions extends ConnectOptions {
+  /** The child's environment. @default the SDK's safe inherited subset */
+  env?: Record<string, string>;
+  /** The child's working directory. @default this process's */
+  cwd?: string;
+  /** What to do with the child's stderr. @default 'inherit' */
+  stderr?: StdioServerParameters['stderr'];
+}
+
+/**
+ * An observed stdio transport that still looks like stdio to the client (`pid`, `stderr`), so
+ * probe timeouts keep their stdio meaning; the modern probe runs in place, on this one process.
+ */
+class ObservedStdioTransport extends ObservedTransport {
+  constructor(
+    private readonly stdio: StdioClientTransport,
+    observer: TransportObserver,
+  ) {
+    super(stdio, observer);
+  }
+
+  get pid(): number | null {
+    return this.stdio.pid;
+  }
+
+  get stderr(): Stream | null {
+    return this.stdio.stderr;
+  }
+}
+
+/** Spawns `command args…` as a stdio MCP server and connects a client on `options.era` to it. */
+export async function connectStdio(
+  command: string,
+  args: string[],
+  options: StdioConnectOptions,
+): Promise<TestConnection> {
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    ...(options.env !== undefined && { env: options.env }),
+    ...(options.cwd !== undefined && { cwd: options.cwd }),
+    ...(options.stderr !== undefined && { stderr: options.stderr }),
+  });
+  return connectObserved('connectStdio()', options, (observer) => new ObservedStdioTransport(transport, observer));
+}
