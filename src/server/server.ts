@@ -3,7 +3,7 @@
  * the `tools/list` payload) are built once at registration; `createServer()` makes a fresh SDK
  * instance per connection or per HTTP request cheaply, and every instance shares one sealer.
  */
-import type { Implementation, ServerContext } from '@modelcontextprotocol/server';
+import type { Implementation, ResourceMetadata, ResourceTemplate, ServerContext } from '@modelcontextprotocol/server';
 import { McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
@@ -11,7 +11,11 @@ import type { HttpServerHandle, ServeHttpOptions, ServeStdioOptions, StdioServer
 import { serveHttp, serveStdio } from '../serve/index.js';
 import type { SealingOptions, RequestStateSealer } from '../state/index.js';
 import { createSealer, principalFrom } from '../state/index.js';
-import type { CallServices } from './call.js';
+import type { CompiledPrompt, PromptArgs, PromptBody, PromptDeclaration } from './prompt.js';
+import { compilePrompt, registerPrompt } from './prompt.js';
+import type { CompiledResource, ResourceRead } from './resource.js';
+import { compileResource, registerResource } from './resource.js';
+import type { RoundServices } from './rounds.js';
 import { callTool } from './call.js';
 import type {
   CheckedResolve,
@@ -45,6 +49,8 @@ export class McpResolveServer {
   private readonly options: McpResolveServerOptions;
   private readonly sealer: RequestStateSealer;
   private readonly tools = new Map<string, CompiledTool>();
+  private readonly prompts = new Map<string, CompiledPrompt>();
+  private readonly resources = new Map<string, CompiledResource>();
   private readonly setups: Array<(server: McpServer) => void> = [];
 
   constructor(info: Implementation, options: McpResolveServerOptions = {}) {
@@ -82,7 +88,35 @@ export class McpResolveServer {
     return this;
   }
 
-  /** Adds SDK-level configuration (prompts, resources, …) applied to every instance this server creates. */
+  /** Registers a prompt; like a tool, it may take parameters from resolvers (hidden from its arguments). */
+  prompt<TArgs extends PromptArgs = Record<never, never>, TResolve extends ResolveShape = Record<never, never>>(
+    name: string,
+    declaration: PromptDeclaration<TArgs, TResolve> & {
+      readonly resolve?: CheckedResolve<InputValues<TArgs>, TResolve>;
+    },
+    body: PromptBody<TArgs, TResolve>,
+  ): this {
+    if (this.prompts.has(name)) {
+      throw new McpResolveError('invalid_declaration', `Prompt '${name}' is already registered on this server.`);
+    }
+    this.prompts.set(name, compilePrompt(name, declaration, body));
+    return this;
+  }
+
+  /** Registers a resource at a fixed URI or a URI template; its reads are covered by sealing. */
+  resource(name: string, uri: string | ResourceTemplate, metadata: ResourceMetadata, read: ResourceRead): this {
+    if (this.resources.has(name)) {
+      throw new McpResolveError('invalid_declaration', `Resource '${name}' is already registered on this server.`);
+    }
+    this.resources.set(name, compileResource(name, uri, metadata, read));
+    return this;
+  }
+
+  /**
+   * Adds raw SDK configuration applied to every instance this server creates. Handlers registered
+   * here are the low-level tier: the library does not verify state that reaches them (see
+   * `sealRequestState` for the opt-in).
+   */
   setup(configure: (server: McpServer) => void): this {
     this.setups.push(configure);
     return this;
@@ -94,7 +128,7 @@ export class McpResolveServer {
       ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
       capabilities: { tools: {} },
     });
-    const services: CallServices = {
+    const services: RoundServices = {
       server: mcp.server,
       sealer: this.sealer,
       principal: this.options.principal ?? ((ctx) => principalFrom(ctx.http?.authInfo)),
@@ -108,6 +142,8 @@ export class McpResolveServer {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
       return callTool(tool, request, ctx, services);
     });
+    for (const prompt of this.prompts.values()) registerPrompt(mcp, prompt, services);
+    for (const resource of this.resources.values()) registerResource(mcp, resource, services);
     for (const configure of this.setups) configure(mcp);
     return mcp;
   };

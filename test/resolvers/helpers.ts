@@ -1,23 +1,37 @@
 /** Shared helpers for the resolver contract tests: connect a client to a server on an era, read results. */
-import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { McpResolveServer } from 'mcp-resolve';
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  InputRequest,
+  InputRequiredResult,
+  JSONRPCMessage,
+} from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport, isInputRequiredResult, isJSONRPCRequest } from '@modelcontextprotocol/client';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { McpResolveServerOptions } from 'mcp-resolve';
+import { McpResolveServer } from 'mcp-resolve';
 import type { ConnectOptions, Era, TestConnection } from 'mcp-resolve/testing';
-import { connectInProcess } from 'mcp-resolve/testing';
-import { afterEach } from 'vitest';
+import { connectInProcess, MODERN_PROTOCOL_VERSION } from 'mcp-resolve/testing';
+import { afterEach, expect } from 'vitest';
 
 /** Both eras, for `describe.each`. */
 export const ERAS: readonly Era[] = ['modern', 'legacy'];
 
-const open: TestConnection[] = [];
+const cleanups: Array<() => Promise<void>> = [];
 
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((connection) => connection.close()));
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup().catch(() => {})));
 });
+
+/** Runs `cleanup` after the current test. */
+export function onCleanup(cleanup: () => Promise<void>): void {
+  cleanups.push(cleanup);
+}
 
 /** Connects a client to `server` in-process; closed automatically after the test. */
 export async function connect(server: McpResolveServer, options: ConnectOptions): Promise<TestConnection> {
   const connection = await connectInProcess(server.createServer, options);
-  open.push(connection);
+  onCleanup(() => connection.close());
   return connection;
 }
 
@@ -33,4 +47,173 @@ export async function call(
   args: Record<string, unknown> = {},
 ): Promise<CallToolResult> {
   return await connection.client.callTool({ name, arguments: args });
+}
+
+/** The server identity every test server uses. */
+export const INFO = { name: 'test', version: '1.0.0' } as const;
+
+/** A fresh server named `test` (each test builds its own). */
+export function newServer(options?: McpResolveServerOptions): McpResolveServer {
+  return new McpResolveServer(INFO, options);
+}
+
+/** Every question kind, answered: the capabilities a manual client declares by default. */
+export const ALL_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} }, sampling: {}, roots: {} };
+
+/** What one manual modern round returned: the final result, or the questions of an `input_required` result. */
+export type RoundOutcome =
+  | { readonly kind: 'complete'; readonly result: CallToolResult }
+  | {
+      readonly kind: 'input_required';
+      readonly inputRequests: Readonly<Record<string, InputRequest>>;
+      readonly requestState: string | undefined;
+    };
+
+/** A modern client that never fulfils `input_required` itself: the test drives every round. */
+export interface ManualClient {
+  readonly client: Client;
+  /** Sends one `tools/call` leg with the given responses and state. */
+  round(
+    name: string,
+    args: Record<string, unknown>,
+    continuation?: { inputResponses?: Record<string, unknown>; requestState?: string | undefined },
+  ): Promise<RoundOutcome>;
+}
+
+/**
+ * Connects a modern (2026-07-28) client with auto-fulfilment off to `server`, in-process, over the
+ * same in-memory transport + `serveStdio` wiring `connectInProcess` uses; closed after the test.
+ */
+export async function connectManual(
+  server: McpResolveServer,
+  capabilities: ClientCapabilities = ALL_CAPABILITIES,
+): Promise<ManualClient> {
+  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+  const served = serveStdio(server.createServer, { transport: serverEnd });
+  const client = new Client(
+    { name: 'manual', version: '0.0.0' },
+    {
+      capabilities,
+      versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } },
+      inputRequired: { autoFulfill: false },
+    },
+  );
+  onCleanup(async () => {
+    await client.close();
+    await served.close();
+  });
+  await client.connect(clientEnd);
+  return {
+    client,
+    async round(name, args, continuation = {}) {
+      const params: Record<string, unknown> = { name, arguments: args };
+      if (continuation.inputResponses !== undefined) params.inputResponses = continuation.inputResponses;
+      if (continuation.requestState !== undefined) params.requestState = continuation.requestState;
+      const result: unknown = await client.request({ method: 'tools/call', params }, { allowInputRequired: true });
+      if (isInputRequiredResult(result)) return inputRequiredOutcome(result);
+      return { kind: 'complete', result: result as CallToolResult };
+    },
+  };
+}
+
+function inputRequiredOutcome(result: InputRequiredResult): RoundOutcome {
+  return { kind: 'input_required', inputRequests: result.inputRequests ?? {}, requestState: result.requestState };
+}
+
+/** Narrows a round to `input_required` (fails the test otherwise). */
+export function asked(outcome: RoundOutcome): Extract<RoundOutcome, { kind: 'input_required' }> {
+  if (outcome.kind !== 'input_required') {
+    expect.fail(`expected an input_required round, got a complete result: ${textOf(outcome.result)}`);
+  }
+  return outcome;
+}
+
+/** Narrows a round to its final result (fails the test otherwise). */
+export function completed(outcome: RoundOutcome): CallToolResult {
+  if (outcome.kind !== 'complete') {
+    expect.fail(`expected a complete result, got input_required for ${Object.keys(outcome.inputRequests).join(', ')}`);
+  }
+  return outcome.result;
+}
+
+/** The message of an elicitation request (fails the test for any other kind). */
+export function messageOf(request: InputRequest | undefined): string {
+  if (request?.method !== 'elicitation/create') expect.fail(`expected an elicitation request, got ${request?.method}`);
+  return request.params.message;
+}
+
+/** An accepted elicitation answer. */
+export function accept(content: Record<string, unknown>): { action: 'accept'; content: Record<string, unknown> } {
+  return { action: 'accept', content };
+}
+
+/** A text sampling result. */
+export function sampled(text: string): {
+  role: 'assistant';
+  content: { type: 'text'; text: string };
+  model: string;
+} {
+  return { role: 'assistant', content: { type: 'text', text }, model: 'test-model' };
+}
+
+/** A JSON-RPC message as the raw legacy client sees it. */
+type RawMessage = Record<string, unknown>;
+
+/** A raw legacy (2025-11-25) client: answers each server push with whatever the test returns, unvalidated. */
+export interface RawLegacyClient {
+  /** Calls a tool; `answer` receives each push (method, params) and returns the raw `result` to send back. */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    answer: (method: string, params: unknown) => unknown,
+  ): Promise<{ result?: CallToolResult; error?: { code: number; message: string; data?: unknown } }>;
+}
+
+/**
+ * Connects a JSON-RPC-level legacy client (no SDK `Client`, so nothing validates what it answers)
+ * to `server` in-process, declaring `capabilities` in `initialize`; closed after the test.
+ */
+export async function connectRawLegacy(
+  server: McpResolveServer,
+  capabilities: ClientCapabilities = ALL_CAPABILITIES,
+): Promise<RawLegacyClient> {
+  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+  const served = serveStdio(server.createServer, { transport: serverEnd });
+  onCleanup(async () => {
+    await clientEnd.close();
+    await served.close();
+  });
+  const waiting = new Map<number, (message: RawMessage) => void>();
+  let answer: (method: string, params: unknown) => unknown = () => ({});
+  clientEnd.onmessage = (message: JSONRPCMessage) => {
+    if (isJSONRPCRequest(message)) {
+      void clientEnd.send({ jsonrpc: '2.0', id: message.id, result: answer(message.method, message.params) } as JSONRPCMessage);
+      return;
+    }
+    const raw = message as RawMessage;
+    if (typeof raw.id === 'number') waiting.get(raw.id)?.(raw);
+  };
+  await clientEnd.start();
+  let nextId = 1;
+  const request = async (method: string, params: unknown): Promise<RawMessage> => {
+    const id = nextId++;
+    const reply = new Promise<RawMessage>((resolve) => waiting.set(id, resolve));
+    await clientEnd.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage);
+    return reply;
+  };
+  await request('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities,
+    clientInfo: { name: 'raw-legacy', version: '0.0.0' },
+  });
+  await clientEnd.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage);
+  return {
+    async callTool(name, args, answerPush) {
+      answer = answerPush;
+      const reply = await request('tools/call', { name, arguments: args });
+      return reply.error !== undefined
+        ? { error: reply.error as { code: number; message: string; data?: unknown } }
+        : { result: reply.result as CallToolResult };
+    },
+  };
 }

@@ -1,0 +1,97 @@
+/**
+ * Declaring a prompt that can take parameters from resolvers, exactly like a tool: the model-facing
+ * arguments, the resolved parameters, and a body whose parameter types are inferred.
+ */
+import type { GetPromptResult, InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
+import { isInputRequiredResult } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+import type { ToolContext } from '../context.js';
+import { McpResolveError } from '../errors.js';
+import type { ResolutionPlan } from '../resolvers/graph.js';
+import { compilePlan } from '../resolvers/graph.js';
+import type { Simplify } from '../resolvers/resolver.js';
+import type { RoundServices } from './rounds.js';
+import { openRound } from './rounds.js';
+import type { ResolvedValues, ResolveShape } from './tool.js';
+
+/** A prompt's arguments: a zod raw shape of string schemas (prompt arguments are strings on the wire). */
+export type PromptArgs = Record<string, z.ZodType<unknown, string | undefined>>;
+
+/** How a prompt is declared. */
+export interface PromptDeclaration<TArgs extends PromptArgs, TResolve extends ResolveShape> {
+  readonly title?: string;
+  readonly description?: string;
+  /** What the client supplies. */
+  readonly args?: TArgs;
+  /** What resolvers fill, never listed as prompt arguments. */
+  readonly resolve?: TResolve;
+}
+
+type PromptBodyResult<TResolve> = GetPromptResult | ([keyof TResolve] extends [never] ? InputRequiredResult : never);
+
+/** A prompt's body: receives arguments and resolved values by name, and the context. */
+export type PromptBody<TArgs extends PromptArgs, TResolve extends ResolveShape> = (
+  params: Simplify<z.output<z.ZodObject<TArgs>> & ResolvedValues<TResolve>>,
+  ctx: ToolContext,
+) => PromptBodyResult<TResolve> | Promise<PromptBodyResult<TResolve>>;
+
+/** A prompt ready to register on every instance. */
+export interface CompiledPrompt {
+  readonly name: string;
+  readonly declaration: PromptDeclaration<PromptArgs, ResolveShape>;
+  readonly argsSchema: z.ZodObject<PromptArgs>;
+  readonly plan: ResolutionPlan;
+  readonly body: (params: Record<string, unknown>, ctx: ToolContext) => unknown;
+}
+
+/** Validates a prompt declaration and builds its plan, once, at registration. */
+export function compilePrompt(
+  name: string,
+  declaration: PromptDeclaration<PromptArgs, ResolveShape>,
+  body: unknown,
+): CompiledPrompt {
+  if (typeof name !== 'string' || name.length === 0) {
+    throw new McpResolveError(
+      'invalid_declaration',
+      `prompt(): the name must be a non-empty string (got ${JSON.stringify(name)}).`,
+    );
+  }
+  if (typeof body !== 'function') {
+    throw new McpResolveError(
+      'invalid_declaration',
+      `Prompt '${name}': the body must be a function (got ${typeof body}).`,
+    );
+  }
+  const args = declaration.args ?? {};
+  const plan = compilePlan(name, declaration.resolve ?? {}, new Set(Object.keys(args)));
+  return { name, declaration, argsSchema: z.object(args), plan, body: body as CompiledPrompt['body'] };
+}
+
+/** Registers `prompt` on one SDK instance, wrapped so its state is verified and its resolvers run. */
+export function registerPrompt(mcp: McpServer, prompt: CompiledPrompt, services: RoundServices): void {
+  const { title, description } = prompt.declaration;
+  mcp.registerPrompt(
+    prompt.name,
+    {
+      ...(title !== undefined && { title }),
+      ...(description !== undefined && { description }),
+      argsSchema: prompt.argsSchema,
+    },
+    async (args, sdkCtx) => {
+      const round = await openRound(sdkCtx, { method: 'prompts/get', target: prompt.name, arguments: args }, services);
+      const resolved = await round.resolve(prompt.plan, args);
+      if (isInputRequiredResult(resolved)) return resolved;
+      const value = (await prompt.body({ ...args, ...resolved }, round.ctx)) as GetPromptResult | InputRequiredResult;
+      if (!isInputRequiredResult(value)) return value;
+      if (prompt.plan.params.length > 0) {
+        throw new Error(
+          'the multi-round flow is driven either by resolvers or by the prompt body: a prompt with resolved parameters cannot return input_required itself',
+        );
+      }
+      return value.requestState === undefined
+        ? value
+        : { ...value, requestState: await round.seal(value.requestState) };
+    },
+  );
+}

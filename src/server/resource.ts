@@ -1,0 +1,76 @@
+/**
+ * Registering a resource whose reads are covered by sealing: any incoming `requestState` is
+ * verified against the URI and template variables before the read runs, and state the read
+ * returns with `input_required` is sealed.
+ */
+import type {
+  InputRequiredResult,
+  McpServer,
+  ReadResourceResult,
+  ResourceMetadata,
+  ResourceTemplate,
+  ServerContext,
+  Variables,
+} from '@modelcontextprotocol/server';
+import { isInputRequiredResult } from '@modelcontextprotocol/server';
+
+import type { ToolContext } from '../context.js';
+import { McpResolveError } from '../errors.js';
+import type { RoundServices } from './rounds.js';
+import { openRound } from './rounds.js';
+
+/** A resource read: the URI, the template's variables (empty for a fixed URI), and the context. */
+export type ResourceRead = (
+  uri: URL,
+  variables: Variables,
+  ctx: ToolContext,
+) => ReadResourceResult | InputRequiredResult | Promise<ReadResourceResult | InputRequiredResult>;
+
+/** A resource ready to register on every instance. */
+export interface CompiledResource {
+  readonly name: string;
+  readonly uri: string | ResourceTemplate;
+  readonly metadata: ResourceMetadata;
+  readonly read: ResourceRead;
+}
+
+/** Validates a resource declaration. */
+export function compileResource(
+  name: string,
+  uri: string | ResourceTemplate,
+  metadata: ResourceMetadata,
+  read: unknown,
+): CompiledResource {
+  if (typeof name !== 'string' || name.length === 0) {
+    throw new McpResolveError(
+      'invalid_declaration',
+      `resource(): the name must be a non-empty string (got ${JSON.stringify(name)}).`,
+    );
+  }
+  if (typeof read !== 'function') {
+    throw new McpResolveError(
+      'invalid_declaration',
+      `Resource '${name}': the read callback must be a function (got ${typeof read}).`,
+    );
+  }
+  return { name, uri, metadata, read: read as ResourceRead };
+}
+
+/** Registers `resource` on one SDK instance with its reads wrapped for sealing. */
+export function registerResource(mcp: McpServer, resource: CompiledResource, services: RoundServices): void {
+  const read = async (uri: URL, variables: Variables, sdkCtx: ServerContext) => {
+    const round = await openRound(
+      sdkCtx,
+      { method: 'resources/read', target: uri.href, arguments: variables },
+      services,
+    );
+    const value = await resource.read(uri, variables, round.ctx);
+    if (!isInputRequiredResult(value) || value.requestState === undefined) return value;
+    return { ...value, requestState: await round.seal(value.requestState) };
+  };
+  if (typeof resource.uri === 'string') {
+    mcp.registerResource(resource.name, resource.uri, resource.metadata, (uri, ctx) => read(uri, {}, ctx));
+  } else {
+    mcp.registerResource(resource.name, resource.uri, resource.metadata, read);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * What every multi-round request (tools/call, prompts/get, resources/read) shares: open the sealed
+ * state before anything runs, hand the handler its plaintext, run a round of resolvers on the
+ * request's era, and seal whatever state goes back out.
+ */
+import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server';
+import { inputRequired } from '@modelcontextprotocol/server';
+
+import type { ToolContext } from '../context.js';
+import { LegacyAsker, ModernAsker } from '../resolvers/asking.js';
+import { runRound } from '../resolvers/engine.js';
+import type { ResolutionPlan } from '../resolvers/graph.js';
+import { decodeProgress, encodeProgress } from '../resolvers/progress.js';
+import type { RequestBinding, RequestStateSealer } from '../state/index.js';
+import { clientCapabilitiesOf, eraOf } from './era.js';
+
+/** What a request needs from the server that owns its handler. */
+export interface RoundServices {
+  readonly server: Server;
+  readonly sealer: RequestStateSealer;
+  readonly principal: (ctx: ServerContext) => string | undefined;
+  readonly legacyQuestionTimeoutMs: number;
+}
+
+/** One request's view of its multi-round flow, with its state already opened. */
+export interface RoundScope {
+  /** The context handlers receive: the SDK's, plus the era, with `requestState()` returning plaintext. */
+  readonly ctx: ToolContext;
+  /** Seals state for the response; bound to this request. */
+  seal(state: string): Promise<string>;
+  /** Runs a round of `plan`: the resolved values, or the `input_required` result to return. */
+  resolve(
+    plan: ResolutionPlan,
+    args: Readonly<Record<string, unknown>>,
+  ): Promise<Record<string, unknown> | InputRequiredResult>;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Opens the request's sealed state (throwing the frozen error for anything not minted for exactly
+ * this request) and returns the scope its handler runs in.
+ */
+export async function openRound(
+  sdkCtx: ServerContext,
+  target: Omit<RequestBinding, 'principal'>,
+  services: RoundServices,
+): Promise<RoundScope> {
+  const era = eraOf(sdkCtx);
+  const binding: RequestBinding = { ...target, principal: services.principal(sdkCtx) };
+  const token = sdkCtx.mcpReq.requestState();
+  const plaintext = typeof token === 'string' ? decoder.decode(await services.sealer.open(token, binding)) : undefined;
+  const ctx: ToolContext = { ...sdkCtx, era, mcpReq: { ...sdkCtx.mcpReq, requestState: <T>() => plaintext as T } };
+  const seal = (state: string) => services.sealer.seal(encoder.encode(state), binding);
+  return {
+    ctx,
+    seal,
+    async resolve(plan, args) {
+      if (plan.params.length === 0) return {};
+      const capabilities = clientCapabilitiesOf(sdkCtx, services.server, era);
+      if (era === 'legacy') {
+        const round = await runRound(
+          plan,
+          args,
+          ctx,
+          new LegacyAsker(ctx, capabilities, services.legacyQuestionTimeoutMs),
+        );
+        if (round.kind === 'pending') throw new Error('A legacy round cannot be left pending.');
+        return round.values;
+      }
+      const asker = new ModernAsker(decodeProgress(plaintext), sdkCtx.mcpReq.inputResponses, capabilities);
+      const round = await runRound(plan, args, ctx, asker);
+      if (round.kind === 'resolved') return round.values;
+      return inputRequired({
+        inputRequests: asker.inputRequests,
+        requestState: await seal(encodeProgress(asker.nextProgress())),
+      });
+    },
+  };
+}
