@@ -31,14 +31,13 @@ const REVISIONS = ['2026-07-28', '2025-11-25'] as const;
 const CLIENT_SCENARIO = 'sep-2322-client-request-state';
 const MRTR_PREFIX = 'input-required-result-';
 const DEFAULT_SERVER = 'npx tsx examples/conformance/server.ts --port {port}';
-// TODO(conformance client): examples/conformance/client.ts does not exist yet. It must take the
-// server URL as its last argument and build the SDK `Client` exactly as the stories do
-// (`versionNegotiation: { mode: { pin: '2026-07-28' } }`, capabilities `{ elicitation: { form: {} } }`,
-// an `elicitation/create` handler that accepts with `{ confirmed: true }`), connect with
-// `StreamableHTTPClientTransport`, call `test_mrtr_echo_state`, `test_mrtr_unrelated`,
-// `test_mrtr_no_state` and `test_mrtr_no_result_type` with `{}` arguments, tolerate the SDK's
-// `INVALID_RESULT` error on the last one (the suite's mock omits `resultType`, which the 2.4 client
-// rejects; the check only fails if the client retries), and exit 0.
+// TODO(conformance client): examples/conformance/client.ts does not exist yet. It must take the mock
+// server's URL as its last argument and connect the way the stories do: `connectHttp(url, { era: 'modern',
+// elicit: () => ({ action: 'accept', content: { confirmed: true } }) })` from `mcp-resolve/testing` (pins
+// 2026-07-28, declares `{ elicitation: { form: {} } }`). Then call `test_mrtr_echo_state`,
+// `test_mrtr_unrelated`, `test_mrtr_no_state` and `test_mrtr_no_result_type` with `{}` arguments, tolerate
+// the SDK's `INVALID_RESULT` error on the last one only (the suite's mock omits `resultType`, which the
+// 2.4 client rejects; the check fails only if the client retries), close, and exit 0.
 const DEFAULT_CLIENT = 'npx tsx examples/conformance/client.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -85,10 +84,12 @@ async function install(): Promise<string> {
       `the suite needs Node >= 22: ${NODE_PACKAGE} only exists for linux-x64 (got ${process.platform}-${process.arch})`,
     );
   }
-  const wanted: [string, string][] = [
-    [SUITE, SUITE_VERSION],
-    ...(bundled ? [[NODE_PACKAGE, NODE_VERSION] as [string, string]] : []),
-  ];
+  const wanted: [string, string][] = bundled
+    ? [
+        [SUITE, SUITE_VERSION],
+        [NODE_PACKAGE, NODE_VERSION],
+      ]
+    : [[SUITE, SUITE_VERSION]];
   const missing = wanted.filter(([name, version]) => installedVersion(name) !== version);
   if (missing.length > 0) {
     console.log(`installing ${missing.map(([name, version]) => `${name}@${version}`).join(', ')} into .conformance/`);
@@ -124,9 +125,8 @@ async function startServer(command: string, url: string, port: number): Promise<
   const out = openSync(log, 'w');
   server = spawn(line, { cwd: root, shell: true, detached: true, stdio: ['ignore', out, out] });
   closeSync(out);
-  const started = server;
   let exited = false;
-  started.once('exit', () => (exited = true));
+  server.once('exit', () => (exited = true));
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (exited) throw new Error(`server exited before answering: ${line}\n${tail(log)}`);
@@ -197,9 +197,10 @@ function resultsByScenario(dir: string, folderPrefix: string): Map<string, Check
   return found;
 }
 
-function describe(scenario: string, check: Check): string {
+/** One report line: mark, scenario, check id, status when not FAILURE, and the start of its message. */
+function formatCheck(mark: string, scenario: string, check: Check): string {
   const detail = check.errorMessage === undefined ? '' : ` — ${check.errorMessage.replace(/\s+/g, ' ').slice(0, 160)}`;
-  return `  ✗ ${scenario}: ${check.id}${check.status === 'FAILURE' ? '' : ` (${check.status})`}${detail}`;
+  return `  ${mark} ${scenario}: ${check.id}${check.status === 'FAILURE' ? '' : ` (${check.status})`}${detail}`;
 }
 
 /** Asks the suite which server scenarios a revision scores. */
@@ -229,13 +230,14 @@ async function runRevision(node: string, cli: string, url: string, revision: str
     const mrtr = scenario.startsWith(MRTR_PREFIX);
     const bad = checks?.filter((c) => c.status === 'FAILURE' || (mrtr && c.status === 'WARNING')) ?? [];
     if (checks === undefined) failures.push(`  ✗ ${scenario}: no results (see .conformance/results/${revision}.log)`);
-    failures.push(...bad.map((check) => describe(scenario, check)));
-    warnings.push(...(checks ?? []).filter((c) => !mrtr && c.status === 'WARNING').map((c) => describe(scenario, c)));
+    failures.push(...bad.map((check) => formatCheck('✗', scenario, check)));
+    const warned = (checks ?? []).filter((c) => !mrtr && c.status === 'WARNING');
+    warnings.push(...warned.map((check) => formatCheck('⚠', scenario, check)));
     if (checks === undefined || bad.length > 0) failed++;
   }
   console.log(`conformance ${revision}: ${scored.length - failed} scored scenarios passed, ${failed} failed`);
   for (const line of failures) console.log(line);
-  for (const line of warnings) console.log(line.replace('✗', '⚠'));
+  for (const line of warnings) console.log(line);
   return scored.length > 0 && failed === 0;
 }
 
@@ -248,7 +250,7 @@ async function runClient(node: string, cli: string, command: string): Promise<bo
   const bad = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
   const passed = checks.filter((c) => c.status === 'SUCCESS').length;
   console.log(`conformance client ${CLIENT_SCENARIO}: ${passed} checks passed, ${bad.length} failed`);
-  for (const check of bad) console.log(describe(CLIENT_SCENARIO, check));
+  for (const check of bad) console.log(formatCheck('✗', CLIENT_SCENARIO, check));
   const ok = code === 0 && bad.length === 0 && passed > 0;
   if (!ok)
     console.log(`  the client's own output and exit status: .conformance/results/client.log, client/*/stderr.txt`);
@@ -288,7 +290,7 @@ process.on('exit', killAll);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     killAll();
-    process.exit(130);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
   });
 }
 main().then(

@@ -1,11 +1,15 @@
 /** What resolvers and tool bodies receive as their context. */
-import type { ServerContext } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 
 /** The protocol era of a request: `modern` is 2026-07-28 or later, `legacy` is 2025-11-25 or earlier. */
 export type Era = 'modern' | 'legacy';
 
 /**
- * The SDK's request context plus the request's era. On a multi-round call `mcpReq.requestState()`
- * returns the state the handler minted, already unsealed.
+ * The SDK's request context plus the request's era and the client's declared capabilities. On a
+ * multi-round call `mcpReq.requestState()` returns the state the handler minted, already unsealed.
  */
-export type ToolContext = ServerContext & { readonly era: Era };
+export type ToolContext = ServerContext & {
+  readonly era: Era;
+  /** What the client declared it can answer (the request's envelope on modern, `initialize` on legacy). */
+  readonly clientCapabilities: ClientCapabilities | undefined;
+};

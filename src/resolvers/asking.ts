@@ -18,7 +18,12 @@ import type { Progress, RecordedAnswer } from './progress.js';
 import type { RenderedQuestion } from './questions.js';
 import { renderQuestion } from './questions.js';
 
-/** Asks on a modern round: answers from sealed progress and this round's responses, or a new question. */
+/**
+ * Asks on a modern round: answers from sealed progress and this round's responses, or a new
+ * question. A response is consumed when the sealed progress says that exact question was asked
+ * last round; on a request that carries no state at all, a response may also answer a question
+ * that depends on no earlier answer (a client answering a first-round question up front).
+ */
 export class ModernAsker implements Asker {
   /** The questions this round asks, by key. */
   readonly inputRequests: Record<string, InputRequest> = {};
@@ -26,11 +31,11 @@ export class ModernAsker implements Asker {
   private readonly asked: Record<string, string> = {};
 
   constructor(
-    private readonly progress: Progress,
+    private readonly progress: Progress | undefined,
     private readonly responses: Readonly<Record<string, unknown>> | undefined,
     private readonly capabilities: ClientCapabilities | undefined,
   ) {
-    this.answers = { ...progress.answers };
+    this.answers = { ...progress?.answers };
   }
 
   /** The progress to seal into this round's `requestState`. */
@@ -38,9 +43,9 @@ export class ModernAsker implements Asker {
     return { answers: this.answers, asked: this.asked };
   }
 
-  async ask(node: PlanNode, ask: Ask): Promise<ElicitationResult<unknown> | undefined> {
+  async ask(node: PlanNode, ask: Ask, dependsOnAnswer: boolean): Promise<ElicitationResult<unknown> | undefined> {
     const question = renderQuestion(ask, node.label);
-    const recorded = this.progress.answers[node.key];
+    const recorded = this.progress?.answers[node.key];
     if (recorded !== undefined) {
       if (recorded.digest === question.digest) {
         const outcome = await readAnswer(ask, question.kind, node.label, recorded.response).catch(() => undefined);
@@ -50,7 +55,8 @@ export class ModernAsker implements Asker {
       delete this.answers[node.key];
     }
     const responses = this.responses;
-    if (this.progress.asked[node.key] === question.digest && responses !== undefined && node.key in responses) {
+    const expected = this.progress === undefined ? !dependsOnAnswer : this.progress.asked[node.key] === question.digest;
+    if (expected && responses !== undefined && node.key in responses) {
       const response = responses[node.key];
       const outcome = await readAnswer(ask, question.kind, node.label, response);
       this.answers[node.key] = { digest: question.digest, response };

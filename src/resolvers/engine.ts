@@ -12,7 +12,8 @@ import { isAsk } from './markers.js';
 
 /** Answers a resolver's question now, or records it for this round and returns `undefined`. */
 export interface Asker {
-  ask(node: PlanNode, ask: Ask): Promise<ElicitationResult<unknown> | undefined>;
+  /** `dependsOnAnswer`: some input of this resolver came, directly or not, from an answered question. */
+  ask(node: PlanNode, ask: Ask, dependsOnAnswer: boolean): Promise<ElicitationResult<unknown> | undefined>;
 }
 
 /** The outcome of one round: every parameter resolved, or some question still open. */
@@ -20,7 +21,8 @@ export type RoundResult =
   { readonly kind: 'resolved'; readonly values: Record<string, unknown> } | { readonly kind: 'pending' };
 
 type NodeState =
-  { readonly kind: 'ready'; readonly outcome: ElicitationResult<unknown> } | { readonly kind: 'pending' };
+  | { readonly kind: 'ready'; readonly outcome: ElicitationResult<unknown>; readonly fromAnswer: boolean }
+  | { readonly kind: 'pending' };
 
 const PENDING: NodeState = { kind: 'pending' };
 
@@ -50,19 +52,24 @@ export async function runRound(
     const input: Record<string, unknown> = {};
     for (const arg of node.args) input[arg] = args[arg];
     let blocked = false;
+    let dependsOnAnswer = false;
     for (const edge of node.deps) {
       const state = await evaluate(edge.node);
-      if (state.kind === 'pending') blocked = true;
-      else input[edge.name] = deliver(edge, state.outcome);
+      if (state.kind === 'pending') {
+        blocked = true;
+      } else {
+        input[edge.name] = deliver(edge, state.outcome);
+        dependsOnAnswer ||= state.fromAnswer;
+      }
     }
     let state: NodeState = PENDING;
     if (!blocked) {
       const value: unknown = await (node.resolver.fn as (input: unknown, ctx: ToolContext) => unknown)(input, ctx);
       if (isAsk(value)) {
-        const answer = await asker.ask(node, value);
-        state = answer === undefined ? PENDING : { kind: 'ready', outcome: answer };
+        const answer = await asker.ask(node, value, dependsOnAnswer);
+        state = answer === undefined ? PENDING : { kind: 'ready', outcome: answer, fromAnswer: true };
       } else {
-        state = { kind: 'ready', outcome: { action: 'accept', value } };
+        state = { kind: 'ready', outcome: { action: 'accept', value }, fromAnswer: dependsOnAnswer };
       }
     }
     states.set(node, state);

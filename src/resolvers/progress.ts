@@ -37,8 +37,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Decodes progress; an unknown version or a malformed shape yields empty progress, never an error. */
-export function decodeProgress(plaintext: string | undefined): Progress {
-  if (plaintext === undefined) return emptyProgress();
+export function decodeProgress(plaintext: string): Progress {
   let wire: unknown;
   try {
     wire = JSON.parse(plaintext);

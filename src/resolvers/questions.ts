@@ -31,26 +31,49 @@ type WireSchema = Extract<InputRequest, { method: 'elicitation/create' }>['param
  */
 const wireSchemas = new WeakMap<StandardSchemaWithJSON, WireSchema>();
 
+/**
+ * A schema's own JSON Schema when it is a flat object form (each property a primitive, an enum, a
+ * titled `oneOf`/`anyOf` of constants, or an array of those): the shapes elicitation allows that the
+ * SDK's converter does not render, such as SEP-1330 titled enums written with `fromJsonSchema`.
+ */
+function flatFormOf(schema: StandardSchemaWithJSON): WireSchema | undefined {
+  const json = schema['~standard'].jsonSchema?.input({ target: 'draft-2020-12' });
+  if (json === undefined || json.type !== 'object' || typeof json.properties !== 'object' || json.properties === null) {
+    return undefined;
+  }
+  const properties = Object.values(json.properties as Record<string, unknown>);
+  const flat = properties.every(
+    (property) =>
+      typeof property === 'object' && property !== null && !('properties' in property) && !('$ref' in property),
+  );
+  if (!flat) return undefined;
+  const { $schema: _dialect, ...wire } = json;
+  return wire as WireSchema;
+}
+
 function wireSchemaOf(schema: StandardSchemaWithJSON, label: string): WireSchema {
   let wire = wireSchemas.get(schema);
   if (wire === undefined) {
-    let request: InputRequest;
     try {
-      request = inputRequired.elicit({ message: '', requestedSchema: schema });
+      const request = inputRequired.elicit({ message: '', requestedSchema: schema });
+      if (request.method === 'elicitation/create' && 'requestedSchema' in request.params)
+        wire = request.params.requestedSchema;
     } catch (error) {
-      throw new McpResolveError(
-        'invalid_declaration',
-        `Resolver '${label}' asks with a schema elicitation cannot carry: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
+      wire = flatFormOf(schema);
+      if (wire === undefined) {
+        throw new McpResolveError(
+          'invalid_declaration',
+          `Resolver '${label}' asks with a schema elicitation cannot carry: ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
+      }
     }
-    if (request.method !== 'elicitation/create' || !('requestedSchema' in request.params)) {
+    if (wire === undefined) {
       throw new McpResolveError(
         'invalid_declaration',
         `Resolver '${label}' asks with a schema that did not render as a form.`,
       );
     }
-    wire = request.params.requestedSchema;
     wireSchemas.set(schema, wire);
   }
   return wire;

@@ -51,14 +51,20 @@ export async function openRound(
   const binding: RequestBinding = { ...target, principal: services.principal(sdkCtx) };
   const token = sdkCtx.mcpReq.requestState();
   const plaintext = typeof token === 'string' ? decoder.decode(await services.sealer.open(token, binding)) : undefined;
-  const ctx: ToolContext = { ...sdkCtx, era, mcpReq: { ...sdkCtx.mcpReq, requestState: <T>() => plaintext as T } };
+  const clientCapabilities = clientCapabilitiesOf(sdkCtx, services.server, era);
+  const ctx: ToolContext = {
+    ...sdkCtx,
+    era,
+    clientCapabilities,
+    mcpReq: { ...sdkCtx.mcpReq, requestState: <T>() => plaintext as T },
+  };
   const seal = (state: string) => services.sealer.seal(encoder.encode(state), binding);
   return {
     ctx,
     seal,
     async resolve(plan, args) {
       if (plan.params.length === 0) return {};
-      const capabilities = clientCapabilitiesOf(sdkCtx, services.server, era);
+      const capabilities = clientCapabilities;
       if (era === 'legacy') {
         const round = await runRound(
           plan,
@@ -69,7 +75,11 @@ export async function openRound(
         if (round.kind === 'pending') throw new Error('A legacy round cannot be left pending.');
         return round.values;
       }
-      const asker = new ModernAsker(decodeProgress(plaintext), sdkCtx.mcpReq.inputResponses, capabilities);
+      const asker = new ModernAsker(
+        plaintext === undefined ? undefined : decodeProgress(plaintext),
+        sdkCtx.mcpReq.inputResponses,
+        capabilities,
+      );
       const round = await runRound(plan, args, ctx, asker);
       if (round.kind === 'resolved') return round.values;
       return inputRequired({
