@@ -20,3 +20,12 @@ export { outcome, resolver } from './resolvers/resolver.js';
 export type { McpResolveServerOptions } from './server/server.js';
 export { McpResolveServer } from './server/server.js';
 export type { InputValues, ResolvedValues, ToolBody, ToolDeclaration, ToolInput } from './server/tool.js';
+export type {
+  DualEraHandler,
+  DualEraHttpOptions,
+  HttpServerHandle,
+  ServeHttpOptions,
+  ServeStdioOptions,
+  StdioServerHandle,
+} from './serve/index.js';
+export { createDualEraHandler, serveHttp, serveStdio } from './serve/index.js';

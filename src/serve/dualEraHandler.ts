@@ -108,7 +108,10 @@ async function readJsonBody(request: Request, maxBytes: number): Promise<JsonBod
     }
     text = read.text;
   } catch {
-    return { ok: false, response: jsonRpcErrorResponse(400, -32700, 'Parse error: the request body could not be read') };
+    return {
+      ok: false,
+      response: jsonRpcErrorResponse(400, -32700, 'Parse error: the request body could not be read'),
+    };
   }
   try {
     return { ok: true, body: JSON.parse(text) as unknown };

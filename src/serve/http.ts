@@ -2,11 +2,13 @@
  * Serving both protocol eras over HTTP from a `node:http` server, through the SDK's Node adapter.
  */
 
+import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
+import type { NodeServerResponseLike } from '@modelcontextprotocol/node';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 
 import { McpResolveError } from '../errors.js';
@@ -54,7 +56,7 @@ export async function serveHttp(factory: McpServerFactory, options: ServeHttpOpt
     ...(options.maxRequestBodySize !== undefined && { maxRequestBodySize: options.maxRequestBodySize }),
   });
   const server = createServer((req, res) => {
-    nodeHandler(req, res).catch((error: unknown) => {
+    nodeHandler(req, flushingEventStreams(res)).catch((error: unknown) => {
       report(error instanceof Error ? error : new Error(String(error)));
       res.destroy();
     });
@@ -84,6 +86,28 @@ export async function serveHttp(factory: McpServerFactory, options: ServeHttpOpt
         await stopped;
       })();
       return closing;
+    },
+  };
+}
+
+/**
+ * Node sends response headers with the first body write, so an SSE stream would stay invisible to
+ * the client until its first event (up to one keep-alive period for an idle GET stream): flush the
+ * headers of event streams as soon as they are written.
+ */
+function flushingEventStreams(res: ServerResponse): NodeServerResponseLike {
+  return {
+    writeHead(status, headers) {
+      res.writeHead(status, headers);
+      const type = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+      if (type?.toLowerCase().startsWith('text/event-stream') === true) res.flushHeaders();
+      return res;
+    },
+    write: (chunk) => res.write(chunk),
+    end: (chunk) => res.end(chunk),
+    on: (event, listener) => res.on(event, listener),
+    get destroyed() {
+      return res.destroyed;
     },
   };
 }

@@ -107,7 +107,11 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
     session.idleTimer = undefined;
   }
 
-  async function serve(session: Session, request: Request, requestOptions: McpHandlerRequestOptions): Promise<Response> {
+  async function serve(
+    session: Session,
+    request: Request,
+    requestOptions: McpHandlerRequestOptions,
+  ): Promise<Response> {
     session.busy++;
     disarmIdle(session);
     let response: Response;
@@ -154,9 +158,12 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
       await closeSession(session);
       throw error;
     }
-    const response = await serve(session, request, requestOptions);
-    if (session.id === undefined) await closeSession(session);
-    return response;
+    try {
+      return await serve(session, request, requestOptions);
+    } finally {
+      // The transport refused the initialize (bad Accept, batch, …): no session was created.
+      if (session.id === undefined) await closeSession(session);
+    }
   }
 
   return {

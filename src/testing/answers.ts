@@ -24,10 +24,7 @@ export interface ScriptedAnswers {
   /** Answers `sampling/createMessage`. */
   sample?: (
     params: CreateMessageRequest['params'],
-  ) =>
-    | CreateMessageResult
-    | CreateMessageResultWithTools
-    | Promise<CreateMessageResult | CreateMessageResultWithTools>;
+  ) => CreateMessageResult | CreateMessageResultWithTools | Promise<CreateMessageResult | CreateMessageResultWithTools>;
   /** Answers `roots/list`. */
   roots?: () => ListRootsResult | Promise<ListRootsResult>;
 }

@@ -61,7 +61,13 @@ export async function connectObserved(
   observe: (observer: TransportObserver) => Transport,
   teardown: () => Promise<void> = async () => {},
 ): Promise<TestConnection> {
-  const client = createClient(api, options);
+  let client: Client;
+  try {
+    client = createClient(api, options);
+  } catch (error) {
+    await teardown().catch(() => {});
+    throw error;
+  }
   const counters = new ConnectionCounters();
   installAnswers(client, options, counters);
   const observed = observe({
@@ -96,7 +102,10 @@ export async function connectObserved(
 function createClient(api: string, options: ConnectOptions): Client {
   const { era, maxRounds } = options;
   if (era !== 'modern' && era !== 'legacy') {
-    throw new McpResolveError('invalid_options', `${api}: era must be 'modern' or 'legacy' (got ${JSON.stringify(era)}).`);
+    throw new McpResolveError(
+      'invalid_options',
+      `${api}: era must be 'modern' or 'legacy' (got ${JSON.stringify(era)}).`,
+    );
   }
   if (maxRounds !== undefined && (!Number.isInteger(maxRounds) || maxRounds < 1)) {
     throw new McpResolveError(

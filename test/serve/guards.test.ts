@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { McpResolveError } from '../../src/errors.js';
+import type { HttpServerHandle } from '../../src/serve/index.js';
+import { createDualEraHandler, serveHttp } from '../../src/serve/index.js';
+import { askNameServer } from '../testing/fixtures/askNameServer.js';
+import { ACCEPT, openLegacySession, rawRequest, send } from './wire.js';
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+let served: HttpServerHandle;
+beforeAll(async () => {
+  served = await serveHttp(askNameServer);
+});
+afterAll(async () => {
+  await served.close();
+});
+
+function initializeWith(headers: Record<string, string>) {
+  return rawRequest(served.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers },
+    body: INITIALIZE,
+  });
+}
+
+describe('DNS-rebinding guard', () => {
+  it('rejects a foreign Host header with 403 by default', async () => {
+    const response = await initializeWith({ host: `evil.example:${served.url.port}` });
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+  });
+
+  it('accepts the loopback names', async () => {
+    for (const host of ['127.0.0.1', 'localhost']) {
+      const response = await initializeWith({ host: `${host}:${served.url.port}` });
+      expect(response.status).toBe(200);
+    }
+  });
+
+  it('rejects a foreign Origin with 403 and accepts a loopback one', async () => {
+    expect((await initializeWith({ origin: 'https://evil.example' })).status).toBe(403);
+    expect((await initializeWith({ origin: `http://localhost:${served.url.port}` })).status).toBe(200);
+  });
+
+  it('takes allowed hosts and origins as options', async () => {
+    const handler = createDualEraHandler(askNameServer, {
+      allowedHosts: ['mcp.example'],
+      allowedOrigins: ['app.example'],
+    });
+    try {
+      const at = (host: string, origin?: string) => ({
+        url: new URL(`http://${host}/mcp`),
+        headers: { host, ...(origin !== undefined && { origin }) },
+        fetch: (request: Request) => handler.fetch(request),
+      });
+      await expect(openLegacySession(at('mcp.example', 'https://app.example'))).resolves.toEqual(expect.any(String));
+      expect((await send(at('localhost'), { method: 'POST', body: JSON.parse(INITIALIZE) })).status).toBe(403);
+      expect(
+        (await send(at('mcp.example', 'http://localhost'), { method: 'POST', body: JSON.parse(INITIALIZE) })).status,
+      ).toBe(403);
+    } finally {
+      await handler.close();
+    }
+  });
+});
+
+describe('request shape', () => {
+  it('answers a POST that is not JSON with 415', async () => {
+    const response = await send({ url: served.url }, { method: 'POST', headers: { 'content-type': 'text/plain' } });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toMatchObject({
+      error: { code: -32000, message: expect.stringContaining('Unsupported Media Type') },
+    });
+  });
+
+  it('answers a body that is not JSON with a parse error', async () => {
+    const response = await rawRequest(served.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT },
+      body: '{not json',
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body)).toMatchObject({ error: { code: -32700 } });
+  });
+
+  it('answers a body over maxRequestBodySize with 413', async () => {
+    const small = await serveHttp(askNameServer, { maxRequestBodySize: 64 });
+    try {
+      const response = await send({ url: small.url }, { method: 'POST', body: { padding: 'x'.repeat(200) } });
+      expect(response.status).toBe(413);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('answers other paths with 404 and other methods with 405', async () => {
+    expect((await send({ url: new URL('/elsewhere', served.url) }, { method: 'GET' })).status).toBe(404);
+    const put = await send({ url: served.url }, { method: 'PUT' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, POST, DELETE');
+  });
+
+  it('serves a custom path', async () => {
+    const custom = await serveHttp(askNameServer, { path: '/custom' });
+    try {
+      expect(custom.url.pathname).toBe('/custom');
+      await expect(openLegacySession({ url: custom.url })).resolves.toEqual(expect.any(String));
+    } finally {
+      await custom.close();
+    }
+  });
+});
+
+describe('options', () => {
+  it.each([
+    [{ legacySessionIdleMs: 0 }, /legacySessionIdleMs must be a positive number/],
+    [{ legacySessionIdleMs: Number.NaN }, /legacySessionIdleMs/],
+    [{ path: 'mcp' }, /path must start with '\/'/],
+    [{ allowedHosts: [] }, /allowedHosts must be a non-empty array/],
+    [{ maxRequestBodySize: -1 }, /maxRequestBodySize/],
+  ])('rejects %o', (options, message) => {
+    expect(() => createDualEraHandler(askNameServer, options)).toThrow(McpResolveError);
+    expect(() => createDualEraHandler(askNameServer, options)).toThrow(message);
+  });
+
+  it('accepts Infinity as an idle lifetime', async () => {
+    await createDualEraHandler(askNameServer, { legacySessionIdleMs: Infinity }).close();
+  });
+
+  it('rejects a port out of range', async () => {
+    await expect(serveHttp(askNameServer, { port: 70_000 })).rejects.toMatchObject({ code: 'invalid_options' });
+  });
+});

@@ -1,0 +1,144 @@
+/** Raw HTTP helpers for wire-level hosting tests: JSON-RPC POSTs and an SSE event reader. */
+
+import { request as httpRequest } from 'node:http';
+
+export const ACCEPT = 'application/json, text/event-stream';
+
+/** What a raw call needs: where, and an optional session. */
+export interface Target {
+  url: URL;
+  sessionId?: string;
+  /** Extra headers (e.g. `host` for handler-level tests). */
+  headers?: Record<string, string>;
+  /** Sends the request somewhere else than global fetch (e.g. straight into a handler). */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/** Sends one HTTP request to `target`. */
+export function send(
+  target: Target,
+  init: { method: string; body?: unknown; headers?: Record<string, string> },
+): Promise<Response> {
+  const headers: Record<string, string> = {
+    accept: init.method === 'GET' ? 'text/event-stream' : ACCEPT,
+    ...(init.body !== undefined && { 'content-type': 'application/json' }),
+    ...(target.sessionId !== undefined && { 'mcp-session-id': target.sessionId }),
+    ...target.headers,
+    ...init.headers,
+  };
+  const request = new Request(target.url, {
+    method: init.method,
+    headers,
+    ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
+  });
+  return (target.fetch ?? fetch)(request);
+}
+
+/** POSTs one JSON-RPC message. */
+export function post(target: Target, body: unknown, headers?: Record<string, string>): Promise<Response> {
+  return send(target, { method: 'POST', body, ...(headers !== undefined && { headers }) });
+}
+
+/** Opens a legacy session (initialize + initialized) and returns its id. */
+export async function openLegacySession(
+  target: Target,
+  capabilities: object = { elicitation: { form: {} } },
+): Promise<string> {
+  const response = await post(target, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'raw', version: '1' } },
+  });
+  if (response.status !== 200) throw new Error(`initialize answered ${response.status}: ${await response.text()}`);
+  const sessionId = response.headers.get('mcp-session-id');
+  if (sessionId === null) throw new Error('initialize answered without a session id');
+  const events = new SseReader(response);
+  await events.next();
+  await events.cancel();
+  const initialized = await post({ ...target, sessionId }, { jsonrpc: '2.0', method: 'notifications/initialized' });
+  if (initialized.status !== 202) throw new Error(`initialized answered ${initialized.status}`);
+  return sessionId;
+}
+
+/** Reads JSON-RPC messages one at a time from an SSE response body. */
+export class SseReader {
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private readonly decoder = new TextDecoder();
+  private buffer = '';
+
+  constructor(response: Response) {
+    if (response.body === null) throw new Error(`expected an SSE body (status ${response.status})`);
+    const body: ReadableStream<Uint8Array> = response.body;
+    this.reader = body.getReader();
+  }
+
+  /** The next `data:` message, parsed; fails after `timeoutMs`. */
+  async next(timeoutMs = 3_000): Promise<Record<string, unknown>> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no SSE message within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.read(), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Whether the stream ends (rather than carrying another message) within `timeoutMs`. */
+  async ends(timeoutMs = 3_000): Promise<boolean> {
+    try {
+      await this.next(timeoutMs);
+      return false;
+    } catch (error) {
+      return error instanceof Error && error.message === 'SSE stream ended';
+    }
+  }
+
+  /** Stops reading and releases the stream. */
+  async cancel(): Promise<void> {
+    await this.reader.cancel().catch(() => {});
+  }
+
+  private async read(): Promise<Record<string, unknown>> {
+    for (;;) {
+      const boundary = this.buffer.indexOf('\n\n');
+      if (boundary >= 0) {
+        const event = this.buffer.slice(0, boundary);
+        this.buffer = this.buffer.slice(boundary + 2);
+        const data = event
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trimStart())
+          .join('\n');
+        if (data !== '') return JSON.parse(data) as Record<string, unknown>;
+        continue;
+      }
+      const { done, value } = await this.reader.read();
+      if (done) throw new Error('SSE stream ended');
+      this.buffer += this.decoder.decode(value, { stream: true });
+    }
+  }
+}
+
+/** A raw `node:http` request, for headers `fetch` will not let a test forge (Host). */
+export function rawRequest(
+  url: URL,
+  options: { method: string; headers: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname, method: options.method, headers: options.headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.setTimeout(3_000, () => req.destroy(new Error('raw request timed out')));
+    req.end(options.body);
+  });
+}
