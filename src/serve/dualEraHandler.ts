@@ -4,7 +4,7 @@
  * sessionful leg that can push requests to the client mid-call.
  */
 
-import type { McpHandlerRequestOptions, McpServerFactory } from '@modelcontextprotocol/server';
+import type { McpHandlerRequestOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
 import {
   createMcpHandler,
   hostHeaderValidationResponse,
@@ -25,6 +25,11 @@ export interface DualEraHandler {
   fetch(request: Request, init?: McpHandlerRequestOptions): Promise<Response>;
   /** Closes every legacy session and in-flight modern exchange; later requests answer 503. */
   close(): Promise<void>;
+  /**
+   * Publishes list-changed and resource-updated notifications to clients of both eras: modern
+   * `subscriptions/listen` streams and every live legacy session.
+   */
+  readonly notify: ServerNotifier;
 }
 
 /**
@@ -91,6 +96,12 @@ export function createDualEraHandler(factory: McpServerFactory, options?: DualEr
     async close() {
       closed = true;
       await Promise.all([legacy.close(), modern.close()]);
+    },
+    notify: {
+      toolsChanged: () => (modern.notify.toolsChanged(), legacy.notify.toolsChanged()),
+      promptsChanged: () => (modern.notify.promptsChanged(), legacy.notify.promptsChanged()),
+      resourcesChanged: () => (modern.notify.resourcesChanged(), legacy.notify.resourcesChanged()),
+      resourceUpdated: (uri) => (modern.notify.resourceUpdated(uri), legacy.notify.resourceUpdated(uri)),
     },
   };
 }

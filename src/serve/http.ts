@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { McpServerFactory } from '@modelcontextprotocol/server';
+import type { McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import type { NodeServerResponseLike } from '@modelcontextprotocol/node';
 import { toNodeHandler } from '@modelcontextprotocol/node';
@@ -33,6 +33,8 @@ export interface HttpServerHandle {
   readonly url: URL;
   /** Closes every session and connection, then the listening socket. */
   close(): Promise<void>;
+  /** Publishes list-changed and resource-updated notifications to clients of both eras. */
+  readonly notify: ServerNotifier;
 }
 
 /** Starts a `node:http` server answering both eras of `factory` on one path (see {@link createDualEraHandler}). */
@@ -78,6 +80,7 @@ export async function serveHttp(factory: McpServerFactory, options: ServeHttpOpt
   let closing: Promise<void> | undefined;
   return {
     url,
+    notify: handler.notify,
     close() {
       closing ??= (async () => {
         await handler.close();

@@ -8,12 +8,13 @@ import type {
   AuthInfo,
   JSONRPCMessage,
   McpHandlerRequestOptions,
-  McpServer,
   McpServerFactory,
   RequestId,
   Server,
+  ServerNotifier,
 } from '@modelcontextprotocol/server';
 import {
+  McpServer,
   WebStandardStreamableHTTPServerTransport,
   isInitializeRequest,
   isJSONRPCRequest,
@@ -36,6 +37,8 @@ export interface LegacySessionLeg {
   fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response>;
   /** Closes every session and refuses further requests. */
   close(): Promise<void>;
+  /** Publishes list-changed and resource-updated notifications to every live session. */
+  readonly notify: ServerNotifier;
 }
 
 /**
@@ -81,6 +84,21 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
     } catch {
       // Reporting must never change a response.
     }
+  };
+
+  /** Sends one notification on every live session; a session that fails to take it is reported, not fatal. */
+  function broadcast(send: (server: Server) => Promise<void>): void {
+    for (const session of live) {
+      const server = session.server instanceof McpServer ? session.server.server : session.server;
+      send(server).catch(report);
+    }
+  }
+
+  const notify: ServerNotifier = {
+    toolsChanged: () => broadcast((server) => server.sendToolListChanged()),
+    promptsChanged: () => broadcast((server) => server.sendPromptListChanged()),
+    resourcesChanged: () => broadcast((server) => server.sendResourceListChanged()),
+    resourceUpdated: (uri) => broadcast((server) => server.sendResourceUpdated({ uri })),
   };
 
   function closeSession(session: Session): Promise<void> {
@@ -167,6 +185,7 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
   }
 
   return {
+    notify,
     async fetch(request, requestOptions = {}) {
       if (closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
       const sessionId = request.headers.get('mcp-session-id');

@@ -79,7 +79,7 @@ export class McpResolveServer {
     declaration: ToolDeclaration<TInput, TResolve, TOutput> & {
       readonly resolve?: CheckedResolve<InputValues<TInput>, TResolve>;
     },
-    body: ToolBody<TInput, TResolve, TOutput>,
+    body: NoInfer<ToolBody<TInput, TResolve, TOutput>>,
   ): this {
     if (this.tools.has(name)) {
       throw new McpResolveError('invalid_declaration', `Tool '${name}' is already registered on this server.`);
@@ -94,7 +94,7 @@ export class McpResolveServer {
     declaration: PromptDeclaration<TArgs, TResolve> & {
       readonly resolve?: CheckedResolve<InputValues<TArgs>, TResolve>;
     },
-    body: PromptBody<TArgs, TResolve>,
+    body: NoInfer<PromptBody<TArgs, TResolve>>,
   ): this {
     if (this.prompts.has(name)) {
       throw new McpResolveError('invalid_declaration', `Prompt '${name}' is already registered on this server.`);

@@ -1,0 +1,49 @@
+/**
+ * The fixture server of the official MCP conformance suite, written with mcp-resolve's public API.
+ *
+ *   npx tsx examples/conformance/server.ts [--port N]   # http://127.0.0.1:N/mcp, both eras
+ *   npm run conformance                                 # runs the suite against it
+ *
+ * One URL serves 2026-07-28 (stateless, `input_required` rounds) and 2025-11-25 (sessions, pushed
+ * questions). Every fixture that asks the client anything is a resolver-based tool or prompt:
+ *
+ * - `mrtr.ts`        the `input-required-result-*` fixtures (SEP-2322) and the asking prompt
+ * - `diagnostics.ts` the tools `server-stateless` (SEP-2575) probes
+ * - `pushes.ts`      the 2025-11-25 sampling and elicitation fixtures (SEP-1034, SEP-1330)
+ * - `plain.ts`       content, progress, logging, prompts, resources, completion, subscriptions
+ *
+ * See docs/conformance.md for what each scenario checks and which library feature it exercises.
+ */
+import { parseArgs } from 'node:util';
+
+import { McpResolveServer } from 'mcp-resolve';
+
+import type { ListChanges } from './diagnostics.js';
+import { registerDiagnosticFixtures } from './diagnostics.js';
+import { registerMrtrFixtures } from './mrtr.js';
+import { registerPlainFixtures } from './plain.js';
+import { registerPushFixtures } from './pushes.js';
+
+/** Builds the conformance fixture server (one definition; hosting makes an instance per request or session). */
+export function createConformanceServer(changes: ListChanges): McpResolveServer {
+  const server = new McpResolveServer({ name: 'mcp-resolve-conformance', version: '1.0.0' });
+  registerPlainFixtures(server);
+  registerPushFixtures(server);
+  registerMrtrFixtures(server);
+  registerDiagnosticFixtures(server, changes);
+  return server;
+}
+
+const { values } = parseArgs({ options: { port: { type: 'string', default: '0' } } });
+let notify: ListChanges | undefined;
+const changes: ListChanges = {
+  toolsChanged: () => notify?.toolsChanged(),
+  promptsChanged: () => notify?.promptsChanged(),
+};
+const handle = await createConformanceServer(changes).serveHttp({ port: Number(values.port) });
+notify = handle.notify;
+// scripts/conformance.ts polls the URL itself; this line is for people starting the server by hand.
+console.error(`conformance fixture server listening on ${handle.url.href}`);
+const stop = () => void handle.close().then(() => process.exit(0));
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
