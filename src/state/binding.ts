@@ -49,6 +49,12 @@ function updateString(hash: Hash, text: string): void {
   hash.update(lengthPrefix(bytes.length)).update(bytes);
 }
 
+function prefixed(bytes: Buffer): readonly Buffer[] {
+  return [lengthPrefix(bytes.length), bytes];
+}
+
+const REQUEST_LABEL = prefixed(Buffer.from('mcp-resolve request binding v1', 'utf16le'));
+
 /** Checks a binding's shape at run time and digests method, target and canonical arguments. */
 export function digestBinding(binding: unknown): BindingDigestResult {
   if (typeof binding !== 'object' || binding === null) return { ok: false, reason: 'invalid_binding' };
@@ -67,13 +73,13 @@ export function digestBinding(binding: unknown): BindingDigestResult {
     return { ok: false, reason: 'arguments_not_canonical' };
   }
   if (canonical === undefined) return { ok: false, reason: 'arguments_not_canonical' };
-  const hash = createHash('sha256');
-  updateString(hash, 'mcp-resolve request binding v1');
-  updateString(hash, method);
-  updateString(hash, target);
-  const argumentBytes = Buffer.from(canonical, 'utf8');
-  hash.update(lengthPrefix(argumentBytes.length)).update(argumentBytes);
-  return { ok: true, digest: { request: hash.digest(), principal } };
+  const encoded = Buffer.concat([
+    ...REQUEST_LABEL,
+    ...prefixed(Buffer.from(method, 'utf16le')),
+    ...prefixed(Buffer.from(target, 'utf16le')),
+    ...prefixed(Buffer.from(canonical, 'utf8')),
+  ]);
+  return { ok: true, digest: { request: createHash('sha256').update(encoded).digest(), principal } };
 }
 
 /** SHA-256 of the audience, computed once per sealer. */
@@ -105,5 +111,9 @@ export function principalFrom(authInfo: AuthInfo | undefined): string | undefine
   if (authInfo === undefined || authInfo === null) return undefined;
   const iss = authInfo.extra?.['iss'];
   const sub = authInfo.extra?.['sub'];
-  return JSON.stringify([authInfo.clientId, typeof iss === 'string' ? iss : null, typeof sub === 'string' ? sub : null]);
+  return JSON.stringify([
+    authInfo.clientId,
+    typeof iss === 'string' ? iss : null,
+    typeof sub === 'string' ? sub : null,
+  ]);
 }

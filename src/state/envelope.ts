@@ -38,7 +38,9 @@ export const ENVELOPE_OVERHEAD_BYTES = OFFSET_TAGS + 3 * TAG_BYTES;
 function tags(id: Buffer, binding: BindingDigest, audience: Buffer): Buffer {
   const parts = [binding.request, audience, principalBytes(binding.principal)];
   return Buffer.concat(
-    parts.map((part, index) => createHmac('sha256', id).update(Buffer.of(index)).update(part).digest().subarray(0, TAG_BYTES)),
+    parts.map((part, index) =>
+      createHmac('sha256', id).update(Buffer.of(index)).update(part).digest().subarray(0, TAG_BYTES),
+    ),
   );
 }
 
@@ -49,7 +51,12 @@ function copyOf(bytes: Uint8Array): Uint8Array {
 }
 
 /** Wraps a payload with issued-at, a random token id and the binding tags. */
-export function buildEnvelope(issuedAt: number, binding: BindingDigest, audience: Buffer, plaintext: Uint8Array): Uint8Array {
+export function buildEnvelope(
+  issuedAt: number,
+  binding: BindingDigest,
+  audience: Buffer,
+  plaintext: Uint8Array,
+): Uint8Array {
   const id = randomBytes(ID_BYTES);
   const header = Buffer.alloc(OFFSET_ID);
   header[0] = ENVELOPE_VERSION;

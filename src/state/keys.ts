@@ -16,8 +16,7 @@ export const REQUEST_STATE_KEYS_ENV = 'MCP_REQUEST_STATE_KEYS';
 export const MIN_KEY_BYTES = 32;
 
 const HKDF_SALT = Buffer.from('mcp-resolve/request-state/v1', 'utf8');
-const GENERATE_HINT =
-  'Generate a key with: node -e "console.log(require(\'crypto\').randomBytes(32).toString(\'hex\'))"';
+const GENERATE_HINT = "Generate a key with: node -e \"console.log(require('crypto').randomBytes(32).toString('hex'))\"";
 
 /** Subkeys derived from one raw key; never logged. */
 export interface DerivedKey {
@@ -73,19 +72,26 @@ export function decodeKeyString(text: string): Buffer | undefined {
 function decodeEntry(entry: unknown, label: string): Buffer {
   let bytes: Buffer;
   if (typeof entry === 'string') {
-    if (entry.length === 0) throw invalidKeys(`${label} is an empty string; remove it or put a key there. ${GENERATE_HINT}`);
+    if (entry.length === 0)
+      throw invalidKeys(`${label} is an empty string; remove it or put a key there. ${GENERATE_HINT}`);
     const decoded = decodeKeyString(entry);
     if (decoded === undefined) {
-      throw invalidKeys(`${label} is neither hex nor base64 (a string of ${entry.length} characters). ${GENERATE_HINT}`);
+      throw invalidKeys(
+        `${label} is neither hex nor base64 (a string of ${entry.length} characters). ${GENERATE_HINT}`,
+      );
     }
     bytes = decoded;
   } else if (entry instanceof Uint8Array) {
     bytes = Buffer.from(entry); // a copy: later changes to the caller's array do not change the ring
   } else {
-    throw invalidKeys(`${label} must be a hex or base64 string or a Uint8Array (got ${describeType(entry)}). ${GENERATE_HINT}`);
+    throw invalidKeys(
+      `${label} must be a hex or base64 string or a Uint8Array (got ${describeType(entry)}). ${GENERATE_HINT}`,
+    );
   }
   if (bytes.length < MIN_KEY_BYTES) {
-    throw invalidKeys(`${label} is ${bytes.length} bytes; every key must be at least ${MIN_KEY_BYTES} bytes. ${GENERATE_HINT}`);
+    throw invalidKeys(
+      `${label} is ${bytes.length} bytes; every key must be at least ${MIN_KEY_BYTES} bytes. ${GENERATE_HINT}`,
+    );
   }
   return bytes;
 }
@@ -112,12 +118,16 @@ function buildRing(raw: readonly Buffer[], labels: readonly string[]): KeyRing {
     const label = labels[index] ?? `key ${index}`;
     const duplicateOf = raw.findIndex((other, otherIndex) => otherIndex < index && other.equals(ikm));
     if (duplicateOf !== -1) {
-      throw invalidKeys(`${label} repeats ${labels[duplicateOf] ?? `key ${duplicateOf}`}; every key in the ring must be distinct.`);
+      throw invalidKeys(
+        `${label} repeats ${labels[duplicateOf] ?? `key ${duplicateOf}`}; every key in the ring must be distinct.`,
+      );
     }
     const derived = deriveKey(ikm);
     const clash = labelById.get(derived.id);
     if (clash !== undefined) {
-      throw invalidKeys(`${label} and ${clash} derive the same key id; replace ${label} with a freshly generated key. ${GENERATE_HINT}`);
+      throw invalidKeys(
+        `${label} and ${clash} derive the same key id; replace ${label} with a freshly generated key. ${GENERATE_HINT}`,
+      );
     }
     byId.set(derived.id, derived);
     labelById.set(derived.id, label);
@@ -130,7 +140,9 @@ function buildRing(raw: readonly Buffer[], labels: readonly string[]): KeyRing {
 /** Validates `options.keys` and derives its ring, throwing `invalid_keys` with an exact message. */
 export function keyRingFromOption(keys: unknown): KeyRing {
   if (!Array.isArray(keys)) {
-    throw invalidKeys(`options.keys must be an array of keys (got ${describeType(keys)}); wrap a single key in an array: keys: [key].`);
+    throw invalidKeys(
+      `options.keys must be an array of keys (got ${describeType(keys)}); wrap a single key in an array: keys: [key].`,
+    );
   }
   const entries: readonly unknown[] = keys;
   if (entries.length === 0) {

@@ -38,16 +38,24 @@ export interface SealingOptions {
 }
 
 /** How tokens are produced: the built-in AEAD with a key ring, or a codec. */
-export type SealingFormat = { readonly kind: 'builtin'; readonly ring: KeyRing } | { readonly kind: 'codec'; readonly codec: RequestStateCodec };
+export type SealingFormat =
+  { readonly kind: 'builtin'; readonly ring: KeyRing } | { readonly kind: 'codec'; readonly codec: RequestStateCodec };
 
 /** Options after validation, with every default applied. */
 export interface ResolvedSealingOptions {
+  /** The audience tokens are bound to. */
   readonly audience: string;
+  /** The TTL of one round, in ms. */
   readonly ttlMs: number;
+  /** The skew allowance, in ms. */
   readonly skewMs: number;
+  /** The built-in format with its ring, or the codec. */
   readonly format: SealingFormat;
+  /** Where consumed token ids go, or undefined when the guard is off. */
   readonly replayStore: ReplayStore | undefined;
+  /** Where warnings go. */
   readonly logger: SealingLogger;
+  /** The clock, ms since the epoch. */
   readonly now: () => number;
 }
 
@@ -74,8 +82,14 @@ function seconds(value: unknown, name: string, fallback: number, allowZero: bool
 function resolveFormat(options: SealingOptions): { format: SealingFormat; shared: boolean } {
   const { keys, codec } = options;
   if (codec !== undefined) {
-    if (keys !== undefined) throw invalidOptions('pass options.keys or options.codec, not both; a codec brings its own keys.');
-    if (typeof codec !== 'object' || codec === null || typeof codec.seal !== 'function' || typeof codec.unseal !== 'function') {
+    if (keys !== undefined)
+      throw invalidOptions('pass options.keys or options.codec, not both; a codec brings its own keys.');
+    if (
+      typeof codec !== 'object' ||
+      codec === null ||
+      typeof codec.seal !== 'function' ||
+      typeof codec.unseal !== 'function'
+    ) {
       throw invalidOptions('options.codec must be an object with seal(bytes) and unseal(token) methods.');
     }
     return { format: { kind: 'codec', codec }, shared: true };
@@ -89,7 +103,9 @@ function resolveFormat(options: SealingOptions): { format: SealingFormat; shared
 function resolveAudience(serverName: unknown, audience: unknown, shared: boolean, needs: string): string {
   if (audience !== undefined) {
     if (typeof audience !== 'string' || audience.length === 0) {
-      throw invalidOptions(`options.audience must be a non-empty string (got ${typeof audience === 'string' ? 'an empty string' : describeType(audience)}).`);
+      throw invalidOptions(
+        `options.audience must be a non-empty string (got ${typeof audience === 'string' ? 'an empty string' : describeType(audience)}).`,
+      );
     }
     return audience;
   }
@@ -105,7 +121,10 @@ function resolveAudience(serverName: unknown, audience: unknown, shared: boolean
   return name;
 }
 
-function resolveReplayStore(replayGuard: SealingOptions['replayGuard'], now: (() => number) | undefined): ReplayStore | undefined {
+function resolveReplayStore(
+  replayGuard: SealingOptions['replayGuard'],
+  now: (() => number) | undefined,
+): ReplayStore | undefined {
   if (replayGuard === false) return undefined;
   if (replayGuard === undefined || replayGuard === true) {
     return now === undefined ? processReplayStore() : createMemoryReplayStore({ now });
@@ -125,9 +144,14 @@ export function resolveSealingOptions(serverName: string, options: SealingOption
   }
   const given: SealingOptions = options ?? {};
   if (given.now !== undefined && typeof given.now !== 'function') {
-    throw invalidOptions(`options.now must be a function returning ms since the epoch (got ${describeType(given.now)}).`);
+    throw invalidOptions(
+      `options.now must be a function returning ms since the epoch (got ${describeType(given.now)}).`,
+    );
   }
-  if (given.logger !== undefined && (typeof given.logger !== 'object' || given.logger === null || typeof given.logger.warn !== 'function')) {
+  if (
+    given.logger !== undefined &&
+    (typeof given.logger !== 'object' || given.logger === null || typeof given.logger.warn !== 'function')
+  ) {
     throw invalidOptions(`options.logger must have a warn(line) method (got ${describeType(given.logger)}).`);
   }
   const ttlSeconds = seconds(given.ttlSeconds, 'ttlSeconds', DEFAULT_TTL_SECONDS, false);

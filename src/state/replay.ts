@@ -24,13 +24,15 @@ export interface MemoryReplayStoreOptions {
   maxEntries?: number;
 }
 
-/** The in-memory {@link ReplayStore}, with its current size for monitoring. */
+/** The in-memory {@link ReplayStore} (synchronous), with its current size for monitoring. */
 export interface MemoryReplayStore extends ReplayStore {
+  /** Synchronous {@link ReplayStore.consume}. */
+  consume(tokenId: string, expiresAt: number): boolean;
   /** How many token ids are currently remembered. */
   readonly size: number;
 }
 
-/** The default cap of the in-memory store (≈ 100 MB at the measured cost per entry). */
+/** The default cap of the in-memory store (≈ 70 MB at the measured ≈ 70 bytes per entry). */
 export const DEFAULT_MAX_REPLAY_ENTRIES = 1_000_000;
 
 const FULL_SWEEP_INTERVAL_MS = 1_000;

@@ -12,7 +12,7 @@ import { digestAudience, digestBinding } from './binding.js';
 import { buildEnvelope, openEnvelope } from './envelope.js';
 import type { RejectReason, ServerFailureReason } from './errors.js';
 import { invalidRequestStateError, logRejected, logServerFailure, sealingInternalError } from './errors.js';
-import type { ResolvedSealingOptions, SealingOptions } from './options.js';
+import type { ResolvedSealingOptions, SealingFormat, SealingOptions } from './options.js';
 import { resolveSealingOptions } from './options.js';
 import type { OpenOutcome } from './token.js';
 import { MAX_ISSUED_AT, openToken, sealToken } from './token.js';
@@ -22,9 +22,47 @@ export interface RequestStateSealer {
   /** The audience every token of this sealer is bound to. */
   readonly audience: string;
   /** Seals a payload bound to the request; a sealing-side failure logs one line and throws a bare `-32603`. */
-  seal(plaintext: Uint8Array, binding: RequestBinding): Promise<string>;
+  seal(this: void, plaintext: Uint8Array, binding: RequestBinding): Promise<string>;
   /** Opens an inbound token for the request; any failure logs one line and throws {@link invalidRequestStateError}. */
-  open(token: unknown, binding: RequestBinding): Promise<Uint8Array>;
+  open(this: void, token: unknown, binding: RequestBinding): Promise<Uint8Array>;
+}
+
+/** One token format: a sealing that may fail (`undefined`) and an opening that names its failure. */
+interface Engine {
+  seal(issuedAt: number, binding: BindingDigest, plaintext: Uint8Array): Promise<string | undefined>;
+  open(token: string, binding: BindingDigest): Promise<OpenOutcome>;
+}
+
+function engineFor(format: SealingFormat, audience: string): Engine {
+  const digest = digestAudience(audience);
+  if (format.kind === 'builtin') {
+    return {
+      seal: async (issuedAt, binding, plaintext) =>
+        sealToken(format.ring.sealing, issuedAt, binding, digest, plaintext),
+      open: async (token, binding) => openToken(format.ring, token, binding, digest),
+    };
+  }
+  const { codec } = format;
+  return {
+    seal: async (issuedAt, binding, plaintext) => {
+      try {
+        const token: unknown = await codec.seal(buildEnvelope(issuedAt, binding, digest, plaintext));
+        return typeof token === 'string' ? token : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    open: async (token, binding) => {
+      let bytes: unknown;
+      try {
+        bytes = await codec.unseal(token);
+      } catch {
+        return { ok: false, reason: 'codec_error' };
+      }
+      if (!(bytes instanceof Uint8Array)) return { ok: false, reason: 'codec_error' };
+      return openEnvelope(bytes, binding, digest);
+    },
+  };
 }
 
 function timeWindow(issuedAt: number, now: number, resolved: ResolvedSealingOptions): RejectReason | undefined {
@@ -33,60 +71,45 @@ function timeWindow(issuedAt: number, now: number, resolved: ResolvedSealingOpti
   return undefined;
 }
 
+function methodOf(binding: unknown): unknown {
+  return typeof binding === 'object' && binding !== null && 'method' in binding ? binding.method : undefined;
+}
+
+type Checked =
+  | { readonly ok: true; readonly plaintext: Uint8Array }
+  | { readonly ok: false; readonly reason: RejectReason }
+  | { readonly ok: false; readonly failure: ServerFailureReason };
+
 /**
  * Creates the sealer of a server named `serverName` (the default audience); throws
  * `McpResolveError` (`invalid_keys` / `invalid_options`) with an exact message for bad configuration.
  */
 export function createSealer(serverName: string, options?: SealingOptions): RequestStateSealer {
   const resolved = resolveSealingOptions(serverName, options);
-  const { format, logger, now, replayStore } = resolved;
-  const audience = digestAudience(resolved.audience);
+  const { logger, now, replayStore } = resolved;
+  const engine = engineFor(resolved.format, resolved.audience);
 
-  const fail = (method: unknown, failure: ServerFailureReason): ProtocolError => {
-    logServerFailure(logger, method, failure);
+  const fail = (binding: unknown, failure: ServerFailureReason): ProtocolError => {
+    logServerFailure(logger, methodOf(binding), failure);
     return sealingInternalError();
   };
 
   const seal = async (plaintext: Uint8Array, binding: RequestBinding): Promise<string> => {
-    const method: unknown = typeof binding === 'object' && binding !== null ? binding.method : undefined;
-    if (!(plaintext instanceof Uint8Array)) throw fail(method, 'invalid_plaintext');
+    if (!(plaintext instanceof Uint8Array)) throw fail(binding, 'invalid_plaintext');
     const digested = digestBinding(binding);
-    if (!digested.ok) throw fail(method, digested.reason);
+    if (!digested.ok) throw fail(binding, digested.reason);
     const issuedAt = Math.floor(now());
-    if (!(issuedAt >= 0 && issuedAt <= MAX_ISSUED_AT)) throw fail(method, 'bad_clock');
-    if (format.kind === 'builtin') return sealToken(format.ring.sealing, issuedAt, digested.digest, audience, plaintext);
-    let token: unknown;
-    try {
-      token = await format.codec.seal(buildEnvelope(issuedAt, digested.digest, audience, plaintext));
-    } catch {
-      throw fail(method, 'codec_error');
-    }
-    if (typeof token !== 'string') throw fail(method, 'codec_error');
+    if (!(issuedAt >= 0 && issuedAt <= MAX_ISSUED_AT)) throw fail(binding, 'bad_clock');
+    const token = await engine.seal(issuedAt, digested.digest, plaintext);
+    if (token === undefined) throw fail(binding, 'codec_error');
     return token;
   };
-
-  const decode = async (token: string, digest: BindingDigest): Promise<OpenOutcome> => {
-    if (format.kind === 'builtin') return openToken(format.ring, token, digest, audience);
-    let bytes: unknown;
-    try {
-      bytes = await format.codec.unseal(token);
-    } catch {
-      return { ok: false, reason: 'codec_error' };
-    }
-    if (!(bytes instanceof Uint8Array)) return { ok: false, reason: 'codec_error' };
-    return openEnvelope(bytes, digest, audience);
-  };
-
-  type Checked =
-    | { readonly ok: true; readonly plaintext: Uint8Array }
-    | { readonly ok: false; readonly reason: RejectReason }
-    | { readonly ok: false; readonly failure: ServerFailureReason };
 
   const check = async (token: unknown, binding: RequestBinding): Promise<Checked> => {
     if (typeof token !== 'string') return { ok: false, reason: 'not_a_string' };
     const digested = digestBinding(binding);
     if (!digested.ok) return digested;
-    const outcome = await decode(token, digested.digest);
+    const outcome = await engine.open(token, digested.digest);
     if (!outcome.ok) return outcome;
     const { issuedAt, plaintext, tokenId } = outcome.token;
     const late = timeWindow(issuedAt, now(), resolved);
@@ -112,9 +135,8 @@ export function createSealer(serverName: string, options?: SealingOptions): Requ
       checked = { ok: false, reason: 'malformed' }; // safety net: nothing unexpected may change the wire error
     }
     if (checked.ok) return checked.plaintext;
-    const method: unknown = typeof binding === 'object' && binding !== null ? binding.method : undefined;
-    if ('failure' in checked) throw fail(method, checked.failure);
-    logRejected(logger, method, checked.reason);
+    if ('failure' in checked) throw fail(binding, checked.failure);
+    logRejected(logger, methodOf(binding), checked.reason);
     throw invalidRequestStateError();
   };
 

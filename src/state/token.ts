@@ -15,8 +15,8 @@
  *
  * Associated data = bytes 0..29 ‖ request digest ‖ audience digest ‖ salted principal, so the
  * header (version, key id, issued-at, hints) and the whole binding are authenticated without
- * travelling. The hints are truncated HMACs keyed per token (by the nonce) that only serve to
- * name the reason of a failure in the log.
+ * travelling. The hints are truncated HMACs over the nonce (so tokens cannot be linked) that only
+ * serve to name the reason of a failure in the log.
  */
 import { createCipheriv, createDecipheriv, createHmac, randomFillSync } from 'node:crypto';
 
@@ -55,7 +55,8 @@ export interface OpenedToken {
 }
 
 /** Either an opened token or the reason it was rejected. */
-export type OpenOutcome = { readonly ok: true; readonly token: OpenedToken } | { readonly ok: false; readonly reason: RejectReason };
+export type OpenOutcome =
+  { readonly ok: true; readonly token: OpenedToken } | { readonly ok: false; readonly reason: RejectReason };
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
@@ -76,12 +77,36 @@ function associatedData(header: Buffer, binding: BindingDigest, audience: Buffer
   return Buffer.concat([header, binding.request, audience, principal]);
 }
 
-function hints(key: DerivedKey, nonce: Buffer, parts: readonly Buffer[]): Buffer {
-  return Buffer.concat(
-    parts.map((part, index) =>
-      createHmac('sha256', key.hintKey).update(Buffer.of(index)).update(nonce).update(part).digest().subarray(0, HINT_BYTES),
-    ),
-  );
+function hint(key: DerivedKey, label: number, nonce: Buffer, digest: Buffer): Buffer {
+  return createHmac('sha256', key.hintKey)
+    .update(Buffer.of(label))
+    .update(nonce)
+    .update(digest)
+    .digest()
+    .subarray(0, HINT_BYTES);
+}
+
+function hints(key: DerivedKey, nonce: Buffer, binding: BindingDigest, audience: Buffer, principal: Buffer): Buffer {
+  return Buffer.concat([
+    hint(key, 0, nonce, binding.request),
+    hint(key, 1, nonce, audience),
+    hint(key, 2, nonce, principal),
+  ]);
+}
+
+const NONCE_POOL_BYTES = NONCE_BYTES * 256;
+let noncePool = Buffer.alloc(0);
+let noncePoolOffset = 0;
+
+/** Copies 12 fresh CSPRNG bytes into `target` (drawn from a pool, each byte used once: one syscall per 256 nonces). */
+function writeNonce(target: Buffer, offset: number): void {
+  if (noncePoolOffset + NONCE_BYTES > noncePool.length) {
+    noncePool = randomFillSync(Buffer.allocUnsafe(NONCE_POOL_BYTES));
+    noncePoolOffset = 0;
+  }
+  noncePool.copy(target, offset, noncePoolOffset, noncePoolOffset + NONCE_BYTES);
+  noncePool.fill(0, noncePoolOffset, noncePoolOffset + NONCE_BYTES);
+  noncePoolOffset += NONCE_BYTES;
 }
 
 /** Seals a payload under the ring's sealing key, bound to a request digest and an audience digest. */
@@ -96,10 +121,10 @@ export function sealToken(
   token[0] = TOKEN_VERSION;
   token.writeUInt32BE(key.id, OFFSET_KEY_ID);
   token.writeUIntBE(issuedAt, OFFSET_ISSUED_AT, ISSUED_AT_BYTES);
-  randomFillSync(token, OFFSET_NONCE, NONCE_BYTES);
+  writeNonce(token, OFFSET_NONCE);
   const nonce = token.subarray(OFFSET_NONCE, OFFSET_NONCE + NONCE_BYTES);
   const principal = saltedPrincipal(key.principalKey, binding.principal);
-  hints(key, nonce, [binding.request, audience, principal]).copy(token, OFFSET_HINTS);
+  hints(key, nonce, binding, audience, principal).copy(token, OFFSET_HINTS);
   const cipher = createCipheriv('aes-256-gcm', key.encryptionKey, nonce, { authTagLength: TAG_BYTES });
   cipher.setAAD(associatedData(token.subarray(0, HEADER_BYTES), binding, audience, principal));
   const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
@@ -108,17 +133,28 @@ export function sealToken(
   return token.toString('base64url');
 }
 
-/** Names the first bound component whose hint differs, or `tampered` when all hints agree. */
-function diagnose(key: DerivedKey, token: Buffer, binding: BindingDigest, audience: Buffer, principal: Buffer): RejectReason {
+/** Names the bound component whose hint differs (audience first), or `tampered` when none or all differ. */
+function diagnose(
+  key: DerivedKey,
+  token: Buffer,
+  binding: BindingDigest,
+  audience: Buffer,
+  principal: Buffer,
+): RejectReason {
   const nonce = token.subarray(OFFSET_NONCE, OFFSET_NONCE + NONCE_BYTES);
-  const expected = hints(key, nonce, [binding.request, audience, principal]);
+  const expected = hints(key, nonce, binding, audience, principal);
   const actual = token.subarray(OFFSET_HINTS, OFFSET_HINTS + 3 * HINT_BYTES);
-  const differs = (index: number): boolean =>
-    !expected.subarray(index * HINT_BYTES, (index + 1) * HINT_BYTES).equals(actual.subarray(index * HINT_BYTES, (index + 1) * HINT_BYTES));
-  if (differs(1)) return 'audience_mismatch';
-  if (differs(0)) return 'binding_mismatch';
-  if (differs(2)) return 'principal_mismatch';
-  return 'tampered';
+  const differs = [0, 1, 2].map(
+    (index) =>
+      !expected
+        .subarray(index * HINT_BYTES, (index + 1) * HINT_BYTES)
+        .equals(actual.subarray(index * HINT_BYTES, (index + 1) * HINT_BYTES)),
+  );
+  // None or all differing: the header itself (nonce, key id) was altered, or everything is foreign.
+  if (differs.every(Boolean) || !differs.some(Boolean)) return 'tampered';
+  if (differs[1] === true) return 'audience_mismatch';
+  if (differs[0] === true) return 'binding_mismatch';
+  return 'principal_mismatch';
 }
 
 /** Decodes, authenticates and decrypts a built-in token against the binding it must match. */

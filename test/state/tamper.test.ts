@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+
+import type { RejectReason } from '../../src/state/index.js';
+import { BINDING, KEY_A, KEY_B, asToken, bytes, captureLog, expectRejected, fixture, tokenBytes } from './helpers.js';
+
+// Offsets of the built-in token (see docs/request-state.md, "Token format").
+const VERSION = 0;
+const KEY_ID = [1, 5] as const;
+const HINTS = [23, 25, 27, 29] as const;
+
+/** The reason the log must name when byte `index` is altered. */
+function reasonForByte(index: number): RejectReason {
+  if (index === VERSION) return 'bad_version';
+  if (index >= KEY_ID[0] && index < KEY_ID[1]) return 'unknown_key';
+  if (index >= HINTS[0] && index < HINTS[1]) return 'binding_mismatch'; // one hint no longer matches
+  if (index >= HINTS[1] && index < HINTS[2]) return 'audience_mismatch';
+  if (index >= HINTS[2] && index < HINTS[3]) return 'principal_mismatch';
+  return 'tampered'; // issued-at, nonce, ciphertext, tag
+}
+
+describe('tampering', () => {
+  it('rejects a flip of every bit in every byte position, naming the part that was hit', async () => {
+    const { sealer, log } = fixture({ replayGuard: false });
+    const token = await sealer.seal(bytes('{"step":2,"answers":["refund"]}'), BINDING);
+    const original = tokenBytes(token);
+    expect(original.length).toBe(45 + 31);
+    for (let index = 0; index < original.length; index++) {
+      for (let bit = 0; bit < 8; bit++) {
+        const mutated = Buffer.from(original);
+        mutated[index] = (mutated[index] ?? 0) ^ (1 << bit);
+        await expectRejected(sealer.open(asToken(mutated), BINDING), log, reasonForByte(index));
+      }
+    }
+    expect(await sealer.open(token, BINDING)).toEqual(bytes('{"step":2,"answers":["refund"]}'));
+  });
+
+  it('rejects every truncation, from the empty string up to one character short', async () => {
+    const { sealer, log } = fixture({ replayGuard: false });
+    const token = await sealer.seal(bytes('state'), BINDING);
+    for (let length = 0; length < token.length; length++) {
+      await expectRejected(sealer.open(token.slice(0, length), BINDING), log);
+    }
+    expect(log.lines).toContain('requestState rejected on tools/call: malformed');
+    expect(log.lines).toContain('requestState rejected on tools/call: tampered');
+  });
+
+  it('rejects a token shorter than header and tag as malformed', async () => {
+    const { sealer, log } = fixture();
+    const token = await sealer.seal(new Uint8Array(0), BINDING);
+    await expectRejected(sealer.open(asToken(tokenBytes(token).subarray(0, 44)), BINDING), log, 'malformed');
+  });
+
+  it('rejects padding and appended characters', async () => {
+    const { sealer, log } = fixture({ replayGuard: false });
+    const token = await sealer.seal(bytes('state'), BINDING);
+    for (const suffix of ['=', '==', 'A', 'AA', 'AAA', 'AAAA', ' ', '\n', '.', '%3D']) {
+      await expectRejected(sealer.open(token + suffix, BINDING), log);
+    }
+    for (const prefix of ['A', 'AAAA', ' ', 'v1.', 'Bearer ']) {
+      await expectRejected(sealer.open(prefix + token, BINDING), log);
+    }
+  });
+
+  it('rejects a re-prefixed token: any other version byte is bad_version', async () => {
+    const { sealer, log } = fixture({ replayGuard: false });
+    const original = tokenBytes(await sealer.seal(bytes('state'), BINDING));
+    for (const version of [0x00, 0x02, 0x7f, 0x81, 0xff]) {
+      const mutated = Buffer.from(original);
+      mutated[0] = version;
+      await expectRejected(sealer.open(asToken(mutated), BINDING), log, 'bad_version');
+    }
+    await expectRejected(sealer.open(asToken(Buffer.concat([Buffer.of(1), original])), BINDING), log);
+  });
+
+  it('rejects non-canonical base64url: set trailing bits, standard alphabet, padding', async () => {
+    const { sealer, log } = fixture({ replayGuard: false });
+    // 45 + 2 bytes → 47 bytes, 63 characters: the last character carries 2 unused bits.
+    let token = await sealer.seal(bytes('ab'), BINDING);
+    while (!/[-_]/.test(token)) token = await sealer.seal(bytes('ab'), BINDING);
+    expect(token.length % 4).toBe(3);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(token.charAt(token.length - 1));
+    const sloppy = token.slice(0, -1) + alphabet.charAt(last | 1);
+    expect(Buffer.from(sloppy, 'base64url').equals(tokenBytes(token))).toBe(true); // Node alone would accept it
+    await expectRejected(sealer.open(sloppy, BINDING), log, 'malformed');
+    await expectRejected(sealer.open(token.replaceAll('-', '+').replaceAll('_', '/'), BINDING), log, 'malformed');
+    await expectRejected(sealer.open(`${token}=`, BINDING), log, 'malformed');
+    expect(await sealer.open(token, BINDING)).toEqual(bytes('ab'));
+  });
+
+  it('rejects a token transplanted from another key ring as unknown_key', async () => {
+    const source = fixture();
+    const other = fixture({ keys: [KEY_B] });
+    const token = await source.sealer.seal(bytes('state'), BINDING);
+    await expectRejected(other.sealer.open(token, BINDING), other.log, 'unknown_key');
+  });
+
+  it('rejects the key id of a ring member spliced onto a token sealed by another key as tampered', async () => {
+    const b = fixture({ keys: [KEY_B] });
+    const ring = fixture({ keys: [KEY_A, KEY_B], replayGuard: false });
+    const fromA = tokenBytes(await ring.sealer.seal(bytes('state'), BINDING));
+    const fromB = tokenBytes(await b.sealer.seal(bytes('state'), BINDING));
+    const spliced = Buffer.from(fromA);
+    fromB.copy(spliced, 1, 1, 5); // KEY_B's id onto a token sealed with the first key
+    await expectRejected(ring.sealer.open(asToken(spliced), BINDING), ring.log, 'tampered');
+  });
+
+  it('rejects anything that is not a string as not_a_string', async () => {
+    const { sealer, log } = fixture({ replayGuard: false });
+    const token = await sealer.seal(bytes('state'), BINDING);
+    // A boxed string is exactly what must be refused.
+    const boxed = new String(token);
+    for (const value of [
+      undefined,
+      null,
+      0,
+      1n,
+      true,
+      {},
+      [],
+      [token],
+      { token },
+      boxed,
+      Buffer.from(token),
+      Symbol('t'),
+    ]) {
+      await expectRejected(sealer.open(value, BINDING), log, 'not_a_string');
+    }
+  });
+
+  it('rejects the empty string and long garbage as malformed', async () => {
+    const { sealer, log } = fixture();
+    await expectRejected(sealer.open('', BINDING), log, 'malformed');
+    await expectRejected(sealer.open('x'.repeat(100_001), BINDING), log, 'malformed');
+    await expectRejected(sealer.open('not a token at all', BINDING), log, 'malformed');
+  });
+
+  it('rejects a codec envelope presented to the built-in format', async () => {
+    const log = captureLog();
+    const codec = {
+      seal: (b: Uint8Array) => Buffer.from(b).toString('base64url'),
+      unseal: (t: string) => new Uint8Array(Buffer.from(t, 'base64url')),
+    };
+    const codecSide = fixture({ keys: undefined, codec });
+    const token = await codecSide.sealer.seal(bytes('state'), BINDING);
+    const builtin = fixture({ logger: log.logger });
+    await expectRejected(builtin.sealer.open(token, BINDING), log, 'bad_version');
+  });
+});
