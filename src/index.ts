@@ -29,3 +29,13 @@ export type {
   StdioServerHandle,
 } from './serve/index.js';
 export { createDualEraHandler, serveHttp, serveStdio } from './serve/index.js';
+export type {
+  MemoryReplayStore,
+  ReplayStore,
+  SealingCodec,
+  SealingLogger,
+  SealingOptions,
+  SdkRequestStateSealing,
+  SdkSealingOptions,
+} from './state/index.js';
+export { createMemoryReplayStore, principalFrom, REQUEST_STATE_KEYS_ENV, sealRequestState } from './state/index.js';

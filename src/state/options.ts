@@ -10,7 +10,7 @@ import type { ReplayStore } from './replay.js';
 import { createMemoryReplayStore, processReplayStore } from './replay.js';
 
 /** A bring-your-own sealing codec (KMS, HSM); `unseal` must throw for anything it did not mint. */
-export interface RequestStateCodec {
+export interface SealingCodec {
   /** Turns the library's envelope bytes into an opaque string. */
   seal(plaintext: Uint8Array): string | Promise<string>;
   /** Turns a string this codec minted back into the exact bytes; throws for anything else. */
@@ -28,7 +28,7 @@ export interface SealingOptions {
   /** Clock skew tolerated between instances, in seconds, on both ends of the validity window (default 30). */
   skewSeconds?: number;
   /** Bring-your-own codec used instead of the built-in AES-256-GCM token; the library still stamps and checks time and binding. */
-  codec?: RequestStateCodec;
+  codec?: SealingCodec;
   /** Single-use tokens: `true` (default) is an in-memory store per process, `false` turns it off, or pass a shared store. */
   replayGuard?: boolean | ReplayStore;
   /** Where rejection warnings go (default `console.warn`, i.e. stderr). */
@@ -39,7 +39,7 @@ export interface SealingOptions {
 
 /** How tokens are produced: the built-in AEAD with a key ring, or a codec. */
 export type SealingFormat =
-  { readonly kind: 'builtin'; readonly ring: KeyRing } | { readonly kind: 'codec'; readonly codec: RequestStateCodec };
+  { readonly kind: 'builtin'; readonly ring: KeyRing } | { readonly kind: 'codec'; readonly codec: SealingCodec };
 
 /** Options after validation, with every default applied. */
 export interface ResolvedSealingOptions {

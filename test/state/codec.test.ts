@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { RequestStateCodec } from '../../src/state/index.js';
+import type { SealingCodec } from '../../src/state/index.js';
 import { ENVELOPE_OVERHEAD_BYTES, ENVELOPE_VERSION, REQUEST_STATE_KEYS_ENV } from '../../src/state/index.js';
 import { BINDING, KEY_A, T0, bytes, expectRejected, fixture, protocolRejection, testClock, wireOf } from './helpers.js';
 
 /** Identity-ish codec: base64url of the envelope, no protection at all, so every check seen here is the library's. */
 const sealBase64 = (plaintext: Uint8Array): string => Buffer.from(plaintext).toString('base64url');
 const unsealBase64 = (token: string): Uint8Array => new Uint8Array(Buffer.from(token, 'base64url'));
-const base64Codec: RequestStateCodec = { seal: sealBase64, unseal: unsealBase64 };
+const base64Codec: SealingCodec = { seal: sealBase64, unseal: unsealBase64 };
 
-function codecFixture(codec: RequestStateCodec = base64Codec, name = 'refund-desk', clock = testClock()) {
+function codecFixture(codec: SealingCodec = base64Codec, name = 'refund-desk', clock = testClock()) {
   return fixture({ keys: undefined, codec, replayGuard: false }, name, clock);
 }
 
@@ -29,7 +29,7 @@ describe('bring-your-own codec', () => {
   });
 
   it('accepts an asynchronous codec and a 1 MiB payload', async () => {
-    const asyncCodec: RequestStateCodec = {
+    const asyncCodec: SealingCodec = {
       seal: async (plaintext) => sealBase64(plaintext),
       unseal: async (token) => unsealBase64(token),
     };
@@ -104,7 +104,7 @@ describe('bring-your-own codec', () => {
   });
 
   it('turns a codec that throws on seal into a bare -32603 and logs no detail', async () => {
-    const throwing: RequestStateCodec = {
+    const throwing: SealingCodec = {
       seal: () => {
         throw new Error('KMS said no to SECRET-KMS-DETAIL');
       },
@@ -125,7 +125,7 @@ describe('bring-your-own codec', () => {
   });
 
   it('turns a codec that throws on unseal, or returns a non-Uint8Array, into the frozen error', async () => {
-    const throwing: RequestStateCodec = {
+    const throwing: SealingCodec = {
       seal: sealBase64,
       unseal: () => {
         throw new Error('not minted here: SECRET-KMS-DETAIL');

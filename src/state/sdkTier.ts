@@ -1,0 +1,74 @@
+/**
+ * The opt-in for handlers written directly against the SDK (the low-level tier): one object that is
+ * both the SDK's `requestState.verify` hook and the minting function handlers call.
+ *
+ * ```ts
+ * const sealing = sealRequestState('my-server', { keys: [process.env.STATE_KEY!] });
+ * const server = new McpServer(info, { requestState: sealing });  // the one line
+ * // in a handler: return inputRequired({ inputRequests, requestState: await sealing.mint(progress, ctx) });
+ * // on the next round: ctx.mcpReq.requestState<Progress>() is the verified, decrypted value
+ * ```
+ *
+ * The SDK's hook sees the request's method and context but not its target or arguments, so at this
+ * tier a token is bound to the method, audience, principal and time (and is single-use by default),
+ * not to the tool or its arguments. Servers built with `McpResolveServer` get the full binding.
+ */
+import type { ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+
+import type { RequestBinding } from './binding.js';
+import { principalFrom } from './binding.js';
+import { invalidRequestStateError } from './errors.js';
+import type { SealingOptions } from './options.js';
+import { createSealer } from './sealer.js';
+
+/** What `sealRequestState` returns: pass it as the SDK's `requestState` option, and mint with it. */
+export interface SdkRequestStateSealing {
+  /** The SDK hook: opens a token minted by `mint` for this method and principal, or throws (frozen -32602). */
+  verify(this: void, state: string, ctx: ServerContext): Promise<unknown>;
+  /** Seals a JSON-serialisable value into an opaque `requestState` for the current request. */
+  mint(this: void, value: unknown, ctx: ServerContext): Promise<string>;
+}
+
+/** Options of {@link sealRequestState}: the sealing options plus how to read the principal. */
+export interface SdkSealingOptions extends SealingOptions {
+  /** The principal a request acts for; defaults to one derived from the validated auth info. */
+  readonly principal?: (ctx: ServerContext) => string | undefined;
+}
+
+const MULTI_ROUND_METHODS = new Set<string>(['tools/call', 'prompts/get', 'resources/read']);
+
+/** Creates sealing for a server written directly against the SDK (see the module comment). */
+export function sealRequestState(serverName: string, options: SdkSealingOptions = {}): SdkRequestStateSealing {
+  const { principal = (ctx: ServerContext) => principalFrom(ctx.http?.authInfo), ...sealing } = options;
+  const sealer = createSealer(serverName, sealing);
+  const bindingOf = (ctx: ServerContext): RequestBinding | undefined =>
+    MULTI_ROUND_METHODS.has(ctx.mcpReq.method)
+      ? {
+          method: ctx.mcpReq.method as RequestBinding['method'],
+          target: '',
+          arguments: null,
+          principal: principal(ctx),
+        }
+      : undefined;
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  return {
+    async verify(state, ctx) {
+      const binding = bindingOf(ctx);
+      if (binding === undefined) throw invalidRequestStateError();
+      const plaintext = decoder.decode(await sealer.open(state, binding));
+      return JSON.parse(plaintext) as unknown;
+    },
+    async mint(value, ctx) {
+      const binding = bindingOf(ctx);
+      if (binding === undefined) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InternalError,
+          `sealRequestState: mint() was called while handling ${ctx.mcpReq.method}; only tools/call, prompts/get and resources/read carry requestState.`,
+        );
+      }
+      return sealer.seal(encoder.encode(JSON.stringify(value)), binding);
+    },
+  };
+}

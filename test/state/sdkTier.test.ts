@@ -1,0 +1,106 @@
+/** The low-level tier's opt-in: `sealRequestState` as the SDK's own `requestState` hook, end to end. */
+import { Client, InMemoryTransport, ProtocolError } from '@modelcontextprotocol/client';
+import type { InputRequiredResult } from '@modelcontextprotocol/server';
+import { inputRequired, isInputRequiredResult, McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { sealRequestState } from '../../src/state/index.js';
+import type { SdkRequestStateSealing } from '../../src/state/index.js';
+import { FROZEN, KEY_A } from './helpers.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+interface Progress {
+  readonly step: number;
+}
+
+/** A raw SDK server whose one tool keeps its progress in state sealed by `sealing`. */
+function rawServer(sealing: SdkRequestStateSealing): McpServer {
+  const server = new McpServer({ name: 'raw', version: '1.0.0' }, { requestState: sealing });
+  server.registerTool('count', { description: 'Two rounds.' }, async (ctx) => {
+    const progress = ctx.mcpReq.requestState<Progress>();
+    if (progress === undefined) {
+      return inputRequired({
+        inputRequests: {
+          go: inputRequired.elicit({ message: 'Go on?', requestedSchema: { type: 'object', properties: {} } }),
+        },
+        requestState: await sealing.mint({ step: 1 } satisfies Progress, ctx),
+      });
+    }
+    return { content: [{ type: 'text', text: `resumed at step ${progress.step}` }] };
+  });
+  return server;
+}
+
+/** A modern client that does not fulfil input_required by itself. */
+async function manualClient(sealing: SdkRequestStateSealing): Promise<Client> {
+  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+  const handle = serveStdio(() => rawServer(sealing), { transport: serverEnd });
+  const client = new Client(
+    { name: 'manual', version: '1.0.0' },
+    {
+      capabilities: { elicitation: { form: {} } },
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      inputRequired: { autoFulfill: false },
+    },
+  );
+  await client.connect(clientEnd);
+  closers.push(async () => {
+    await client.close();
+    await handle.close();
+  });
+  return client;
+}
+
+async function callCount(client: Client, requestState?: string): Promise<unknown> {
+  return client.request(
+    {
+      method: 'tools/call',
+      params: {
+        name: 'count',
+        arguments: {},
+        ...(requestState !== undefined && { requestState, inputResponses: { go: { action: 'accept', content: {} } } }),
+      },
+    },
+    { allowInputRequired: true },
+  );
+}
+
+describe('sealRequestState (the raw SDK tier)', () => {
+  it('seals what a handler mints and hands the next round the verified value', async () => {
+    const client = await manualClient(sealRequestState('raw', { keys: [KEY_A], logger: { warn: () => {} } }));
+    const first = await callCount(client);
+    expect(isInputRequiredResult(first)).toBe(true);
+    const token = (first as InputRequiredResult).requestState ?? '';
+    expect(token).not.toContain('step');
+    const second = await callCount(client, token);
+    expect(second).toMatchObject({ content: [{ type: 'text', text: 'resumed at step 1' }] });
+  });
+
+  it('answers a tampered or replayed token with the frozen error, the reason only in the log', async () => {
+    const warnings: string[] = [];
+    const client = await manualClient(
+      sealRequestState('raw', { keys: [KEY_A], logger: { warn: (line) => warnings.push(line) } }),
+    );
+    const token = ((await callCount(client)) as InputRequiredResult).requestState ?? '';
+    const tampered = `${token.slice(0, -2)}${token.endsWith('A') ? 'B' : 'A'}${token.at(-1) ?? ''}`;
+    const refusal = await callCount(client, tampered).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ProtocolError);
+    expect({
+      code: (refusal as ProtocolError).code,
+      message: (refusal as ProtocolError).message,
+      data: (refusal as ProtocolError).data,
+    }).toEqual(FROZEN);
+
+    await callCount(client, token); // the genuine token, once
+    const replay = await callCount(client, token).catch((error: unknown) => error);
+    expect((replay as ProtocolError).code).toBe(FROZEN.code);
+    expect(warnings.some((line) => line.includes('tampered'))).toBe(true);
+    expect(warnings.some((line) => line.includes('replayed'))).toBe(true);
+    expect(warnings.join('\n')).not.toContain(token);
+  });
+});
