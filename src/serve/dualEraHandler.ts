@@ -14,6 +14,7 @@ import {
   readRequestBody,
 } from '@modelcontextprotocol/server';
 
+import { normalizeInbound } from './inbound.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import { createLegacySessionLeg } from './legacySessions.js';
 import type { DualEraHttpOptions } from './options.js';
@@ -78,6 +79,7 @@ export function createDualEraHandler(factory: McpServerFactory, options?: DualEr
       if (!read.ok) return read.response;
       parsedBody = read.body;
     }
+    parsedBody = normalizeInbound(parsedBody);
     const forward = { ...(authInfo !== undefined && { authInfo }), parsedBody };
     return (await isLegacyRequest(request, parsedBody, { maxRequestBodySize }))
       ? legacy.fetch(request, forward)

@@ -5,8 +5,8 @@
 
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
+import { serveStdio } from '../serve/stdio.js';
 import type { ConnectOptions, TestConnection } from './connection.js';
 import { connectObserved } from './connection.js';
 import { ObservedTransport } from './observedTransport.js';
