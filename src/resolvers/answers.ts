@@ -4,7 +4,7 @@
  * uses it.
  */
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { inputResponse } from '@modelcontextprotocol/server';
+import { inputResponse, isSpecType } from '@modelcontextprotocol/server';
 
 import { ToolError } from '../errors.js';
 import type { Ask, AskKind, ElicitationResult } from './markers.js';
@@ -30,13 +30,23 @@ export async function readAnswer(
   const view = inputResponse({ answer: response }, 'answer');
   if (view.kind !== VIEW_KINDS[kind]) {
     throw new ToolError(
-      `Resolver '${label}' received a non-${KIND_NAMES[kind]} response (wrong kind) to its ${KIND_NAMES[kind]} question.`,
+      `Resolver '${label}' got a non-${KIND_NAMES[kind]} response (wrong kind) to its ${KIND_NAMES[kind]} question.`,
     );
   }
   switch (view.kind) {
     case 'sampling':
+      if (!isSpecType.CreateMessageResult(response) && !isSpecType.CreateMessageResultWithTools(response)) {
+        throw new ToolError(
+          `Resolver '${label}': the answer does not match the requested schema (not a sampling result).`,
+        );
+      }
       return { action: 'accept', value: view.result };
     case 'roots':
+      if (!isSpecType.ListRootsResult(response)) {
+        throw new ToolError(
+          `Resolver '${label}': the answer does not match the requested schema (not a list of roots).`,
+        );
+      }
       return { action: 'accept', value: view.roots };
     case 'elicit': {
       if (view.action !== 'accept') return { action: view.action };
@@ -51,6 +61,6 @@ export async function readAnswer(
       return { action: 'accept', value: result.value };
     }
     case 'missing':
-      throw new ToolError(`Resolver '${label}' received an empty response to its question.`);
+      throw new ToolError(`Resolver '${label}' got an empty response to its question.`);
   }
 }

@@ -6,13 +6,15 @@
  */
 import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 
 import type { ToolContext } from '../context.js';
 import { ToolError } from '../errors.js';
 import { readAnswer } from './answers.js';
 import { assertCapability } from './capabilities.js';
 import type { Asker } from './engine.js';
-import type { PlanNode } from './graph.js';
+import { Resolution } from './engine.js';
+import type { PlanNode, ResolutionPlan } from './graph.js';
 import type { Ask, ElicitationResult } from './markers.js';
 import type { Progress, RecordedAnswer } from './progress.js';
 import type { RenderedQuestion } from './questions.js';
@@ -69,47 +71,67 @@ export class ModernAsker implements Asker {
   }
 }
 
-/** Asks on a legacy connection: a real push per question, answered before the call goes on. */
-export class LegacyAsker implements Asker {
-  constructor(
-    private readonly ctx: ToolContext,
-    private readonly capabilities: ClientCapabilities | undefined,
-    private readonly timeoutMs: number,
-  ) {}
+/** A question a legacy pass left waiting, rendered and checked, ready to push. */
+interface WaitingQuestion {
+  readonly node: PlanNode;
+  readonly ask: Ask;
+  readonly question: RenderedQuestion;
+}
 
-  async ask(node: PlanNode, ask: Ask): Promise<ElicitationResult<unknown>> {
-    const question = renderQuestion(ask, node.label);
-    if (this.capabilities === undefined) {
-      // Only an instance that never saw `initialize` has no capabilities: a stateless legacy leg.
-      throw new ProtocolError(
-        ProtocolErrorCode.InternalError,
-        `Resolver '${node.label}' needs to ask the client, but this legacy (2025-11-25) connection has no channel for ` +
-          'server-to-client requests. Serve legacy HTTP through a sessionful transport (serveHttp does).',
-      );
+/** Accepts any result: the answer is checked by `readAnswer`, which says what was wrong in our words. */
+const ANY_RESULT = z.unknown();
+
+async function push(ctx: ToolContext, question: RenderedQuestion, timeoutMs: number): Promise<unknown> {
+  const options = { timeout: timeoutMs, resetTimeoutOnProgress: true };
+  try {
+    return await ctx.mcpReq.send(question.request, ANY_RESULT, options);
+  } catch (error) {
+    if (error instanceof ProtocolError) {
+      throw new ToolError(`The client failed the ${question.request.method} request: ${error.message}`, {
+        cause: error,
+      });
     }
-    assertCapability(this.capabilities, question, node.label);
-    const response = await this.push(question);
-    return readAnswer(ask, question.kind, node.label, response);
+    throw error;
   }
+}
 
-  private async push(question: RenderedQuestion): Promise<unknown> {
-    const options = { timeout: this.timeoutMs, resetTimeoutOnProgress: true };
-    const send = this.ctx.mcpReq.send;
-    try {
-      switch (question.request.method) {
-        case 'elicitation/create':
-          return await send({ method: 'elicitation/create', params: question.request.params }, options);
-        case 'sampling/createMessage':
-          return await send({ method: 'sampling/createMessage', params: question.request.params }, options);
-        case 'roots/list':
-          return await send({ method: 'roots/list' }, options);
+/**
+ * Resolves `plan` on a legacy connection: passes run in process; the questions a pass leaves
+ * waiting are pushed to the client one by one, in the order they were found, related to the
+ * originating call. Every resolver runs once and the body is entered once.
+ */
+export async function resolveOnLegacy(
+  plan: ResolutionPlan,
+  args: Readonly<Record<string, unknown>>,
+  ctx: ToolContext,
+  capabilities: ClientCapabilities | undefined,
+  timeoutMs: number,
+): Promise<Record<string, unknown>> {
+  const waiting: WaitingQuestion[] = [];
+  const asker: Asker = {
+    async ask(node, ask) {
+      const question = renderQuestion(ask, node.label);
+      if (capabilities === undefined) {
+        // Only an instance that never saw `initialize` has no capabilities: a stateless legacy leg.
+        throw new ProtocolError(
+          ProtocolErrorCode.InternalError,
+          `Resolver '${node.label}' needs to ask the client, but this legacy (2025-11-25) connection has no channel for ` +
+            'server-to-client requests. Serve legacy HTTP through a sessionful transport (serveHttp does).',
+        );
       }
-    } catch (error) {
-      if (error instanceof ProtocolError)
-        throw new ToolError(`The client failed the ${question.request.method} request: ${error.message}`, {
-          cause: error,
-        });
-      throw error;
+      assertCapability(capabilities, question, node.label);
+      waiting.push({ node, ask, question });
+      return undefined;
+    },
+  };
+  const resolution = new Resolution(plan, args, ctx, asker);
+  for (;;) {
+    const pass = await resolution.pass();
+    if (pass.kind === 'resolved') return pass.values;
+    if (waiting.length === 0) throw new Error('mcp-resolve: a legacy pass is pending with no question to ask.');
+    for (const { node, ask, question } of waiting.splice(0)) {
+      const response = await push(ctx, question, timeoutMs);
+      resolution.settle(node, await readAnswer(ask, question.kind, node.label, response));
     }
   }
 }

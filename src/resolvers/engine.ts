@@ -1,8 +1,13 @@
 /**
- * The per-round engine. Resolved parameters are visited in declaration order, each resolver's
- * dependencies in declaration order; each resolver runs at most once per round. A resolver whose
- * question has no answer yet is pending: its consumers wait, while independent branches keep
- * running so every independent question of the round is found and asked together.
+ * The resolution engine. A pass visits resolved parameters in declaration order, and each
+ * resolver's dependencies in declaration order; each resolver runs at most once per pass. A
+ * resolver whose question has no answer yet is waiting: its consumers wait too, while independent
+ * branches keep running, so every independent question of the pass is found and asked together.
+ *
+ * A modern round is one pass (the handler is re-entered for the next). A legacy call runs passes
+ * in process: between two passes the waiting questions are pushed to the client and settled, and
+ * what was resolved stays resolved, so every resolver runs once per call and questions are asked
+ * in the same order as on the modern era.
  */
 import type { ToolContext } from '../context.js';
 import { ToolError } from '../errors.js';
@@ -10,19 +15,24 @@ import type { PlanEdge, PlanNode, ResolutionPlan } from './graph.js';
 import type { Ask, ElicitationResult } from './markers.js';
 import { isAsk } from './markers.js';
 
-/** Answers a resolver's question now, or records it for this round and returns `undefined`. */
+/** Answers a resolver's question now, or leaves it waiting (`undefined`). */
 export interface Asker {
   /** `dependsOnAnswer`: some input of this resolver came, directly or not, from an answered question. */
   ask(node: PlanNode, ask: Ask, dependsOnAnswer: boolean): Promise<ElicitationResult<unknown> | undefined>;
 }
 
-/** The outcome of one round: every parameter resolved, or some question still open. */
-export type RoundResult =
+/** The outcome of a pass: every parameter resolved, or some question still waiting. */
+export type PassResult =
   { readonly kind: 'resolved'; readonly values: Record<string, unknown> } | { readonly kind: 'pending' };
 
-type NodeState =
-  | { readonly kind: 'ready'; readonly outcome: ElicitationResult<unknown>; readonly fromAnswer: boolean }
-  | { readonly kind: 'pending' };
+interface Ready {
+  readonly kind: 'ready';
+  readonly outcome: ElicitationResult<unknown>;
+  /** Whether the value came, directly or not, from an answered question. */
+  readonly fromAnswer: boolean;
+}
+
+type NodeState = Ready | { readonly kind: 'pending' };
 
 const PENDING: NodeState = { kind: 'pending' };
 
@@ -37,51 +47,72 @@ function deliver(edge: PlanEdge, outcome: ElicitationResult<unknown>): unknown {
   throw new ToolError(abortMessage(edge.name, outcome.action));
 }
 
-/** Runs one round of `plan` for validated tool arguments `args`. */
-export async function runRound(
-  plan: ResolutionPlan,
-  args: Readonly<Record<string, unknown>>,
-  ctx: ToolContext,
-  asker: Asker,
-): Promise<RoundResult> {
-  const states = new Map<PlanNode, NodeState>();
+/** One call's resolution of `plan`: run passes until every parameter is resolved. */
+export class Resolution {
+  private readonly ready = new Map<PlanNode, Ready>();
+  private readonly waiting = new Set<PlanNode>();
 
-  const evaluate = async (node: PlanNode): Promise<NodeState> => {
-    const known = states.get(node);
-    if (known) return known;
-    const input: Record<string, unknown> = {};
-    for (const arg of node.args) input[arg] = args[arg];
-    let blocked = false;
-    let dependsOnAnswer = false;
-    for (const edge of node.deps) {
-      const state = await evaluate(edge.node);
-      if (state.kind === 'pending') {
-        blocked = true;
-      } else {
-        input[edge.name] = deliver(edge, state.outcome);
-        dependsOnAnswer ||= state.fromAnswer;
+  constructor(
+    private readonly plan: ResolutionPlan,
+    private readonly args: Readonly<Record<string, unknown>>,
+    private readonly ctx: ToolContext,
+    private readonly asker: Asker,
+  ) {}
+
+  /** Runs one pass over the plan. */
+  async pass(): Promise<PassResult> {
+    const blocked = new Set<PlanNode>();
+
+    const evaluate = async (node: PlanNode): Promise<NodeState> => {
+      const done = this.ready.get(node);
+      if (done !== undefined) return done;
+      if (this.waiting.has(node) || blocked.has(node)) return PENDING;
+      const input: Record<string, unknown> = {};
+      for (const arg of node.args) input[arg] = this.args[arg];
+      let isBlocked = false;
+      let dependsOnAnswer = false;
+      for (const edge of node.deps) {
+        const state = await evaluate(edge.node);
+        if (state.kind === 'pending') {
+          isBlocked = true;
+        } else {
+          input[edge.name] = deliver(edge, state.outcome);
+          dependsOnAnswer ||= state.fromAnswer;
+        }
       }
-    }
-    let state: NodeState = PENDING;
-    if (!blocked) {
-      const value: unknown = await (node.resolver.fn as (input: unknown, ctx: ToolContext) => unknown)(input, ctx);
+      if (isBlocked) {
+        blocked.add(node);
+        return PENDING;
+      }
+      const value: unknown = await (node.resolver.fn as (input: unknown, ctx: ToolContext) => unknown)(input, this.ctx);
+      let state: Ready;
       if (isAsk(value)) {
-        const answer = await asker.ask(node, value, dependsOnAnswer);
-        state = answer === undefined ? PENDING : { kind: 'ready', outcome: answer, fromAnswer: true };
+        const answer = await this.asker.ask(node, value, dependsOnAnswer);
+        if (answer === undefined) {
+          this.waiting.add(node);
+          return PENDING;
+        }
+        state = { kind: 'ready', outcome: answer, fromAnswer: true };
       } else {
         state = { kind: 'ready', outcome: { action: 'accept', value }, fromAnswer: dependsOnAnswer };
       }
-    }
-    states.set(node, state);
-    return state;
-  };
+      this.ready.set(node, state);
+      return state;
+    };
 
-  const values: Record<string, unknown> = {};
-  let pending = false;
-  for (const edge of plan.params) {
-    const state = await evaluate(edge.node);
-    if (state.kind === 'pending') pending = true;
-    else values[edge.name] = deliver(edge, state.outcome);
+    const values: Record<string, unknown> = {};
+    let pending = false;
+    for (const edge of this.plan.params) {
+      const state = await evaluate(edge.node);
+      if (state.kind === 'pending') pending = true;
+      else values[edge.name] = deliver(edge, state.outcome);
+    }
+    return pending ? { kind: 'pending' } : { kind: 'resolved', values };
   }
-  return pending ? { kind: 'pending' } : { kind: 'resolved', values };
+
+  /** Supplies the answer to a question the last pass left waiting. */
+  settle(node: PlanNode, outcome: ElicitationResult<unknown>): void {
+    this.waiting.delete(node);
+    this.ready.set(node, { kind: 'ready', outcome, fromAnswer: true });
+  }
 }

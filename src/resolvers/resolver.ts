@@ -116,7 +116,10 @@ export function resolver<
     [RESOLVER]: true,
     name: declaration.name,
     args: declaration.args ?? {},
-    deps: declaration.deps ?? {},
+    // Read when the graph is analysed, so a getter in the declaration can forward-reference.
+    get deps() {
+      return declaration.deps ?? {};
+    },
     fn,
   };
   // The one cast seam of this builder: the runtime object is the same for every type argument.

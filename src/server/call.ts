@@ -23,7 +23,7 @@ function toResult(tool: CompiledTool, value: unknown): CallToolResult {
   if (tool.output !== undefined) {
     return {
       content: [{ type: 'text', text: JSON.stringify(value) }],
-      structuredContent: value as Record<string, unknown>,
+      structuredContent: value,
     };
   }
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };

@@ -7,8 +7,8 @@ import type { InputRequiredResult, Server, ServerContext } from '@modelcontextpr
 import { inputRequired } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
-import { LegacyAsker, ModernAsker } from '../resolvers/asking.js';
-import { runRound } from '../resolvers/engine.js';
+import { ModernAsker, resolveOnLegacy } from '../resolvers/asking.js';
+import { Resolution } from '../resolvers/engine.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { decodeProgress, encodeProgress } from '../resolvers/progress.js';
 import type { RequestBinding, RequestStateSealer } from '../state/index.js';
@@ -64,23 +64,15 @@ export async function openRound(
     seal,
     async resolve(plan, args) {
       if (plan.params.length === 0) return {};
-      const capabilities = clientCapabilities;
       if (era === 'legacy') {
-        const round = await runRound(
-          plan,
-          args,
-          ctx,
-          new LegacyAsker(ctx, capabilities, services.legacyQuestionTimeoutMs),
-        );
-        if (round.kind === 'pending') throw new Error('A legacy round cannot be left pending.');
-        return round.values;
+        return resolveOnLegacy(plan, args, ctx, clientCapabilities, services.legacyQuestionTimeoutMs);
       }
       const asker = new ModernAsker(
         plaintext === undefined ? undefined : decodeProgress(plaintext),
         sdkCtx.mcpReq.inputResponses,
-        capabilities,
+        clientCapabilities,
       );
-      const round = await runRound(plan, args, ctx, asker);
+      const round = await new Resolution(plan, args, ctx, asker).pass();
       if (round.kind === 'resolved') return round.values;
       return inputRequired({
         inputRequests: asker.inputRequests,

@@ -34,8 +34,11 @@ export type ResolveShape = Record<string, Dependency>;
 /** The values a tool body receives for its resolved parameters. */
 export type ResolvedValues<TResolve> = { [P in keyof TResolve]: DependencyValue<TResolve[P]> };
 
+/** The keys a type really lists (an index signature, as an empty input infers, lists none). */
+type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+
 type MismatchedArgs<TIn, TNeeds> = {
-  [K in keyof TNeeds]-?: K extends keyof TIn ? (TIn[K] extends TNeeds[K] ? never : K) : K;
+  [K in keyof TNeeds]-?: K extends KnownKeys<TIn> ? (TIn[K & keyof TIn] extends TNeeds[K] ? never : K) : K;
 }[keyof TNeeds];
 
 /** Compile-time check that every resolver's arguments (transitively) exist in the tool's input with a compatible type. */

@@ -2,13 +2,24 @@
 import type {
   CallToolResult,
   ClientCapabilities,
+  ElicitResult,
   InputRequest,
   InputRequiredResult,
   JSONRPCMessage,
+  JSONRPCResponse,
+  RequestId,
 } from '@modelcontextprotocol/client';
-import { Client, InMemoryTransport, isInputRequiredResult, isJSONRPCRequest } from '@modelcontextprotocol/client';
+import {
+  Client,
+  InMemoryTransport,
+  isCallToolResult,
+  isInputRequiredResult,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+} from '@modelcontextprotocol/client';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { McpResolveServerOptions } from 'mcp-resolve';
+import type { McpResolveServerOptions, SampleResult } from 'mcp-resolve';
 import { McpResolveServer } from 'mcp-resolve';
 import type { ConnectOptions, Era, TestConnection } from 'mcp-resolve/testing';
 import { connectInProcess, MODERN_PROTOCOL_VERSION } from 'mcp-resolve/testing';
@@ -20,10 +31,11 @@ export const ERAS: readonly Era[] = ['modern', 'legacy'];
 const cleanups: Array<() => Promise<void>> = [];
 
 afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup().catch(() => {})));
+  // Last opened, first closed: a stream before its session, a session before its server.
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
 });
 
-/** Runs `cleanup` after the current test. */
+/** Runs `cleanup` after the current test (in reverse order of registration). */
 export function onCleanup(cleanup: () => Promise<void>): void {
   cleanups.push(cleanup);
 }
@@ -111,7 +123,8 @@ export async function connectManual(
       if (continuation.requestState !== undefined) params.requestState = continuation.requestState;
       const result: unknown = await client.request({ method: 'tools/call', params }, { allowInputRequired: true });
       if (isInputRequiredResult(result)) return inputRequiredOutcome(result);
-      return { kind: 'complete', result: result as CallToolResult };
+      if (!isCallToolResult(result)) return expect.fail(`not a tool result: ${JSON.stringify(result)}`);
+      return { kind: 'complete', result };
     },
   };
 }
@@ -142,8 +155,19 @@ export function messageOf(request: InputRequest | undefined): string {
   return request.params.message;
 }
 
+/** The property names of an elicitation request's form schema (fails the test for any other kind). */
+export function schemaKeysOf(request: InputRequest | undefined): string[] {
+  if (request?.method !== 'elicitation/create' || !('requestedSchema' in request.params)) {
+    return expect.fail(`expected a form elicitation request, got ${request?.method}`);
+  }
+  return Object.keys(request.params.requestedSchema.properties);
+}
+
+/** Accepted elicitation content. */
+export type Content = NonNullable<ElicitResult['content']>;
+
 /** An accepted elicitation answer. */
-export function accept(content: Record<string, unknown>): { action: 'accept'; content: Record<string, unknown> } {
+export function accept(content: Content): { action: 'accept'; content: Content } {
   return { action: 'accept', content };
 }
 
@@ -156,8 +180,16 @@ export function sampled(text: string): {
   return { role: 'assistant', content: { type: 'text', text }, model: 'test-model' };
 }
 
-/** A JSON-RPC message as the raw legacy client sees it. */
-type RawMessage = Record<string, unknown>;
+/** The text of a sampling result (either shape). */
+export function sampleText(result: SampleResult): string {
+  const blocks = Array.isArray(result.content) ? result.content : [result.content];
+  return blocks.map((block) => (block.type === 'text' ? block.text : '')).join('');
+}
+
+/** What a raw legacy call ended with: a tool result, or a top-level JSON-RPC error. */
+export type RawCallOutcome =
+  | { readonly result: CallToolResult; readonly error?: undefined }
+  | { readonly result?: undefined; readonly error: { code: number; message: string; data?: unknown } };
 
 /** A raw legacy (2025-11-25) client: answers each server push with whatever the test returns, unvalidated. */
 export interface RawLegacyClient {
@@ -165,8 +197,8 @@ export interface RawLegacyClient {
   callTool(
     name: string,
     args: Record<string, unknown>,
-    answer: (method: string, params: unknown) => unknown,
-  ): Promise<{ result?: CallToolResult; error?: { code: number; message: string; data?: unknown } }>;
+    answer: (method: string, params: unknown) => Record<string, unknown>,
+  ): Promise<RawCallOutcome>;
 }
 
 /**
@@ -183,22 +215,21 @@ export async function connectRawLegacy(
     await clientEnd.close();
     await served.close();
   });
-  const waiting = new Map<number, (message: RawMessage) => void>();
-  let answer: (method: string, params: unknown) => unknown = () => ({});
+  const waiting = new Map<RequestId, (message: JSONRPCResponse) => void>();
+  let answer: (method: string, params: unknown) => Record<string, unknown> = () => ({});
   clientEnd.onmessage = (message: JSONRPCMessage) => {
     if (isJSONRPCRequest(message)) {
-      void clientEnd.send({ jsonrpc: '2.0', id: message.id, result: answer(message.method, message.params) } as JSONRPCMessage);
-      return;
+      void clientEnd.send({ jsonrpc: '2.0', id: message.id, result: answer(message.method, message.params) });
+    } else if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      if (message.id !== undefined) waiting.get(message.id)?.(message);
     }
-    const raw = message as RawMessage;
-    if (typeof raw.id === 'number') waiting.get(raw.id)?.(raw);
   };
   await clientEnd.start();
   let nextId = 1;
-  const request = async (method: string, params: unknown): Promise<RawMessage> => {
+  const request = async (method: string, params: Record<string, unknown>): Promise<JSONRPCResponse> => {
     const id = nextId++;
-    const reply = new Promise<RawMessage>((resolve) => waiting.set(id, resolve));
-    await clientEnd.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage);
+    const reply = new Promise<JSONRPCResponse>((resolve) => waiting.set(id, resolve));
+    await clientEnd.send({ jsonrpc: '2.0', id, method, params });
     return reply;
   };
   await request('initialize', {
@@ -206,14 +237,14 @@ export async function connectRawLegacy(
     capabilities,
     clientInfo: { name: 'raw-legacy', version: '0.0.0' },
   });
-  await clientEnd.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage);
+  await clientEnd.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return {
     async callTool(name, args, answerPush) {
       answer = answerPush;
       const reply = await request('tools/call', { name, arguments: args });
-      return reply.error !== undefined
-        ? { error: reply.error as { code: number; message: string; data?: unknown } }
-        : { result: reply.result as CallToolResult };
+      if (isJSONRPCErrorResponse(reply)) return { error: reply.error };
+      if (!isCallToolResult(reply.result)) return expect.fail(`not a tool result: ${JSON.stringify(reply.result)}`);
+      return { result: reply.result };
     },
   };
 }
