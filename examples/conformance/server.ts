@@ -35,13 +35,14 @@ export function createConformanceServer(changes: ListChanges): McpResolveServer 
 }
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '0' } } });
-let notify: ListChanges | undefined;
+// The trigger fixtures publish through the HTTP handle, which exists only once the server listens.
+const published: { notify?: ListChanges } = {};
 const changes: ListChanges = {
-  toolsChanged: () => notify?.toolsChanged(),
-  promptsChanged: () => notify?.promptsChanged(),
+  toolsChanged: () => published.notify?.toolsChanged(),
+  promptsChanged: () => published.notify?.promptsChanged(),
 };
 const handle = await createConformanceServer(changes).serveHttp({ port: Number(values.port) });
-notify = handle.notify;
+published.notify = handle.notify;
 // scripts/conformance.ts polls the URL itself; this line is for people starting the server by hand.
 console.error(`conformance fixture server listening on ${handle.url.href}`);
 const stop = () => void handle.close().then(() => process.exit(0));
