@@ -1,0 +1,26 @@
+/**
+ * `mcp-resolve/mrtr`: primitives for the handler shapes of multi-round-trip tools (see
+ * docs/handler-shapes.md): era dispatch, answer reading, legacy pushes, an at-most-once guard,
+ * a step builder, linear continuations held in memory, and journaled replay.
+ */
+export { answerOf } from './answers.js';
+export type { ArgsOf, HandlerResult, WrappedBody } from './body.js';
+export type { EraBody } from './era.js';
+export { byEra, eraOf } from './era.js';
+export { DEFAULT_MAX_JOURNAL_BYTES } from './journal.js';
+export type { JournaledContext, JournaledHandler, JournaledOptions, SuspendInfo } from './journaled.js';
+export { journaled } from './journaled.js';
+export type {
+  ContinuationStore,
+  ContinuationStoreOptions,
+  LinearContext,
+  LinearHandler,
+  LinearOptions,
+  NotAcceptedAction,
+} from './linear.js';
+export { CONTINUATION_GONE, createContinuationStore, ElicitationDeclinedError, linear } from './linear.js';
+export { once, withOnce } from './once.js';
+export type { PushOptions } from './push.js';
+export { DEFAULT_PUSH_TIMEOUT_MS, pushElicit } from './push.js';
+export type { EndFn, FinishedSteps, NewStepName, StepBuilder, StepFn } from './steps.js';
+export { steps } from './steps.js';

@@ -1,0 +1,43 @@
+/** State as JSON: parsing what a wrapper sealed last round, and recording values the same on the round that made them and on replay. */
+import type { z } from 'zod';
+
+import { McpResolveError } from '../errors.js';
+
+/** Parses the plaintext of a round's state against `schema`: `undefined` when it is not JSON of that shape. */
+export function parseState<T>(plaintext: unknown, schema: z.ZodType<T>): T | undefined {
+  if (typeof plaintext !== 'string') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(plaintext);
+  } catch {
+    return undefined;
+  }
+  const result = schema.safeParse(parsed);
+  return result.success ? result.data : undefined;
+}
+
+/**
+ * Returns `value` as it will read back from state (a JSON round trip, `undefined` kept), or throws
+ * `invalid_usage` naming `what` when it has no JSON form (a BigInt, a cycle).
+ */
+export function asRecorded<T>(value: T, what: string): T {
+  if (value === undefined) return value;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new McpResolveError(
+      'invalid_usage',
+      `${what} returned a value with no JSON form (${error instanceof Error ? error.message : String(error)}). ` +
+        'Return plain JSON data (ids, strings, numbers, arrays, objects).',
+      { cause: error },
+    );
+  }
+  if (text === undefined) {
+    throw new McpResolveError(
+      'invalid_usage',
+      `${what} returned a ${typeof value}, which has no JSON form. Return plain JSON data.`,
+    );
+  }
+  return JSON.parse(text) as T;
+}

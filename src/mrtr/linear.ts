@@ -1,0 +1,283 @@
+/**
+ * Option H: a linear handler whose `await ctx.elicit()` is a genuine suspension point. The
+ * handler's frame (its pending promise) stays in this process's memory between rounds, in a
+ * continuation store with a TTL, keyed by a random id that travels in the sealed `requestState`.
+ * A round that reaches another instance, or arrives after the TTL, fails with a clear error
+ * telling the client to start over: multi-instance deployments need sticky routing.
+ */
+import { randomUUID } from 'node:crypto';
+
+import type {
+  ClientCapabilities,
+  InputRequiredResult,
+  StandardSchemaV1,
+  StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
+import { inputRequired } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+import type { ToolContext } from '../context.js';
+import { McpResolveError, ToolError } from '../errors.js';
+import { readAnswer } from '../resolvers/answers.js';
+import { assertCapability } from '../resolvers/capabilities.js';
+import type { Ask } from '../resolvers/markers.js';
+import { elicit as elicitMarker } from '../resolvers/markers.js';
+import type { RenderedQuestion } from '../resolvers/questions.js';
+import { renderQuestion } from '../resolvers/questions.js';
+import type { ToolInput } from '../server/tool.js';
+import type { ArgsOf, HandlerResult, WrappedBody } from './body.js';
+import { modernCapabilitiesOf } from './era.js';
+import { never, RoundGate } from './gate.js';
+import { parseState } from './json.js';
+
+const DECLINED_BRAND = Symbol.for('mcp-resolve.elicitation-declined');
+
+/** Why a linear `ctx.elicit()` has no value: the human declined or cancelled, or the session cannot be asked (legacy era). */
+export type NotAcceptedAction = 'decline' | 'cancel' | 'unavailable';
+
+/** Rejects a linear `ctx.elicit()` that was not accepted; catch it to take a default. */
+export class ElicitationDeclinedError extends Error {
+  /** What happened instead of an accepted answer. */
+  readonly action: NotAcceptedAction;
+
+  constructor(action: NotAcceptedAction, message: string) {
+    super(
+      action === 'unavailable'
+        ? `The question '${message}' cannot be asked on this legacy (2025-11-25) session: linear handlers suspend only on modern rounds.`
+        : `The question '${message}' was answered with ${action}.`,
+    );
+    this.name = 'ElicitationDeclinedError';
+    this.action = action;
+    Object.defineProperty(this, DECLINED_BRAND, { value: true });
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && DECLINED_BRAND in value;
+  }
+}
+
+/** What a linear handler receives: the tool context of the call's first round, plus a suspending `elicit`. */
+export interface LinearContext extends ToolContext {
+  /** Asks the human `message` and waits (across rounds) for content matching `schema`; rejects with {@link ElicitationDeclinedError} otherwise. */
+  elicit<TSchema extends StandardSchemaWithJSON>(
+    message: string,
+    schema: TSchema,
+  ): Promise<StandardSchemaV1.InferOutput<TSchema>>;
+}
+
+/** A linear handler, returning text or a tool result. */
+export type LinearHandler<TArgs> = (ctx: LinearContext, args: TArgs) => HandlerResult | Promise<HandlerResult>;
+
+/** Options of {@link linear}. */
+export interface LinearOptions {
+  /** Where suspended handlers wait between rounds (from {@link createContinuationStore}); one per server. */
+  readonly store: ContinuationStore;
+}
+
+/** Options of {@link createContinuationStore}. */
+export interface ContinuationStoreOptions {
+  /** How long a suspended handler waits for the client's next round, in ms. @default 600000 (10 minutes) */
+  readonly ttlMs?: number;
+  /** The most suspended handlers kept; beyond it the oldest is dropped (its client is told to start over). @default 10000 */
+  readonly maxEntries?: number;
+  /** Clock in ms since the epoch, for tests. @default Date.now */
+  readonly now?: () => number;
+}
+
+/** Where a process keeps suspended linear handlers; give each server its own. */
+export interface ContinuationStore {
+  /** How many suspended handlers the store holds now. */
+  readonly size: number;
+  /** How long a suspended handler is kept, in ms. */
+  readonly ttlMs: number;
+}
+
+/** A question a suspended handler waits on. */
+interface Waiting {
+  readonly marker: Ask;
+  readonly question: RenderedQuestion;
+  readonly label: string;
+  readonly message: string;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** One suspended call: the handler's promise and the questions it waits on. */
+class Frame {
+  readonly waiting = new Map<string, Waiting>();
+  gate = new RoundGate();
+  capabilities: ClientCapabilities | undefined;
+  private readonly seen = new Map<string, number>();
+  /** The handler's run; set as soon as the frame's context exists. */
+  result: Promise<HandlerResult> = Promise.resolve('');
+
+  /** A key per question, stable for the frame: digest prefix plus occurrence. */
+  keyFor(question: RenderedQuestion): string {
+    const base = question.digest.slice(0, 16);
+    const count = (this.seen.get(base) ?? 0) + 1;
+    this.seen.set(base, count);
+    return count === 1 ? base : `${base}.${count}`;
+  }
+}
+
+class MemoryContinuationStore implements ContinuationStore {
+  readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+  private readonly frames = new Map<string, { readonly frame: Frame; readonly expiresAt: number }>();
+
+  constructor(options: ContinuationStoreOptions) {
+    this.ttlMs = options.ttlMs ?? 600_000;
+    this.maxEntries = options.maxEntries ?? 10_000;
+    this.now = options.now ?? Date.now;
+    if (!(Number.isFinite(this.ttlMs) && this.ttlMs > 0)) {
+      throw new McpResolveError(
+        'invalid_options',
+        `createContinuationStore(): ttlMs must be a positive number of ms (got ${String(options.ttlMs)}).`,
+      );
+    }
+    if (!(Number.isSafeInteger(this.maxEntries) && this.maxEntries > 0)) {
+      throw new McpResolveError(
+        'invalid_options',
+        `createContinuationStore(): maxEntries must be a positive integer (got ${String(options.maxEntries)}).`,
+      );
+    }
+  }
+
+  get size(): number {
+    return this.frames.size;
+  }
+
+  /** Keeps `frame` until the TTL passes and returns its new id (a fresh id every round). */
+  put(frame: Frame): string {
+    const now = this.now();
+    for (const [id, entry] of this.frames) {
+      if (entry.expiresAt > now && this.frames.size < this.maxEntries) break;
+      this.frames.delete(id); // insertion order is expiry order: drop the expired, then the oldest while full
+    }
+    const id = randomUUID();
+    this.frames.set(id, { frame, expiresAt: now + this.ttlMs });
+    return id;
+  }
+
+  /** Removes and returns the frame kept under `id`, unless it is unknown or expired. */
+  take(id: string): Frame | undefined {
+    const entry = this.frames.get(id);
+    if (entry === undefined) return undefined;
+    this.frames.delete(id);
+    return entry.expiresAt > this.now() ? entry.frame : undefined;
+  }
+}
+
+/** Creates an in-memory store for suspended linear handlers. */
+export function createContinuationStore(options: ContinuationStoreOptions = {}): ContinuationStore {
+  return new MemoryContinuationStore(options);
+}
+
+/** The error a round gets when its continuation is not here. */
+export const CONTINUATION_GONE =
+  "This call's suspended handler is not on this server: it expired, or this round reached another instance " +
+  '(linear handlers need sticky routing). Start the call over: call the tool again without requestState.';
+
+const ContinuationState = z.object({ c: z.string() });
+
+const LABEL = 'ctx.elicit()';
+
+function linearContext(ctx: ToolContext, frame: Frame): LinearContext {
+  return {
+    ...ctx,
+    elicit: <TSchema extends StandardSchemaWithJSON>(message: string, schema: TSchema) => {
+      if (frame.gate.isClosed) return never<StandardSchemaV1.InferOutput<TSchema>>();
+      const marker = elicitMarker(message, schema);
+      let question: RenderedQuestion;
+      try {
+        question = renderQuestion(marker, LABEL);
+        assertCapability(frame.capabilities, question, LABEL);
+      } catch (error) {
+        frame.gate.fail(error); // a schema the wire cannot carry, or a client that cannot answer: not for the handler to catch
+        return never<StandardSchemaV1.InferOutput<TSchema>>();
+      }
+      const key = frame.keyFor(question);
+      return new Promise<StandardSchemaV1.InferOutput<TSchema>>((resolve, reject) => {
+        frame.waiting.set(key, { marker, question, label: LABEL, message, resolve, reject });
+        frame.gate.ask(key, question.request);
+      });
+    },
+  };
+}
+
+function legacyContext(ctx: ToolContext): LinearContext {
+  return {
+    ...ctx,
+    elicit: async (message: string) => {
+      throw new ElicitationDeclinedError('unavailable', message);
+    },
+  };
+}
+
+/** Hands this round's answers to the questions the frame waits on; unanswered ones are asked again. */
+function deliver(frame: Frame, responses: Readonly<Record<string, unknown>> | undefined): void {
+  for (const [key, waiting] of frame.waiting) {
+    if (responses === undefined || !(key in responses)) {
+      frame.gate.ask(key, waiting.question.request);
+      continue;
+    }
+    frame.waiting.delete(key);
+    readAnswer(waiting.marker, waiting.question.kind, waiting.label, responses[key]).then(
+      (outcome) =>
+        outcome.action === 'accept'
+          ? waiting.resolve(outcome.value)
+          : waiting.reject(new ElicitationDeclinedError(outcome.action, waiting.message)),
+      waiting.reject,
+    );
+  }
+}
+
+/** Turns a linear handler into the body of a tool whose input is `input`; its frame waits in `options.store` between rounds. */
+export function linear<TInput extends ToolInput>(
+  _input: TInput,
+  handler: LinearHandler<ArgsOf<TInput>>,
+  options: LinearOptions,
+): WrappedBody<TInput> {
+  const store = options.store;
+  if (!(store instanceof MemoryContinuationStore)) {
+    throw new McpResolveError('invalid_usage', 'linear(): the store must come from createContinuationStore().');
+  }
+  if (typeof handler !== 'function') {
+    throw new McpResolveError('invalid_usage', `linear(): the handler must be a function (got ${typeof handler}).`);
+  }
+  return async (args: ArgsOf<TInput>, ctx: ToolContext): Promise<HandlerResult | InputRequiredResult> => {
+    if (ctx.era === 'legacy') return handler(legacyContext(ctx), args);
+    const state = ctx.mcpReq.requestState();
+    let frame: Frame;
+    if (state === undefined) {
+      frame = new Frame();
+      frame.capabilities = modernCapabilitiesOf(ctx);
+      const lctx = linearContext(ctx, frame);
+      frame.result = (async () => handler(lctx, args))();
+    } else {
+      const parsed = parseState(state, ContinuationState);
+      const found = parsed === undefined ? undefined : store.take(parsed.c);
+      if (found === undefined) throw new ToolError(CONTINUATION_GONE);
+      frame = found;
+      frame.gate = new RoundGate();
+      frame.capabilities = modernCapabilitiesOf(ctx);
+      deliver(frame, ctx.mcpReq.inputResponses);
+    }
+    const outcome = await frame.gate.settle(frame.result);
+    switch (outcome.kind) {
+      case 'fatal':
+      case 'error':
+        frame.gate.close();
+        throw outcome.error;
+      case 'done':
+        frame.gate.close();
+        return outcome.value;
+      case 'suspended':
+        return inputRequired({
+          inputRequests: outcome.questions,
+          requestState: JSON.stringify({ c: store.put(frame) }),
+        });
+    }
+  };
+}

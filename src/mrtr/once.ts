@@ -1,0 +1,97 @@
+/**
+ * Option F: an at-most-once guard for side effects in a modern-native body. `withOnce(input, body)`
+ * keeps the keys of effects that already ran in the state the body returns (sealed by the library)
+ * and hands the body its own state back untouched; `once(ctx, key, fn)` skips `fn` when `key` is
+ * recorded. Not crash-safe: an effect that ran in a round whose reply never reached the client runs
+ * again when the client starts over.
+ */
+import type { InputRequiredResult } from '@modelcontextprotocol/server';
+import { isInputRequiredResult } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+import type { ToolContext } from '../context.js';
+import { McpResolveError, ToolError } from '../errors.js';
+import type { ToolInput } from '../server/tool.js';
+import type { ArgsOf, HandlerResult, WrappedBody } from './body.js';
+import { withRequestState } from './body.js';
+import { parseState } from './json.js';
+
+/** The wire shape of the state `withOnce` returns: done keys, and the body's own state. */
+const OnceState = z.object({ v: z.literal(1), o: z.array(z.string()), s: z.string().optional() });
+type OnceState = z.infer<typeof OnceState>;
+
+/** The guard of one round: keys done in earlier rounds or this one, and effects running now. */
+interface OnceRecord {
+  readonly done: Set<string>;
+  readonly running: Map<string, Promise<unknown>>;
+}
+
+const records = new WeakMap<object, OnceRecord>();
+
+function decode(plaintext: unknown): { done: string[]; inner: string | undefined } {
+  if (plaintext === undefined) return { done: [], inner: undefined };
+  const state = parseState(plaintext, OnceState);
+  // Sealed state only the library mints: an unknown shape is a redeploy mid-call, and guessing could repeat an effect.
+  if (state === undefined) {
+    throw new ToolError('withOnce(): this call carries state from an incompatible version; start the call over.');
+  }
+  return { done: state.o, inner: state.s };
+}
+
+function encode(done: ReadonlySet<string>, inner: string | undefined): string {
+  const state: OnceState = { v: 1, o: [...done], ...(inner !== undefined && { s: inner }) };
+  return JSON.stringify(state);
+}
+
+/**
+ * Wraps a modern-native body of a tool whose input is `input` so `once(ctx, key, fn)` works inside
+ * it: the keys of effects that ran travel in the `requestState` of every `input_required` it returns.
+ */
+export function withOnce<TInput extends ToolInput>(
+  _input: TInput,
+  body: (
+    args: ArgsOf<TInput>,
+    ctx: ToolContext,
+  ) => HandlerResult | InputRequiredResult | Promise<HandlerResult | InputRequiredResult>,
+): WrappedBody<TInput> {
+  return async (args: ArgsOf<TInput>, ctx: ToolContext) => {
+    const { done, inner } = decode(ctx.mcpReq.requestState());
+    const innerCtx = withRequestState(ctx, inner);
+    const record: OnceRecord = { done: new Set(done), running: new Map() };
+    records.set(innerCtx, record);
+    const result = await body(args, innerCtx);
+    if (!isInputRequiredResult(result)) return result;
+    await Promise.allSettled(record.running.values());
+    return { ...result, requestState: encode(record.done, result.requestState) };
+  };
+}
+
+/**
+ * Runs `fn` unless an earlier round of this call (or this round) already ran `key`; resolves with
+ * `fn`'s result, or `undefined` when skipped (the result is not recorded).
+ */
+export async function once<T>(ctx: ToolContext, key: string, fn: () => T | Promise<T>): Promise<T | undefined> {
+  const record = records.get(ctx);
+  if (record === undefined) {
+    throw new McpResolveError(
+      'invalid_usage',
+      `once(): ctx does not belong to a withOnce() body (key '${key}'). ` +
+        'Wrap the tool body: .tool(name, { input }, withOnce(input, async (args, ctx) => …)).',
+    );
+  }
+  if (record.done.has(key)) return undefined;
+  const running = record.running.get(key);
+  if (running !== undefined) {
+    await running;
+    return undefined;
+  }
+  const run = (async () => fn())();
+  record.running.set(key, run);
+  try {
+    const value = await run;
+    record.done.add(key);
+    return value;
+  } finally {
+    record.running.delete(key);
+  }
+}
