@@ -1,0 +1,71 @@
+/** Server child processes for the throughput benchmark: started on a free loopback port, always stopped. */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (scripts are given relative to it). */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A running server process. */
+export interface ServerProcess {
+  readonly url: URL;
+  readonly pid: number | undefined;
+  /** SIGTERM, then SIGKILL after 3 s; resolves once the process has exited. */
+  stop(): Promise<void>;
+}
+
+const STARTUP_TIMEOUT_MS = 30_000;
+
+/**
+ * Runs `node --import tsx <script> <args>` from the repository root and waits for the
+ * `… listening on URL` line on its stderr.
+ */
+export async function startServer(script: string, args: readonly string[]): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = once(child, 'exit');
+  const kill = () => child.kill('SIGKILL');
+  process.once('exit', kill);
+  let seen = '';
+  try {
+    const url = await new Promise<URL>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${script} did not start within ${STARTUP_TIMEOUT_MS} ms:\n${seen}`)),
+        STARTUP_TIMEOUT_MS,
+      );
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (chunk: string) => {
+        seen += chunk;
+        const match = /listening on (\S+)/.exec(seen);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(new URL(match[1]));
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${script} exited with code ${String(code)} before listening:\n${seen}`));
+      });
+    });
+    // Keep draining stderr so the child never blocks on a full pipe.
+    child.stderr.resume();
+    return {
+      url,
+      pid: child.pid,
+      async stop() {
+        process.off('exit', kill);
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGTERM');
+        const timer = setTimeout(kill, 3_000);
+        await exited;
+        clearTimeout(timer);
+      },
+    };
+  } catch (error) {
+    process.off('exit', kill);
+    kill();
+    throw error;
+  }
+}
