@@ -106,5 +106,13 @@ export function renderQuestion(ask: Ask, label: string): RenderedQuestion {
       request = inputRequired.listRoots();
       break;
   }
-  return { kind, request, digest: digestOf(request) };
+  let digest: string | undefined;
+  return {
+    kind,
+    request,
+    // Only the modern era pins answers to digests; a legacy push never pays for the hash.
+    get digest() {
+      return (digest ??= digestOf(request));
+    },
+  };
 }

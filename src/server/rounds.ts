@@ -48,29 +48,32 @@ export async function openRound(
   services: RoundServices,
 ): Promise<RoundScope> {
   const era = eraOf(sdkCtx);
-  const binding: RequestBinding = { ...target, principal: services.principal(sdkCtx) };
+  // The binding (and so the principal) is needed only when state arrives or leaves.
+  let binding: RequestBinding | undefined;
+  const bindingOf = () => (binding ??= { ...target, principal: services.principal(sdkCtx) });
   const token = sdkCtx.mcpReq.requestState();
-  const plaintext = typeof token === 'string' ? decoder.decode(await services.sealer.open(token, binding)) : undefined;
-  const clientCapabilities = clientCapabilitiesOf(sdkCtx, services.server, era);
+  const plaintext =
+    typeof token === 'string' ? decoder.decode(await services.sealer.open(token, bindingOf())) : undefined;
   const ctx: ToolContext = {
     ...sdkCtx,
     era,
-    clientCapabilities,
-    mcpReq: { ...sdkCtx.mcpReq, requestState: <T>() => plaintext as T },
+    clientCapabilities: clientCapabilitiesOf(sdkCtx, services.server, era),
+    // With no state the SDK's accessor already answers `undefined`; only plaintext replaces it.
+    ...(plaintext !== undefined && { mcpReq: { ...sdkCtx.mcpReq, requestState: <T>() => plaintext as T } }),
   };
-  const seal = (state: string) => services.sealer.seal(encoder.encode(state), binding);
+  const seal = (state: string) => services.sealer.seal(encoder.encode(state), bindingOf());
   return {
     ctx,
     seal,
     async resolve(plan, args) {
       if (plan.params.length === 0) return {};
       if (era === 'legacy') {
-        return resolveOnLegacy(plan, args, ctx, clientCapabilities, services.legacyQuestionTimeoutMs);
+        return resolveOnLegacy(plan, args, ctx, ctx.clientCapabilities, services.legacyQuestionTimeoutMs);
       }
       const asker = new ModernAsker(
         plaintext === undefined ? undefined : decodeProgress(plaintext),
         sdkCtx.mcpReq.inputResponses,
-        clientCapabilities,
+        ctx.clientCapabilities,
       );
       const round = await new Resolution(plan, args, ctx, asker).pass();
       if (round.kind === 'resolved') return round.values;

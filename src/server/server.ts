@@ -3,7 +3,13 @@
  * the `tools/list` payload) are built once at registration; `createServer()` makes a fresh SDK
  * instance per connection or per HTTP request cheaply, and every instance shares one sealer.
  */
-import type { Implementation, ResourceMetadata, ResourceTemplate, ServerContext } from '@modelcontextprotocol/server';
+import type {
+  Implementation,
+  ResourceMetadata,
+  ResourceTemplate,
+  ServerContext,
+  ServerOptions,
+} from '@modelcontextprotocol/server';
 import { McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
@@ -38,6 +44,11 @@ export interface McpResolveServerOptions {
   readonly principal?: (ctx: ServerContext) => string | undefined;
   /** How long a legacy push question may wait for the human, in ms (default 10 minutes). */
   readonly legacyQuestionTimeoutMs?: number;
+  /**
+   * The SDK's serving of hand-built `input_required` results (its legacy shim, round cap and
+   * per-round timeout). Resolver tools do not use the shim: they ask legacy clients by push.
+   */
+  readonly inputRequired?: ServerOptions['inputRequired'];
 }
 
 const DEFAULT_LEGACY_QUESTION_TIMEOUT_MS = 600_000;
@@ -126,6 +137,7 @@ export class McpResolveServer {
   readonly createServer = (): McpServer => {
     const mcp = new McpServer(this.info, {
       ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
+      ...(this.options.inputRequired !== undefined && { inputRequired: this.options.inputRequired }),
       capabilities: { tools: {} },
     });
     const services: RoundServices = {
