@@ -4,7 +4,9 @@
  * Dropping the `null` where messages enter (the HTTP body, the stdio transport) keeps one
  * behaviour on every transport.
  */
-import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import type { Transport } from '@modelcontextprotocol/server';
+
+import { ForwardingTransport } from './forwardingTransport.js';
 
 const MULTI_ROUND_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
@@ -29,38 +31,8 @@ export function normalizeInbound<T>(message: T): T {
 }
 
 /** A server transport decorator that applies {@link normalizeInbound} to every message received. */
-export class NormalizedTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-
-  constructor(private readonly inner: Transport) {
-    inner.onmessage = (message, extra) => this.onmessage?.(normalizeInbound(message), extra);
-    inner.onclose = () => this.onclose?.();
-    inner.onerror = (error) => this.onerror?.(error);
-  }
-
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    return this.inner.send(message, options);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
-  }
-
-  setSupportedProtocolVersions(versions: string[]): void {
-    this.inner.setSupportedProtocolVersions?.(versions);
+export class NormalizedTransport extends ForwardingTransport {
+  constructor(inner: Transport) {
+    super(inner, { received: normalizeInbound });
   }
 }

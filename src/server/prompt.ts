@@ -7,10 +7,10 @@ import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 import type { ToolContext } from '../context.js';
-import { McpResolveError } from '../errors.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { compilePlan } from '../resolvers/graph.js';
 import type { Simplify } from '../resolvers/resolver.js';
+import { assertRegistration } from './registration.js';
 import type { RoundServices } from './rounds.js';
 import { openRound } from './rounds.js';
 import type { ResolvedValues, ResolveShape } from './tool.js';
@@ -51,18 +51,7 @@ export function compilePrompt(
   declaration: PromptDeclaration<PromptArgs, ResolveShape>,
   body: unknown,
 ): CompiledPrompt {
-  if (typeof name !== 'string' || name.length === 0) {
-    throw new McpResolveError(
-      'invalid_declaration',
-      `prompt(): the name must be a non-empty string (got ${JSON.stringify(name)}).`,
-    );
-  }
-  if (typeof body !== 'function') {
-    throw new McpResolveError(
-      'invalid_declaration',
-      `Prompt '${name}': the body must be a function (got ${typeof body}).`,
-    );
-  }
+  assertRegistration('prompt', name, body, 'body');
   const args = declaration.args ?? {};
   const plan = compilePlan(name, declaration.resolve ?? {}, new Set(Object.keys(args)));
   return { name, declaration, argsSchema: z.object(args), plan, body: body as CompiledPrompt['body'] };

@@ -15,7 +15,7 @@ import type {
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
-import { McpResolveError } from '../errors.js';
+import { assertRegistration } from './registration.js';
 import type { RoundServices } from './rounds.js';
 import { openRound } from './rounds.js';
 
@@ -41,18 +41,7 @@ export function compileResource(
   metadata: ResourceMetadata,
   read: unknown,
 ): CompiledResource {
-  if (typeof name !== 'string' || name.length === 0) {
-    throw new McpResolveError(
-      'invalid_declaration',
-      `resource(): the name must be a non-empty string (got ${JSON.stringify(name)}).`,
-    );
-  }
-  if (typeof read !== 'function') {
-    throw new McpResolveError(
-      'invalid_declaration',
-      `Resource '${name}': the read callback must be a function (got ${typeof read}).`,
-    );
-  }
+  assertRegistration('resource', name, read, 'read callback');
   return { name, uri, metadata, read: read as ResourceRead };
 }
 

@@ -16,6 +16,7 @@ import type { ToolContext } from '../context.js';
 import { McpResolveError } from '../errors.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { compilePlan } from '../resolvers/graph.js';
+import { assertRegistration } from './registration.js';
 import type { DeclarationError, Dependency, DependencyValue, NeedsOf, Simplify } from '../resolvers/resolver.js';
 
 /** A tool's model-facing input: a zod raw shape, or any Standard Schema (with JSON Schema) of an object. */
@@ -111,18 +112,7 @@ export function compileTool(
   declaration: ToolDeclaration<ToolInput, ResolveShape, unknown>,
   body: unknown,
 ): CompiledTool {
-  if (typeof name !== 'string' || name.length === 0) {
-    throw new McpResolveError(
-      'invalid_declaration',
-      `tool(): the name must be a non-empty string (got ${JSON.stringify(name)}).`,
-    );
-  }
-  if (typeof body !== 'function') {
-    throw new McpResolveError(
-      'invalid_declaration',
-      `Tool '${name}': the body must be a function (got ${typeof body}).`,
-    );
-  }
+  assertRegistration('tool', name, body, 'body');
   const input =
     declaration.input === undefined
       ? undefined

@@ -13,3 +13,5 @@ export { connectInProcess } from './inProcess.js';
 export type { InProcessConnectOptions } from './inProcess.js';
 export { connectStdio } from './stdio.js';
 export type { StdioConnectOptions } from './stdio.js';
+export { connectManual } from './manual.js';
+export type { Continuation, ManualConnection, RoundOutcome } from './manual.js';

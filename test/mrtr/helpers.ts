@@ -1,23 +1,10 @@
 /** Shared helpers of the handler-shape tests: connect to a deck option, drive rounds by hand, read results. */
-import type {
-  CallToolResult,
-  ClientCapabilities,
-  ElicitResult,
-  InputRequest,
-  InputRequiredResult,
-} from '@modelcontextprotocol/client';
-import {
-  Client,
-  InMemoryTransport,
-  isCallToolResult,
-  isInputRequiredResult,
-  ProtocolError,
-} from '@modelcontextprotocol/client';
+import type { CallToolResult, ClientCapabilities, ElicitResult, InputRequest } from '@modelcontextprotocol/client';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { McpResolveServerOptions } from 'mcp-resolve';
-import type { ConnectOptions, TestConnection } from 'mcp-resolve/testing';
-import { connectInProcess, MODERN_PROTOCOL_VERSION } from 'mcp-resolve/testing';
+import type { ConnectOptions, ManualConnection, RoundOutcome, TestConnection } from 'mcp-resolve/testing';
+import { connectInProcess, connectManual as connectManualClient } from 'mcp-resolve/testing';
 import { afterEach, expect } from 'vitest';
 
 import { auditCount } from '../../examples/mrtr-options/weather.js';
@@ -96,59 +83,19 @@ export async function observe(connection: TestConnection, args: Record<string, u
 }
 
 /** One manual modern round: the final result, or the questions and state of `input_required`. */
-export type Round =
-  | { readonly kind: 'complete'; readonly result: CallToolResult }
-  | {
-      readonly kind: 'input_required';
-      readonly inputRequests: Readonly<Record<string, InputRequest>>;
-      readonly requestState: string | undefined;
-    };
+export type Round = RoundOutcome;
 
 /** A modern client that never fulfils `input_required` by itself. */
-export interface ManualClient {
-  /** Sends one `tools/call` leg. */
-  round(
-    name: string,
-    args: Record<string, unknown>,
-    continuation?: { inputResponses?: Record<string, unknown>; requestState?: string | undefined },
-  ): Promise<Round>;
-}
+export type ManualClient = ManualConnection;
 
 /** Connects a pinned modern client with auto-fulfilment off to one instance of `factory`; closed after the test. */
 export async function connectManual(
   factory: McpServerFactory,
-  capabilities: ClientCapabilities = { elicitation: { form: {} }, sampling: {}, roots: {} },
+  capabilities?: ClientCapabilities,
 ): Promise<ManualClient> {
-  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
-  const served = serveStdio(factory, { transport: serverEnd });
-  const client = new Client(
-    { name: 'manual', version: '0.0.0' },
-    {
-      capabilities,
-      versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } },
-      inputRequired: { autoFulfill: false },
-    },
-  );
-  onCleanup(async () => {
-    await client.close();
-    await served.close();
-  });
-  await client.connect(clientEnd);
-  return {
-    async round(name, args, continuation = {}) {
-      const params: Record<string, unknown> = { name, arguments: args };
-      if (continuation.inputResponses !== undefined) params.inputResponses = continuation.inputResponses;
-      if (continuation.requestState !== undefined) params.requestState = continuation.requestState;
-      const result: unknown = await client.request({ method: 'tools/call', params }, { allowInputRequired: true });
-      if (isInputRequiredResult(result)) return asked(result);
-      if (!isCallToolResult(result)) return expect.fail(`not a tool result: ${JSON.stringify(result)}`);
-      return { kind: 'complete', result };
-    },
-  };
-}
-
-function asked(result: InputRequiredResult): Round {
-  return { kind: 'input_required', inputRequests: result.inputRequests ?? {}, requestState: result.requestState };
+  const connection = await connectManualClient(factory, capabilities);
+  onCleanup(() => connection.close());
+  return connection;
 }
 
 /** Narrows a round to `input_required`. */

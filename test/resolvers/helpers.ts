@@ -1,28 +1,25 @@
 /** Shared helpers for the resolver contract tests: connect a client to a server on an era, read results. */
+export type { RoundOutcome } from 'mcp-resolve/testing';
 import type {
   CallToolResult,
   ClientCapabilities,
   ElicitResult,
   InputRequest,
-  InputRequiredResult,
   JSONRPCMessage,
   JSONRPCResponse,
   RequestId,
 } from '@modelcontextprotocol/client';
 import {
-  Client,
   InMemoryTransport,
   isCallToolResult,
-  isInputRequiredResult,
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
 } from '@modelcontextprotocol/client';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { McpResolveServerOptions, SampleResult } from 'mcp-resolve';
-import { McpResolveServer } from 'mcp-resolve';
-import type { ConnectOptions, Era, TestConnection } from 'mcp-resolve/testing';
-import { connectInProcess, MODERN_PROTOCOL_VERSION } from 'mcp-resolve/testing';
+import { McpResolveServer, serveStdio } from 'mcp-resolve';
+import type { ConnectOptions, Era, ManualConnection, RoundOutcome, TestConnection } from 'mcp-resolve/testing';
+import { connectInProcess, connectManual as connectManualClient } from 'mcp-resolve/testing';
 import { afterEach, expect } from 'vitest';
 
 /** Both eras, for `describe.each`. */
@@ -72,65 +69,17 @@ export function newServer(options?: McpResolveServerOptions): McpResolveServer {
 /** Every question kind, answered: the capabilities a manual client declares by default. */
 export const ALL_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} }, sampling: {}, roots: {} };
 
-/** What one manual modern round returned: the final result, or the questions of an `input_required` result. */
-export type RoundOutcome =
-  | { readonly kind: 'complete'; readonly result: CallToolResult }
-  | {
-      readonly kind: 'input_required';
-      readonly inputRequests: Readonly<Record<string, InputRequest>>;
-      readonly requestState: string | undefined;
-    };
+/** A manual modern client (see `connectManual` in the testing entry). */
+export type ManualClient = ManualConnection;
 
-/** A modern client that never fulfils `input_required` itself: the test drives every round. */
-export interface ManualClient {
-  readonly client: Client;
-  /** Sends one `tools/call` leg with the given responses and state. */
-  round(
-    name: string,
-    args: Record<string, unknown>,
-    continuation?: { inputResponses?: Record<string, unknown>; requestState?: string | undefined },
-  ): Promise<RoundOutcome>;
-}
-
-/**
- * Connects a modern (2026-07-28) client with auto-fulfilment off to `server`, in-process, over the
- * same in-memory transport + `serveStdio` wiring `connectInProcess` uses; closed after the test.
- */
+/** Connects a manual modern client to `server` in-process; closed after the test. */
 export async function connectManual(
   server: McpResolveServer,
   capabilities: ClientCapabilities = ALL_CAPABILITIES,
 ): Promise<ManualClient> {
-  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
-  const served = serveStdio(server.createServer, { transport: serverEnd });
-  const client = new Client(
-    { name: 'manual', version: '0.0.0' },
-    {
-      capabilities,
-      versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } },
-      inputRequired: { autoFulfill: false },
-    },
-  );
-  onCleanup(async () => {
-    await client.close();
-    await served.close();
-  });
-  await client.connect(clientEnd);
-  return {
-    client,
-    async round(name, args, continuation = {}) {
-      const params: Record<string, unknown> = { name, arguments: args };
-      if (continuation.inputResponses !== undefined) params.inputResponses = continuation.inputResponses;
-      if (continuation.requestState !== undefined) params.requestState = continuation.requestState;
-      const result: unknown = await client.request({ method: 'tools/call', params }, { allowInputRequired: true });
-      if (isInputRequiredResult(result)) return inputRequiredOutcome(result);
-      if (!isCallToolResult(result)) return expect.fail(`not a tool result: ${JSON.stringify(result)}`);
-      return { kind: 'complete', result };
-    },
-  };
-}
-
-function inputRequiredOutcome(result: InputRequiredResult): RoundOutcome {
-  return { kind: 'input_required', inputRequests: result.inputRequests ?? {}, requestState: result.requestState };
+  const connection = await connectManualClient(server.createServer, capabilities);
+  onCleanup(() => connection.close());
+  return connection;
 }
 
 /** Narrows a round to `input_required` (fails the test otherwise). */

@@ -4,13 +4,15 @@
  * including on handlers that never mint state, and a token only opens on the request it was
  * minted for.
  */
-import { Client, InMemoryTransport, ProtocolError } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import type { InputRequiredResult } from '@modelcontextprotocol/client';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { elicit, McpResolveServer, resolver, serveStdio } from 'mcp-resolve';
+import { elicit, McpResolveServer, resolver } from 'mcp-resolve';
+import { connectManual } from 'mcp-resolve/testing';
 
 import { FROZEN, KEY_A } from './helpers.js';
 
@@ -58,22 +60,9 @@ function buildServer(): McpResolveServer {
 }
 
 async function manualClient(server: McpResolveServer): Promise<Client> {
-  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
-  const handle = serveStdio(server.createServer, { transport: serverEnd });
-  const client = new Client(
-    { name: 'inbound-test', version: '1.0.0' },
-    {
-      capabilities: { elicitation: { form: {} } },
-      versionNegotiation: { mode: { pin: '2026-07-28' } },
-      inputRequired: { autoFulfill: false },
-    },
-  );
-  await client.connect(clientEnd);
-  closers.push(async () => {
-    await client.close();
-    await handle.close();
-  });
-  return client;
+  const connection = await connectManual(server.createServer);
+  closers.push(() => connection.close());
+  return connection.client;
 }
 
 const answer = { ok: { action: 'accept', content: { ok: true } } };

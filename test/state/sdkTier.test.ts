@@ -1,8 +1,9 @@
 /** The low-level tier's opt-in: `sealRequestState` as the SDK's own `requestState` hook, end to end. */
-import { Client, InMemoryTransport, ProtocolError } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import { inputRequired, isInputRequiredResult, McpServer } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { connectManual } from 'mcp-resolve/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { sealRequestState } from '../../src/state/index.js';
@@ -38,22 +39,9 @@ function rawServer(sealing: SdkRequestStateSealing): McpServer {
 
 /** A modern client that does not fulfil input_required by itself. */
 async function manualClient(sealing: SdkRequestStateSealing): Promise<Client> {
-  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
-  const handle = serveStdio(() => rawServer(sealing), { transport: serverEnd });
-  const client = new Client(
-    { name: 'manual', version: '1.0.0' },
-    {
-      capabilities: { elicitation: { form: {} } },
-      versionNegotiation: { mode: { pin: '2026-07-28' } },
-      inputRequired: { autoFulfill: false },
-    },
-  );
-  await client.connect(clientEnd);
-  closers.push(async () => {
-    await client.close();
-    await handle.close();
-  });
-  return client;
+  const connection = await connectManual(() => rawServer(sealing));
+  closers.push(() => connection.close());
+  return connection.client;
 }
 
 async function callCount(client: Client, requestState?: string): Promise<unknown> {
