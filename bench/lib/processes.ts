@@ -1,4 +1,8 @@
-/** Server child processes for the throughput benchmark: started on a free loopback port, always stopped. */
+/**
+ * Child processes: servers for the throughput benchmark (started on a free loopback port, always
+ * stopped), and probes that need a process of their own (for example a heap measured with
+ * `--expose-gc`, away from the runner's own allocations).
+ */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -67,5 +71,49 @@ export async function startServer(script: string, args: readonly string[]): Prom
     process.off('exit', kill);
     kill();
     throw error;
+  }
+}
+
+const PROBE_TIMEOUT_MS = 300_000;
+
+/**
+ * Runs `node <nodeFlags> --import tsx <script> <args>` from the repository root to completion and
+ * resolves with its stdout; its stderr lines go to `log`. Rejects if it exits non-zero or runs
+ * longer than 5 minutes.
+ */
+export async function runProbe(
+  script: string,
+  args: readonly string[],
+  options: { readonly nodeFlags?: readonly string[]; readonly log?: (line: string) => void } = {},
+): Promise<string> {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const kill = () => child.kill('SIGKILL');
+  process.once('exit', kill);
+  const timer = setTimeout(kill, PROBE_TIMEOUT_MS);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    stderr += chunk;
+    const lines = stderr.split('\n');
+    stderr = lines.pop() ?? '';
+    for (const line of lines) options.log?.(line);
+  });
+  try {
+    await once(child, 'close'); // after 'exit' and the end of both pipes: stdout is complete
+    if (stderr !== '') options.log?.(stderr);
+    const code = child.exitCode;
+    if (code !== 0) {
+      throw new Error(`${script} exited with ${code === null ? `signal ${String(child.signalCode)}` : `code ${code}`}`);
+    }
+    return stdout;
+  } finally {
+    clearTimeout(timer);
+    process.off('exit', kill);
   }
 }

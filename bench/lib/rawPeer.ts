@@ -92,12 +92,27 @@ export interface ModernTrace {
   readonly result: RawResult;
 }
 
-/** Calls `tool` on the modern era, answering every embedded request with `answer(key)`, and records each round's state. */
+/** Answers one embedded request: its key, and the request as sent (`{ method, params }`). */
+export type RawAnswer = (key: string, request: unknown) => unknown;
+
+/** The `inputResponses` and echoed `requestState` of the round after an `input_required` result. */
+function continuation(result: RawResult, answer: RawAnswer): Record<string, unknown> {
+  const requests = result['inputRequests'];
+  const state = result['requestState'];
+  const asked: Readonly<Record<string, unknown>> =
+    typeof requests === 'object' && requests !== null ? { ...requests } : {};
+  return {
+    inputResponses: Object.fromEntries(Object.entries(asked).map(([key, request]) => [key, answer(key, request)])),
+    ...(typeof state === 'string' && { requestState: state }),
+  };
+}
+
+/** Calls `tool` on the modern era, answering every embedded request with `answer(key, request)`, and records each round's state. */
 export async function traceModernCall(
   peer: RawPeer,
   tool: string,
   args: Record<string, unknown>,
-  answer: (key: string) => unknown,
+  answer: RawAnswer,
   maxRounds = 20,
 ): Promise<ModernTrace> {
   const states: string[] = [];
@@ -105,14 +120,32 @@ export async function traceModernCall(
   for (let round = 0; round <= maxRounds; round++) {
     const result = await peer.request('tools/call', { name: tool, arguments: args, ...extra });
     if (result['resultType'] !== 'input_required') return { states, result };
-    const requests = result['inputRequests'];
     const state = result['requestState'];
-    const keys = typeof requests === 'object' && requests !== null ? Object.keys(requests) : [];
     if (typeof state === 'string') states.push(state);
-    extra = {
-      inputResponses: Object.fromEntries(keys.map((key) => [key, answer(key)])),
-      ...(typeof state === 'string' && { requestState: state }),
-    };
+    extra = continuation(result, answer);
   }
   throw new Error(`${tool}: still asking after ${maxRounds} rounds`);
+}
+
+/**
+ * Calls `tool` on the modern era and leaves the call suspended: sends legs, answering with
+ * `answer(key, request)`, until the server has answered `rounds` of them with `input_required`,
+ * and returns that last `input_required` result (never answered). Throws if the call completes first.
+ */
+export async function suspendModernCall(
+  peer: RawPeer,
+  tool: string,
+  args: Record<string, unknown>,
+  answer: RawAnswer,
+  rounds: number,
+): Promise<RawResult> {
+  let extra: Record<string, unknown> = {};
+  for (let round = 1; ; round++) {
+    const result = await peer.request('tools/call', { name: tool, arguments: args, ...extra });
+    if (result['resultType'] !== 'input_required') {
+      throw new Error(`${tool}: completed after ${round - 1} round(s), expected to suspend in round ${rounds}`);
+    }
+    if (round >= rounds) return result;
+    extra = continuation(result, answer);
+  }
 }

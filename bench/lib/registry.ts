@@ -1,7 +1,7 @@
 /**
  * What a benchmark is and what it reports. `bench/suites/index.ts` lists the benchmarks the
- * runner executes, in order; a new measurement (for example the journal and parked-call figures
- * of sections 4-J and 6) is one more entry there.
+ * runner executes, in order; a new measurement (as section 6, held state, was) is one more entry
+ * there.
  */
 
 /** How hard a run tries: `quick` is the CI smoke run (the whole suite in well under a minute). */

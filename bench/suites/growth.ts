@@ -1,12 +1,14 @@
 /**
  * 4. State growth: how many `requestState` bytes each unit of progress costs on the wire.
  * Every source yields the size of the state after 0, 1, 2, … units; the growth per unit is the
- * median step. Option J (journaled steps, `src/mrtr`) adds its source to `STATE_SOURCES`.
+ * median step. Sources: resolvers' recorded answers, and (4-J) option J's journal, per recorded
+ * `ctx.step` result and per answered `ctx.elicit`.
  */
 import { z } from 'zod';
 
 import type { AnyResolver } from 'mcp-resolve';
 import { elicit, McpResolveServer, resolver } from 'mcp-resolve';
+import { journaled } from 'mcp-resolve/mrtr';
 
 import { TOKEN_OVERHEAD_BYTES } from '../../src/state/index.js';
 import type { Benchmark, Json } from '../lib/registry.js';
@@ -64,13 +66,111 @@ function recordedAnswers(
   };
 }
 
-/** The sources section 4 measures; a source for option J's journaled steps belongs here. */
+const plaintextBytes = (token: string) => Buffer.from(token, 'base64url').length - TOKEN_OVERHEAD_BYTES;
+
+/** Checks that each token is exactly the journal `onSuspend` measured, sealed: the plaintext column is the journal. */
+function checkJournals(label: string, states: readonly string[], journalBytes: readonly number[]): readonly string[] {
+  const plain = states.map(plaintextBytes);
+  if (plain.length !== journalBytes.length || plain.some((bytes, index) => bytes !== journalBytes[index])) {
+    throw new Error(`${label}: token plaintexts ${plain.join(', ')} are not the journals ${journalBytes.join(', ')}`);
+  }
+  return states;
+}
+
+const JOURNAL_STEPS_INPUT = { steps: z.number().int().min(0) };
+
+/**
+ * Option J's recorded `ctx.step` results: one call per k = 0 … CHAIN_LENGTH − 1 of a handler that
+ * runs k steps (`step0`, `step1`, …, each returning `value`) and then asks one question; the
+ * state of its first round carries k recorded results and the pending question.
+ */
+function journaledSteps(label: string, value: () => unknown): StateSource {
+  return {
+    label: `option J: \`ctx.step\` result (${label})`,
+    unit: 'journaled step',
+    async measure() {
+      const journalBytes: number[] = [];
+      const server = new McpResolveServer({ name: 'growth', version: '1.0.0' }).tool(
+        'steps',
+        { input: JOURNAL_STEPS_INPUT },
+        journaled(
+          JOURNAL_STEPS_INPUT,
+          async (ctx, { steps }) => {
+            for (let step = 0; step < steps; step++) await ctx.step(`step${step}`, value);
+            await ctx.elicit('go on?', z.object({ ok: z.boolean() }));
+            return 'done';
+          },
+          { onSuspend: (info) => void journalBytes.push(info.journalBytes) },
+        ),
+      );
+      const peer = await connectRawPeer(server.createServer);
+      try {
+        const states: string[] = [];
+        for (let steps = 0; steps < CHAIN_LENGTH; steps++) {
+          const result = await peer.request('tools/call', { name: 'steps', arguments: { steps } });
+          const state = result['requestState'];
+          if (result['resultType'] !== 'input_required' || typeof state !== 'string') {
+            throw new Error(`${label}: ${steps} step(s) did not suspend with state: ${JSON.stringify(result)}`);
+          }
+          states.push(state);
+        }
+        return checkJournals(label, states, journalBytes);
+      } finally {
+        await peer.close();
+      }
+    },
+  };
+}
+
+/**
+ * Option J's answered `ctx.elicit` questions: a handler asking CHAIN_LENGTH questions one after
+ * another, so round k's journal holds k − 1 recorded answers and the key of the question just asked.
+ */
+function journaledAnswers(
+  label: string,
+  schema: z.ZodObject<z.ZodRawShape>,
+  content: Record<string, unknown>,
+): StateSource {
+  return {
+    label: `option J: answered \`ctx.elicit\` (${label})`,
+    unit: 'answered question',
+    async measure() {
+      const journalBytes: number[] = [];
+      const server = new McpResolveServer({ name: 'growth', version: '1.0.0' }).tool(
+        'chain',
+        {},
+        journaled(
+          {},
+          async (ctx) => {
+            for (let step = 0; step < CHAIN_LENGTH; step++) await ctx.elicit(`step ${step}?`, schema);
+            return 'done';
+          },
+          { onSuspend: (info) => void journalBytes.push(info.journalBytes) },
+        ),
+      );
+      const peer = await connectRawPeer(server.createServer);
+      try {
+        const trace = await traceModernCall(peer, 'chain', {}, () => ({ action: 'accept', content }));
+        if (trace.states.length !== CHAIN_LENGTH) {
+          throw new Error(`expected ${CHAIN_LENGTH} rounds with state, saw ${trace.states.length}`);
+        }
+        return checkJournals(label, trace.states, journalBytes);
+      } finally {
+        await peer.close();
+      }
+    },
+  };
+}
+
+/** The sources section 4 measures. */
 export const STATE_SOURCES: readonly StateSource[] = [
   recordedAnswers('boolean form, `{ ok: true }`', z.object({ ok: z.boolean() }), { ok: true }),
   recordedAnswers('100-character text', z.object({ note: z.string() }), { note: 'n'.repeat(100) }),
+  journaledAnswers('boolean form, `{ ok: true }`', z.object({ ok: z.boolean() }), { ok: true }),
+  journaledAnswers('100-character text', z.object({ note: z.string() }), { note: 'n'.repeat(100) }),
+  journaledSteps('`undefined`', () => undefined),
+  journaledSteps("small object, `{ refundId: 'RF-0001', cents: 4800 }`", () => ({ refundId: 'RF-0001', cents: 4800 })),
 ];
-
-const plaintextBytes = (token: string) => Buffer.from(token, 'base64url').length - TOKEN_OVERHEAD_BYTES;
 
 function steps(values: readonly number[]): number[] {
   return values.slice(1).map((value, index) => value - (values[index] ?? value));
@@ -114,7 +214,7 @@ export const growth: Benchmark = {
       notes: [
         `A bare peer drives a tool whose ${CHAIN_LENGTH} questions form a chain, over the in-memory transport on 2026-07-28, and records each round's \`requestState\` as sent: round k carries k − 1 recorded answers plus the digest of the question just asked. Deterministic: sizes, not timings.`,
         `Each recorded answer stores its key, a digest pinning it to its question, and the raw response; sealing adds a fixed ${TOKEN_OVERHEAD_BYTES} bytes per token, and base64url adds a third.`,
-        'Option J (journaled steps) is not measured yet: it lands as another entry of `STATE_SOURCES` in `bench/suites/growth.ts`.',
+        `Option J (4-J): the state is the handler's journal, sealed, so the plaintext column is the journal itself (checked against the size \`onSuspend\` reports, every round). Answers: a journaled handler asking ${CHAIN_LENGTH} questions one after another, round k carrying k − 1 recorded answers and the pending question's key. Steps: one call per k = 0 … ${CHAIN_LENGTH - 1} of a handler recording k \`ctx.step\` results (named \`step0\`, \`step1\`, …) before asking one question, measured at its first round. Each answer is stored under a 16-character key with the raw response; each step result under its name, as \`[value]\` (\`[]\` for \`undefined\`).`,
       ],
       targets: [],
       data,
