@@ -11,6 +11,7 @@
  */
 import type { ToolContext } from '../context.js';
 import { ToolError } from '../errors.js';
+import { isPromiseLike } from '../promise.js';
 import type { PlanEdge, PlanNode, ResolutionPlan } from './graph.js';
 import type { Ask, ElicitationResult } from './markers.js';
 import { isAsk } from './markers.js';
@@ -72,7 +73,8 @@ export class Resolution {
       let isBlocked = false;
       let dependsOnAnswer = false;
       for (const edge of node.deps) {
-        const state = await evaluate(edge.node);
+        // A dependency already resolved (the common case in a diamond) costs no await.
+        const state = this.ready.get(edge.node) ?? (await evaluate(edge.node));
         if (state.kind === 'pending') {
           isBlocked = true;
         } else {
@@ -84,7 +86,9 @@ export class Resolution {
         blocked.add(node);
         return PENDING;
       }
-      const value: unknown = await (node.resolver.fn as (input: unknown, ctx: ToolContext) => unknown)(input, this.ctx);
+      let value = (node.resolver.fn as (input: unknown, ctx: ToolContext) => unknown)(input, this.ctx);
+      // Awaited only when it is a promise: a synchronous resolver costs no microtask.
+      if (isPromiseLike(value)) value = await value;
       let state: Ready;
       if (isAsk(value)) {
         const answer = await this.asker.ask(node, value, dependsOnAnswer);

@@ -8,6 +8,7 @@ import type { CallToolRequest, CallToolResult, InputRequiredResult, ServerContex
 import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/server';
 
 import type { RoundServices } from './rounds.js';
+import { isPromiseLike } from '../promise.js';
 import { openRound } from './rounds.js';
 import type { CompiledTool } from './tool.js';
 
@@ -42,7 +43,8 @@ export async function callTool(
 
   let args: Record<string, unknown> = {};
   if (tool.input !== undefined) {
-    const parsed = await tool.input['~standard'].validate(rawArgs);
+    const validation = tool.input['~standard'].validate(rawArgs);
+    const parsed = isPromiseLike(validation) ? await validation : validation;
     if (parsed.issues) {
       const detail = parsed.issues.map((issue) => issue.message).join('; ');
       return toolError(`Input validation error: Invalid arguments for tool ${tool.name}: ${detail}`);
@@ -53,7 +55,8 @@ export async function callTool(
   try {
     const resolved = await round.resolve(tool.plan, args);
     if (isInputRequiredResult(resolved)) return resolved;
-    const value = await tool.body({ ...args, ...resolved }, round.ctx);
+    const returned = tool.body({ ...args, ...resolved }, round.ctx);
+    const value = isPromiseLike(returned) ? await returned : returned;
     if (isInputRequiredResult(value)) {
       if (tool.plan.params.length > 0) return toolError(MIXED_FLOW);
       return value.requestState === undefined
@@ -62,7 +65,8 @@ export async function callTool(
     }
     const result = toResult(tool, value);
     if (tool.output !== undefined && !result.isError) {
-      const checked = await tool.output['~standard'].validate(result.structuredContent);
+      const validation = tool.output['~standard'].validate(result.structuredContent);
+      const checked = isPromiseLike(validation) ? await validation : validation;
       if (checked.issues) {
         const detail = checked.issues.map((issue) => issue.message).join('; ');
         return toolError(`Output validation error: Invalid structured content for tool ${tool.name}: ${detail}`);
