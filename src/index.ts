@@ -19,7 +19,9 @@ export type {
 export { outcome, resolver } from './resolvers/resolver.js';
 export type { McpResolveServerOptions } from './server/server.js';
 export { McpResolveServer } from './server/server.js';
-export type { InputValues, ResolvedValues, ToolBody, ToolDeclaration, ToolInput } from './server/tool.js';
+export type { InputValues, ResolvedValues, ResolveShape, ToolBody, ToolDeclaration, ToolInput } from './server/tool.js';
+export type { PromptArgs, PromptBody, PromptDeclaration } from './server/prompt.js';
+export type { ResourceRead } from './server/resource.js';
 export type {
   DualEraHandler,
   DualEraHttpOptions,
