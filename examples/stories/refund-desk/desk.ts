@@ -8,18 +8,21 @@ import { z } from 'zod';
 
 import { elicit, McpResolveServer, outcome, resolver, ToolError } from 'mcp-resolve';
 
-interface OrderLine {
+/** One line of an order. */
+export interface OrderLine {
   readonly sku: string;
   readonly cents: number;
   readonly physical: boolean;
 }
 
-interface Order {
+/** An order record. */
+export interface Order {
   readonly id: string;
   readonly lines: readonly OrderLine[];
 }
 
-const ORDERS: ReadonlyMap<string, Order> = new Map([
+/** The desk's order records (the benchmarks' hand-written desk reads the same ones). */
+export const ORDERS: ReadonlyMap<string, Order> = new Map([
   ['ORD-7001', { id: 'ORD-7001', lines: [{ sku: 'ebook-fieldnotes', cents: 1500, physical: false }] }],
   [
     'ORD-7002',
