@@ -26,7 +26,7 @@ const JournalSchema = z.object({
 export type Journal = z.infer<typeof JournalSchema>;
 
 /** The journal of a call that has not run a step or asked anything yet. */
-export function emptyJournal(): Journal {
+function emptyJournal(): Journal {
   return { v: 1, s: {}, a: {}, p: [] };
 }
 

@@ -78,8 +78,3 @@ export type Answered<R> =
 /** The result of a question as an outcome consumer sees it: accepted with a value, declined, or cancelled. */
 export type ElicitationResult<T> =
   { readonly action: 'accept'; readonly value: T } | { readonly action: 'decline' } | { readonly action: 'cancel' };
-
-/** Builds the accepted arm of an {@link ElicitationResult}. */
-export function accepted<T>(value: T): ElicitationResult<T> {
-  return { action: 'accept', value };
-}

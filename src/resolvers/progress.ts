@@ -28,7 +28,7 @@ interface WireProgress {
 }
 
 /** Progress for a call that has not asked anything yet. */
-export function emptyProgress(): Progress {
+function emptyProgress(): Progress {
   return { answers: {}, asked: {} };
 }
 

@@ -80,7 +80,7 @@ function wireSchemaOf(schema: StandardSchemaWithJSON, label: string): WireSchema
 }
 
 /** The stable digest of a wire request (RFC 8785 canonical JSON, SHA-256, base64url). */
-export function digestOf(value: unknown): string {
+function digestOf(value: unknown): string {
   return createHash('sha256')
     .update(canonicalize(value) ?? '')
     .digest('base64url');

@@ -9,13 +9,14 @@ import type {
   ResourceTemplate,
   ServerContext,
   ServerOptions,
+  Tool,
 } from '@modelcontextprotocol/server';
 import { McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
 import type { HttpServerHandle, ServeHttpOptions, ServeStdioOptions, StdioServerHandle } from '../serve/index.js';
 import { serveHttp, serveStdio } from '../serve/index.js';
-import type { SealingOptions, RequestStateSealer } from '../state/index.js';
+import type { SealingOptions } from '../state/index.js';
 import { createSealer, principalFrom } from '../state/index.js';
 import type { CompiledPrompt, PromptArgs, PromptBody, PromptDeclaration } from './prompt.js';
 import { compilePrompt, registerPrompt } from './prompt.js';
@@ -58,8 +59,11 @@ export class McpResolveServer {
   /** The server's name and version, as advertised. */
   readonly info: Implementation;
   private readonly options: McpResolveServerOptions;
-  private readonly sealer: RequestStateSealer;
   private readonly tools = new Map<string, CompiledTool>();
+  /** The `tools/list` payload, built once per registration change rather than per request. */
+  private toolList: Tool[] | undefined;
+  /** What every instance's rounds share; only the SDK server differs per instance. */
+  private readonly roundDefaults: Omit<RoundServices, 'server'>;
   private readonly prompts = new Map<string, CompiledPrompt>();
   private readonly resources = new Map<string, CompiledResource>();
   private readonly setups: Array<(server: McpServer) => void> = [];
@@ -74,7 +78,11 @@ export class McpResolveServer {
         `legacyQuestionTimeoutMs must be a positive number of milliseconds (got ${String(timeout)}).`,
       );
     }
-    this.sealer = createSealer(info.name, options.requestState);
+    this.roundDefaults = {
+      sealer: createSealer(info.name, options.requestState),
+      principal: options.principal ?? ((ctx) => principalFrom(ctx.http?.authInfo)),
+      legacyQuestionTimeoutMs: timeout ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
+    };
   }
 
   /**
@@ -96,6 +104,7 @@ export class McpResolveServer {
       throw new McpResolveError('invalid_declaration', `Tool '${name}' is already registered on this server.`);
     }
     this.tools.set(name, compileTool(name, declaration, body));
+    this.toolList = undefined;
     return this;
   }
 
@@ -140,14 +149,9 @@ export class McpResolveServer {
       ...(this.options.inputRequired !== undefined && { inputRequired: this.options.inputRequired }),
       capabilities: { tools: {} },
     });
-    const services: RoundServices = {
-      server: mcp.server,
-      sealer: this.sealer,
-      principal: this.options.principal ?? ((ctx) => principalFrom(ctx.http?.authInfo)),
-      legacyQuestionTimeoutMs: this.options.legacyQuestionTimeoutMs ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
-    };
-    const definitions = [...this.tools.values()].map((tool) => tool.definition);
-    mcp.server.setRequestHandler('tools/list', () => ({ tools: definitions }));
+    const services: RoundServices = { ...this.roundDefaults, server: mcp.server };
+    const tools = (this.toolList ??= [...this.tools.values()].map((tool) => tool.definition));
+    mcp.server.setRequestHandler('tools/list', () => ({ tools }));
     mcp.server.setRequestHandler('tools/call', (request, ctx) => {
       const tool = this.tools.get(request.params.name);
       if (tool === undefined)

@@ -54,7 +54,7 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** Decodes a hex, base64 or base64url key string exactly (hex tried first), or returns undefined. */
-export function decodeKeyString(text: string): Buffer | undefined {
+function decodeKeyString(text: string): Buffer | undefined {
   if (text.length % 2 === 0 && HEX.test(text)) return Buffer.from(text, 'hex');
   if (BASE64.test(text)) {
     if (text.includes('=') && text.length % 4 !== 0) return undefined;
@@ -101,7 +101,7 @@ function expand(ikm: Buffer, info: string, length: number): Buffer {
 }
 
 /** Derives the subkeys of one raw key with HKDF-SHA256 (one salt, one `info` label per subkey). */
-export function deriveKey(ikm: Buffer): DerivedKey {
+function deriveKey(ikm: Buffer): DerivedKey {
   return {
     id: expand(ikm, 'key id', 4).readUInt32BE(0),
     encryptionKey: expand(ikm, 'aes-256-gcm key', 32),

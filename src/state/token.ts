@@ -62,7 +62,7 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
 /** Decodes unpadded base64url exactly: no other characters, no padding, no non-zero trailing bits. */
-export function decodeBase64urlStrict(text: string): Buffer | undefined {
+function decodeBase64urlStrict(text: string): Buffer | undefined {
   if (!BASE64URL.test(text)) return undefined;
   const remainder = text.length % 4;
   if (remainder === 1) return undefined;

@@ -46,3 +46,15 @@ describe('inputRequired option', () => {
     await connection.close();
   });
 });
+
+describe('tools/list', () => {
+  it('lists a tool registered after an instance was created in every later instance', async () => {
+    const server = new McpResolveServer({ name: 'late', version: '1.0.0' }).tool('first', {}, () => 'one');
+    const early = await connectInProcess(server.createServer, { era: 'modern' });
+    expect((await early.client.listTools()).tools.map((tool) => tool.name)).toEqual(['first']);
+    server.tool('second', {}, () => 'two');
+    const late = await connectInProcess(server.createServer, { era: 'modern' });
+    expect((await late.client.listTools()).tools.map((tool) => tool.name)).toEqual(['first', 'second']);
+    await Promise.all([early.close(), late.close()]);
+  });
+});
