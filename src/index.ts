@@ -29,8 +29,8 @@ export type {
   ServeHttpOptions,
   ServeStdioOptions,
   StdioServerHandle,
-} from './serve/index.js';
-export { createDualEraHandler, serveHttp, serveStdio } from './serve/index.js';
+} from './hosting/index.js';
+export { createDualEraHandler, serveHttp, serveStdio } from './hosting/index.js';
 export type {
   MemoryReplayStore,
   ReplayStore,

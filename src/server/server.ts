@@ -14,8 +14,8 @@ import type {
 import { McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
-import type { HttpServerHandle, ServeHttpOptions, ServeStdioOptions, StdioServerHandle } from '../serve/index.js';
-import { serveHttp, serveStdio } from '../serve/index.js';
+import type { HttpServerHandle, ServeHttpOptions, ServeStdioOptions, StdioServerHandle } from '../hosting/index.js';
+import { serveHttp, serveStdio } from '../hosting/index.js';
 import type { SealingOptions } from '../state/index.js';
 import { createSealer, principalFrom } from '../state/index.js';
 import type { CompiledPrompt, PromptArgs, PromptBody, PromptDeclaration } from './prompt.js';

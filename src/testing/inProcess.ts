@@ -6,7 +6,7 @@
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 
-import { serveStdio } from '../serve/stdio.js';
+import { serveStdio } from '../hosting/stdio.js';
 import type { ConnectOptions, TestConnection } from './connection.js';
 import { connectObserved } from './connection.js';
 import { ObservedTransport } from './observedTransport.js';

@@ -7,7 +7,7 @@ import type { CallToolResult, ClientCapabilities, InputRequest, McpServerFactory
 import { InMemoryTransport, isCallToolResult, isInputRequiredResult } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/client';
 
-import { serveStdio } from '../serve/stdio.js';
+import { serveStdio } from '../hosting/stdio.js';
 import { MODERN_PROTOCOL_VERSION } from './connection.js';
 
 /** What one leg came back with: the final result, or the questions and state of an `input_required` round. */

@@ -6,7 +6,7 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import { isJSONRPCRequest } from '@modelcontextprotocol/client';
 
-import { ForwardingTransport } from '../serve/forwardingTransport.js';
+import { ForwardingTransport } from '../hosting/forwardingTransport.js';
 
 /** Receives the requests an {@link ObservedTransport} sees. */
 export interface TransportObserver {

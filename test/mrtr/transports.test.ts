@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { OptionName } from '../../examples/mrtr-options/deck.js';
 import { OPTIONS } from '../../examples/mrtr-options/deck.js';
-import { serveHttp } from '../../src/serve/index.js';
+import { serveHttp } from '../../src/hosting/index.js';
 import { answerUnits, onCleanup, SHARED, textOf, TOKYO } from './helpers.js';
 
 const SERVE = fileURLToPath(new URL('../../examples/mrtr-options/serve.ts', import.meta.url));
