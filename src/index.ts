@@ -2,8 +2,8 @@
 export type { Era, ToolContext } from './context.js';
 export type { McpResolveErrorCode } from './errors.js';
 export { McpResolveError, ToolError } from './errors.js';
-export type { Answered, Ask, Elicit, ElicitationResult, ListRoots, Sample, SampleResult } from './resolvers/markers.js';
-export { elicit, listRoots, sample } from './resolvers/markers.js';
+export type { Answered, Ask, Elicit, ElicitationResult, ListRoots, Sample, SampleResult } from './questions/markers.js';
+export { elicit, listRoots, sample } from './questions/markers.js';
 export type {
   AnyResolver,
   ArgShape,

@@ -1,6 +1,5 @@
 /** The era of a request, and era dispatch (option D): one body per era behind one tool. */
-import type { ClientCapabilities, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
-import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
+import type { InputRequiredResult } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
 import { eraOf } from '../server/era.js';
@@ -8,12 +7,6 @@ import type { ToolInput } from '../server/tool.js';
 import type { ArgsOf, HandlerResult, WrappedBody } from './body.js';
 
 export { eraOf };
-
-/** The capabilities a modern request declares in its envelope (`undefined` on legacy requests, whose declaration lives on the connection). */
-export function modernCapabilitiesOf(ctx: ServerContext): ClientCapabilities | undefined {
-  const envelope: Readonly<Record<string, unknown>> | undefined = ctx.mcpReq.envelope;
-  return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-}
 
 /** A tool body for one era. */
 export type EraBody<TInput extends ToolInput> = (

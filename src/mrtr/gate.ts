@@ -5,13 +5,13 @@
  * and lets the microtask and immediate queues drain, so that questions asked concurrently
  * (`Promise.all`) join the same round.
  */
-import type { InputRequest } from '@modelcontextprotocol/server';
+import type { Question } from '../questions/render.js';
 
 /** How a round ended: the handler's value or error, a suspension on pending questions, or a fault the handler cannot swallow. */
 export type RoundOutcome<T> =
   | { readonly kind: 'done'; readonly value: T }
   | { readonly kind: 'error'; readonly error: unknown }
-  | { readonly kind: 'suspended'; readonly questions: Readonly<Record<string, InputRequest>> }
+  | { readonly kind: 'suspended'; readonly questions: readonly Question[] }
   | { readonly kind: 'fatal'; readonly error: unknown };
 
 /** A promise that never settles: what an unanswered question gives the handler. */
@@ -23,8 +23,7 @@ const immediate = (): Promise<void> => new Promise((resolve) => setImmediate(res
 
 /** The bookkeeping of one round: pending questions, work in flight, and faults. */
 export class RoundGate {
-  private readonly pending: Record<string, InputRequest> = {};
-  private pendingCount = 0;
+  private readonly pending = new Map<string, Question>();
   private inFlight = 0;
   private activity = 0;
   private fault: { readonly error: unknown } | undefined;
@@ -37,10 +36,14 @@ export class RoundGate {
   }
 
   /** Registers a question the handler is now waiting on. */
-  ask(key: string, request: InputRequest): void {
-    if (!(key in this.pending)) this.pendingCount += 1;
-    this.pending[key] = request;
+  ask(question: Question): void {
+    this.pending.set(question.key, question);
     this.bump();
+  }
+
+  /** Drops a question from the pending set once its answer is handed over (the run goes on in process). */
+  answered(key: string): void {
+    this.pending.delete(key);
   }
 
   /** Runs `work` as journaled work the round must wait for before it may end. */
@@ -76,12 +79,12 @@ export class RoundGate {
       for (;;) {
         if (this.fault !== undefined) return { kind: 'fatal', error: this.fault.error };
         if (finished !== undefined) return finished;
-        if (this.pendingCount > 0 && this.inFlight === 0) {
+        if (this.pending.size > 0 && this.inFlight === 0) {
           const before = this.activity;
           await immediate();
           if (this.fault !== undefined || finished !== undefined) continue;
           if (this.activity === before && this.inFlight === 0)
-            return { kind: 'suspended', questions: { ...this.pending } };
+            return { kind: 'suspended', questions: [...this.pending.values()] };
           continue;
         }
         const woken = new Promise<void>((resolve) => {

@@ -3,13 +3,12 @@
  * docs/handler-shapes.md): era dispatch, answer reading, legacy pushes, an at-most-once guard,
  * a step builder, linear continuations held in memory, and journaled replay.
  */
-export { answerOf } from './answers.js';
+export { answerOf } from './answerOf.js';
 export type { ArgsOf, HandlerResult, WrappedBody } from './body.js';
 export type { EraBody } from './era.js';
 export { byEra, eraOf } from './era.js';
-export { DEFAULT_MAX_JOURNAL_BYTES } from './journal.js';
 export type { JournaledContext, JournaledHandler, JournaledOptions, SuspendInfo } from './journaled.js';
-export { journaled } from './journaled.js';
+export { DEFAULT_MAX_JOURNAL_BYTES, journaled } from './journaled.js';
 export type {
   ContinuationStore,
   ContinuationStoreOptions,

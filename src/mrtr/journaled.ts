@@ -5,7 +5,7 @@
  * promise that never settles. The round then ends with one `input_required` carrying every
  * question pending by then and the journal as `requestState`, which the library seals. Suspension
  * is not an exception, so the handler's own `try`/`catch` cannot swallow it. On legacy sessions
- * the handler runs once: steps run, questions are real pushes.
+ * the handler runs once, in process: steps run, and each round's questions are real pushes.
  */
 import type {
   CreateMessageRequestParams,
@@ -16,29 +16,30 @@ import type {
 } from '@modelcontextprotocol/server';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-import { inputRequired, isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/server';
+import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
-import { McpResolveError } from '../errors.js';
-import { readAnswer } from '../resolvers/answers.js';
-import { assertCapability } from '../resolvers/capabilities.js';
-import type { Ask, AskKind, ElicitationResult, SampleResult } from '../resolvers/markers.js';
+import { McpResolveError, ToolError } from '../errors.js';
+import { pinOf, Ledger, occurrenceKeys } from '../questions/ledger.js';
+import type { Ask, AskKind, ElicitationResult, SampleResult } from '../questions/markers.js';
 import {
   askKind,
   elicit as elicitMarker,
   listRoots as rootsMarker,
   sample as sampleMarker,
-} from '../resolvers/markers.js';
-import type { RenderedQuestion } from '../resolvers/questions.js';
-import { renderQuestion } from '../resolvers/questions.js';
+} from '../questions/markers.js';
+import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
+import type { Question } from '../questions/render.js';
+import { renderQuestion } from '../questions/render.js';
+import { runRounds } from '../questions/rounds.js';
+import { strategyFor } from '../questions/strategy.js';
 import type { ToolInput } from '../server/tool.js';
 import type { ArgsOf, HandlerResult, WrappedBody } from './body.js';
-import { modernCapabilitiesOf } from './era.js';
 import { never, RoundGate } from './gate.js';
-import type { Journal } from './journal.js';
-import { decodeJournal, DEFAULT_MAX_JOURNAL_BYTES, encodeJournal } from './journal.js';
 import { asRecorded } from './json.js';
-import { DEFAULT_PUSH_TIMEOUT_MS, pushAsk } from './push.js';
+
+/** The default bound on a journal's size, in bytes of its JSON text (64 KiB). */
+export const DEFAULT_MAX_JOURNAL_BYTES = 65_536;
 
 /** What a journaled handler receives: the tool context plus the four journaled operations. */
 export interface JournaledContext extends ToolContext {
@@ -118,81 +119,64 @@ export function journaled<TInput extends ToolInput>(
   const timeoutMs = positiveInteger(
     options.legacyQuestionTimeoutMs,
     'legacyQuestionTimeoutMs',
-    DEFAULT_PUSH_TIMEOUT_MS,
+    DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
   );
-  return async (args: ArgsOf<TInput>, ctx: ToolContext) =>
-    ctx.era === 'legacy'
-      ? runOnce(handler, args, ctx, timeoutMs)
-      : replay(handler, args, ctx, maxBytes, options.onSuspend);
+  return async (args: ArgsOf<TInput>, ctx: ToolContext) => {
+    const result = await runJournaled(handler, args, ctx, timeoutMs);
+    if (!isInputRequiredResult(result)) return result;
+    const journal = result.requestState ?? '';
+    const bytes = Buffer.byteLength(journal, 'utf8');
+    if (bytes > maxBytes) {
+      throw new McpResolveError(
+        'invalid_usage',
+        `journaled(): this call's journal is ${bytes} bytes, over maxJournalBytes (${maxBytes}). ` +
+          'Record ids rather than documents in ctx.step(), or raise maxJournalBytes.',
+      );
+    }
+    options.onSuspend?.({ journalBytes: bytes, questions: Object.keys(result.inputRequests ?? {}).length });
+    return result;
+  };
 }
 
-/** Legacy: one run, steps run, questions are pushes on the live session. */
-async function runOnce<TArgs>(
-  handler: JournaledHandler<TArgs>,
-  args: TArgs,
-  ctx: ToolContext,
-  timeoutMs: number,
-): Promise<HandlerResult> {
-  let fault: { readonly error: ProtocolError } | undefined;
-  const ask = async (marker: Ask) => {
-    try {
-      return await pushAsk(ctx, marker, LABELS[askKind(marker)], { timeoutMs });
-    } catch (error) {
-      if (error instanceof ProtocolError) fault ??= { error }; // no channel: a catch-all must not turn it into a result
-      throw error;
-    }
-  };
-  const journaledCtx: JournaledContext = {
-    ...ctx,
-    step: async (name, fn) => asRecorded(await fn(), `ctx.step('${name}')`),
-    elicit: async (message, schema) => trusted(await ask(elicitMarker(message, schema))),
-    sample: async (params) => acceptedValue<SampleResult>(await ask(sampleMarker(params)), 'ctx.sample()'),
-    listRoots: async () => acceptedValue<Root[]>(await ask(rootsMarker()), 'ctx.listRoots()'),
-  };
-  try {
-    const result = await handler(journaledCtx, args);
-    if (fault !== undefined) throw fault.error;
-    return result;
-  } catch (error) {
-    throw fault?.error ?? error;
+/** The journal a round carries: a fresh one on the first round (and on every legacy call, which runs in one go). */
+function journalOf(ctx: ToolContext): Ledger {
+  const plaintext: unknown = ctx.era === 'modern' ? ctx.mcpReq.requestState() : undefined;
+  if (plaintext === undefined) return Ledger.fresh();
+  const ledger = typeof plaintext === 'string' ? Ledger.decode(plaintext) : undefined;
+  // Only this library mints the (sealed) journal: an unknown shape means a redeploy mid-call.
+  // Starting from an empty journal would run recorded steps again, so the call fails instead.
+  if (ledger === undefined) {
+    throw new ToolError('journaled(): this call carries a journal from an incompatible version; start the call over.');
   }
+  return ledger;
 }
 
 /** The step a piece of code runs inside, if any: a step that asks would wait on itself. */
 const insideStep = new AsyncLocalStorage<string>();
 
-/** Keys by content or name plus occurrence: `key`, then `key.2`, `key.3`, … for repeats in one run. */
-function occurrences(): (base: string) => string {
-  const seen = new Map<string, number>();
-  return (base) => {
-    const count = (seen.get(base) ?? 0) + 1;
-    seen.set(base, count);
-    return count === 1 ? base : `${base}.${count}`;
-  };
-}
-
-/** Modern: one round of the replay. */
-async function replay<TArgs>(
+/**
+ * One call of a journaled handler on either era. The handler runs from the top; steps and answers
+ * come from the journal; a question without an answer leaves the handler waiting, and the era's
+ * strategy ends the round (modern: `input_required` with the journal; legacy: pushes, then the
+ * same run goes on).
+ */
+async function runJournaled<TArgs>(
   handler: JournaledHandler<TArgs>,
   args: TArgs,
   ctx: ToolContext,
-  maxBytes: number,
-  onSuspend: JournaledOptions['onSuspend'],
+  timeoutMs: number,
 ): Promise<HandlerResult | InputRequiredResult> {
-  const carried = decodeJournal(ctx.mcpReq.requestState());
-  const responses = ctx.mcpReq.inputResponses;
-  const capabilities = modernCapabilitiesOf(ctx);
+  const journal = journalOf(ctx);
+  const strategy = strategyFor(ctx, { ledger: journal, legacyTimeoutMs: timeoutMs });
   const gate = new RoundGate();
-  const steps: Journal['s'] = { ...carried.s };
-  const answers: Journal['a'] = {};
-  const askedBefore = new Set(carried.p);
-  const stepKey = occurrences();
-  const questionKey = occurrences();
+  const stepKey = occurrenceKeys();
+  const questionKey = occurrenceKeys();
+  const waiting = new Map<string, (outcome: Promise<ElicitationResult<unknown>>) => void>();
 
   const step = <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
     if (gate.isClosed) return never();
     const key = stepKey(name);
-    const recorded = steps[key];
+    const recorded = journal.step(key);
     if (recorded !== undefined) return Promise.resolve(trusted<T>(recorded[0]));
     return gate.track(async () => {
       const value = await insideStep.run(name, fn);
@@ -203,7 +187,7 @@ async function replay<TArgs>(
         gate.fail(error); // unrecordable: the step would run again next round, so the call stops here
         return never<T>();
       }
-      steps[key] = kept === undefined ? [] : [kept];
+      journal.recordStep(key, kept);
       return kept;
     });
   };
@@ -221,37 +205,27 @@ async function replay<TArgs>(
       );
       return never();
     }
-    let question: RenderedQuestion;
+    let question: Question;
     try {
-      question = renderQuestion(marker, label);
+      const rendered = renderQuestion(marker, label);
+      question = { key: questionKey(pinOf(rendered)), label, ask: marker, rendered };
     } catch (error) {
       gate.fail(error); // a schema the wire cannot carry is a programming error, not something to catch
       return never();
     }
-    // 96 bits of the question's digest: a reworded question gets a new key and is asked again.
-    const key = questionKey(question.digest.slice(0, 16));
-    if (key in carried.a) {
-      const outcome = await readAnswer(marker, question.kind, label, carried.a[key]).catch(() => undefined);
-      if (outcome !== undefined) {
-        answers[key] = carried.a[key];
-        return outcome;
-      }
-      // Recorded but no longer valid for the live question: forget it and ask again.
-    }
-    if (askedBefore.has(key) && responses !== undefined && key in responses) {
-      const response = responses[key];
-      const outcome = await readAnswer(marker, question.kind, label, response);
-      answers[key] = response;
-      return outcome;
-    }
+    const known = await strategy.recall(question, false);
+    if (known !== undefined) return known;
     try {
-      assertCapability(capabilities, question, label);
+      strategy.admit(question);
     } catch (error) {
-      gate.fail(error);
+      gate.fail(error); // a client that cannot be asked: a protocol error, not for the handler to catch
       return never();
     }
-    gate.ask(key, question.request);
-    return never();
+    // Settled with the answer (or the reason there is none) when the strategy has it: legacy only.
+    return new Promise<ElicitationResult<unknown>>((resolve) => {
+      waiting.set(question.key, resolve);
+      gate.ask(question);
+    });
   };
 
   const journaledCtx: JournaledContext = {
@@ -262,33 +236,34 @@ async function replay<TArgs>(
     listRoots: async () => acceptedValue<Root[]>(await ask(rootsMarker()), 'ctx.listRoots()'),
   };
 
-  const outcome = await gate.settle((async () => handler(journaledCtx, args))());
-  gate.close();
-  switch (outcome.kind) {
-    case 'fatal':
-    case 'error':
-      throw outcome.error;
-    case 'done':
-      if (isInputRequiredResult(outcome.value)) {
-        throw new McpResolveError(
-          'invalid_usage',
-          'journaled(): the handler returned input_required itself; ask with ctx.elicit(), ctx.sample() or ctx.listRoots().',
-        );
-      }
-      return outcome.value;
-    case 'suspended': {
-      const questions = Object.keys(outcome.questions);
-      const journal: Journal = { v: 1, s: steps, a: answers, p: questions };
-      const { text, bytes } = encodeJournal(journal);
-      if (bytes > maxBytes) {
-        throw new McpResolveError(
-          'invalid_usage',
-          `journaled(): this call's journal is ${bytes} bytes, over maxJournalBytes (${maxBytes}). ` +
-            'Record ids rather than documents in ctx.step(), or raise maxJournalBytes.',
-        );
-      }
-      onSuspend?.({ journalBytes: bytes, questions: questions.length });
-      return inputRequired({ inputRequests: outcome.questions, requestState: text });
-    }
+  const running = (async () => handler(journaledCtx, args))();
+  try {
+    return await runRounds(strategy, {
+      async run() {
+        const outcome = await gate.settle(running);
+        switch (outcome.kind) {
+          case 'fatal':
+          case 'error':
+            throw outcome.error;
+          case 'done':
+            if (isInputRequiredResult(outcome.value)) {
+              throw new McpResolveError(
+                'invalid_usage',
+                'journaled(): the handler returned input_required itself; ask with ctx.elicit(), ctx.sample() or ctx.listRoots().',
+              );
+            }
+            return { kind: 'done', value: outcome.value };
+          case 'suspended':
+            return { kind: 'waiting', questions: outcome.questions };
+        }
+      },
+      async settle(question, outcome) {
+        gate.answered(question.key);
+        waiting.get(question.key)?.(outcome);
+        waiting.delete(question.key);
+      },
+    });
+  } finally {
+    gate.close();
   }
 }

@@ -18,15 +18,14 @@ import { z } from 'zod';
 
 import type { ToolContext } from '../context.js';
 import { McpResolveError, ToolError } from '../errors.js';
-import { readAnswer } from '../resolvers/answers.js';
-import { assertCapability } from '../resolvers/capabilities.js';
-import type { Ask } from '../resolvers/markers.js';
-import { elicit as elicitMarker } from '../resolvers/markers.js';
-import type { RenderedQuestion } from '../resolvers/questions.js';
-import { renderQuestion } from '../resolvers/questions.js';
+import { assertCapability } from '../questions/capabilities.js';
+import { pinOf, occurrenceKeys } from '../questions/ledger.js';
+import { elicit as elicitMarker } from '../questions/markers.js';
+import { readAnswerTo } from '../questions/read.js';
+import type { Question } from '../questions/render.js';
+import { inputRequestsOf, renderQuestion } from '../questions/render.js';
 import type { ToolInput } from '../server/tool.js';
 import type { ArgsOf, HandlerResult, WrappedBody } from './body.js';
-import { modernCapabilitiesOf } from './era.js';
 import { never, RoundGate } from './gate.js';
 import { parseState } from './json.js';
 
@@ -94,9 +93,7 @@ export interface ContinuationStore {
 
 /** A question a suspended handler waits on. */
 interface Waiting {
-  readonly marker: Ask;
-  readonly question: RenderedQuestion;
-  readonly label: string;
+  readonly question: Question;
   readonly message: string;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
@@ -107,17 +104,10 @@ class Frame {
   readonly waiting = new Map<string, Waiting>();
   gate = new RoundGate();
   capabilities: ClientCapabilities | undefined;
-  private readonly seen = new Map<string, number>();
+  /** A key per question, stable for the frame: digest prefix plus occurrence. */
+  readonly keyFor = occurrenceKeys();
   /** The handler's run; set as soon as the frame's context exists. */
   result: Promise<HandlerResult> = Promise.resolve('');
-
-  /** A key per question, stable for the frame: digest prefix plus occurrence. */
-  keyFor(question: RenderedQuestion): string {
-    const base = question.digest.slice(0, 16);
-    const count = (this.seen.get(base) ?? 0) + 1;
-    this.seen.set(base, count);
-    return count === 1 ? base : `${base}.${count}`;
-  }
 }
 
 class MemoryContinuationStore implements ContinuationStore {
@@ -188,19 +178,19 @@ function linearContext(ctx: ToolContext, frame: Frame): LinearContext {
     ...ctx,
     elicit: <TSchema extends StandardSchemaWithJSON>(message: string, schema: TSchema) => {
       if (frame.gate.isClosed) return never<StandardSchemaV1.InferOutput<TSchema>>();
-      const marker = elicitMarker(message, schema);
-      let question: RenderedQuestion;
+      const ask = elicitMarker(message, schema);
+      let question: Question;
       try {
-        question = renderQuestion(marker, LABEL);
-        assertCapability(frame.capabilities, question, LABEL);
+        const rendered = renderQuestion(ask, LABEL);
+        assertCapability(frame.capabilities, rendered, LABEL);
+        question = { key: frame.keyFor(pinOf(rendered)), label: LABEL, ask, rendered };
       } catch (error) {
         frame.gate.fail(error); // a schema the wire cannot carry, or a client that cannot answer: not for the handler to catch
         return never<StandardSchemaV1.InferOutput<TSchema>>();
       }
-      const key = frame.keyFor(question);
       return new Promise<StandardSchemaV1.InferOutput<TSchema>>((resolve, reject) => {
-        frame.waiting.set(key, { marker, question, label: LABEL, message, resolve, reject });
-        frame.gate.ask(key, question.request);
+        frame.waiting.set(question.key, { question, message, resolve, reject });
+        frame.gate.ask(question);
       });
     },
   };
@@ -218,12 +208,12 @@ function legacyContext(ctx: ToolContext): LinearContext {
 /** Hands this round's answers to the questions the frame waits on; unanswered ones are asked again. */
 function deliver(frame: Frame, responses: Readonly<Record<string, unknown>> | undefined): void {
   for (const [key, waiting] of frame.waiting) {
-    if (responses === undefined || !(key in responses)) {
-      frame.gate.ask(key, waiting.question.request);
+    if (responses === undefined || !Object.hasOwn(responses, key)) {
+      frame.gate.ask(waiting.question);
       continue;
     }
     frame.waiting.delete(key);
-    readAnswer(waiting.marker, waiting.question.kind, waiting.label, responses[key]).then(
+    readAnswerTo(waiting.question, responses[key]).then(
       (outcome) =>
         outcome.action === 'accept'
           ? waiting.resolve(outcome.value)
@@ -252,7 +242,7 @@ export function linear<TInput extends ToolInput>(
     let frame: Frame;
     if (state === undefined) {
       frame = new Frame();
-      frame.capabilities = modernCapabilitiesOf(ctx);
+      frame.capabilities = ctx.clientCapabilities;
       const lctx = linearContext(ctx, frame);
       frame.result = (async () => handler(lctx, args))();
     } else {
@@ -261,7 +251,7 @@ export function linear<TInput extends ToolInput>(
       if (found === undefined) throw new ToolError(CONTINUATION_GONE);
       frame = found;
       frame.gate = new RoundGate();
-      frame.capabilities = modernCapabilitiesOf(ctx);
+      frame.capabilities = ctx.clientCapabilities;
       deliver(frame, ctx.mcpReq.inputResponses);
     }
     const outcome = await frame.gate.settle(frame.result);
@@ -275,7 +265,7 @@ export function linear<TInput extends ToolInput>(
         return outcome.value;
       case 'suspended':
         return inputRequired({
-          inputRequests: outcome.questions,
+          inputRequests: inputRequestsOf(outcome.questions),
           requestState: JSON.stringify({ c: store.put(frame) }),
         });
     }

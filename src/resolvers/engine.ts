@@ -13,8 +13,8 @@ import type { ToolContext } from '../context.js';
 import { ToolError } from '../errors.js';
 import { isPromiseLike } from '../promise.js';
 import type { PlanEdge, PlanNode, ResolutionPlan } from './graph.js';
-import type { Ask, ElicitationResult } from './markers.js';
-import { isAsk } from './markers.js';
+import type { Ask, ElicitationResult } from '../questions/markers.js';
+import { isAsk } from '../questions/markers.js';
 
 /** Answers a resolver's question now, or leaves it waiting (`undefined`). */
 export interface Asker {
@@ -114,9 +114,13 @@ export class Resolution {
     return pending ? { kind: 'pending' } : { kind: 'resolved', values };
   }
 
-  /** Supplies the answer to a question the last pass left waiting. */
-  settle(node: PlanNode, outcome: ElicitationResult<unknown>): void {
-    this.waiting.delete(node);
-    this.ready.set(node, { kind: 'ready', outcome, fromAnswer: true });
+  /** Supplies the answer to the question (keyed `key`) the last pass left waiting. */
+  settle(key: string, outcome: ElicitationResult<unknown>): void {
+    for (const node of this.waiting) {
+      if (node.key !== key) continue;
+      this.waiting.delete(node);
+      this.ready.set(node, { kind: 'ready', outcome, fromAnswer: true });
+      return;
+    }
   }
 }

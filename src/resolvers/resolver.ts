@@ -7,7 +7,7 @@ import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
 import { McpResolveError } from '../errors.js';
-import type { Answered, Elicit, ElicitationResult, ListRoots, Sample } from './markers.js';
+import type { Answered, Elicit, ElicitationResult, ListRoots, Sample } from '../questions/markers.js';
 
 const RESOLVER = Symbol.for('mcp-resolve.resolver');
 const OUTCOME = Symbol.for('mcp-resolve.outcome');

@@ -4,13 +4,13 @@
  * request's era, and seal whatever state goes back out.
  */
 import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server';
-import { inputRequired } from '@modelcontextprotocol/server';
+import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
-import { ModernAsker, resolveOnLegacy } from '../resolvers/asking.js';
-import { Resolution } from '../resolvers/engine.js';
+import { Ledger } from '../questions/ledger.js';
+import { strategyFor } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
-import { decodeProgress, encodeProgress } from '../resolvers/progress.js';
+import { resolvePlan } from '../resolvers/resolvePlan.js';
 import type { RequestBinding, RequestStateSealer } from '../state/index.js';
 import { clientCapabilitiesOf, eraOf } from './era.js';
 
@@ -67,20 +67,13 @@ export async function openRound(
     seal,
     async resolve(plan, args) {
       if (plan.params.length === 0) return {};
-      if (era === 'legacy') {
-        return resolveOnLegacy(plan, args, ctx, ctx.clientCapabilities, services.legacyQuestionTimeoutMs);
-      }
-      const asker = new ModernAsker(
-        plaintext === undefined ? undefined : decodeProgress(plaintext),
-        sdkCtx.mcpReq.inputResponses,
-        ctx.clientCapabilities,
-      );
-      const round = await new Resolution(plan, args, ctx, asker).pass();
-      if (round.kind === 'resolved') return round.values;
-      return inputRequired({
-        inputRequests: asker.inputRequests,
-        requestState: await seal(encodeProgress(asker.nextProgress())),
-      });
+      // A carried ledger this version cannot read means "no progress yet": the call starts over.
+      const ledger =
+        plaintext === undefined ? Ledger.fresh() : (Ledger.decode(plaintext) ?? Ledger.blank());
+      const strategy = strategyFor(ctx, { ledger, legacyTimeoutMs: services.legacyQuestionTimeoutMs });
+      const resolved = await resolvePlan(plan, args, ctx, strategy);
+      if (!isInputRequiredResult(resolved) || resolved.requestState === undefined) return resolved;
+      return { ...resolved, requestState: await seal(resolved.requestState) };
     },
   };
 }

@@ -7,8 +7,8 @@ import type { ClientCapabilities, Implementation, Transport } from '@modelcontex
 import { Client } from '@modelcontextprotocol/client';
 
 import { McpResolveError } from '../errors.js';
-import type { ScriptedAnswers } from './answers.js';
-import { assertCapabilitiesCover, capabilitiesFor, installAnswers } from './answers.js';
+import type { ScriptedAnswers } from './scriptedAnswers.js';
+import { assertCapabilitiesCover, capabilitiesFor, installAnswers } from './scriptedAnswers.js';
 import type { Counters } from './counters.js';
 import { ConnectionCounters } from './counters.js';
 import type { TransportObserver } from './observedTransport.js';

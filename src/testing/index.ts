@@ -3,7 +3,7 @@
  * over HTTP or over stdio), answer its questions from a script, and count what crossed the wire.
  */
 
-export type { ScriptedAnswers } from './answers.js';
+export type { ScriptedAnswers } from './scriptedAnswers.js';
 export type { Counters } from './counters.js';
 export { LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION } from './connection.js';
 export type { ConnectOptions, Era, TestConnection } from './connection.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpServerHandle } from '../../src/hosting/index.js';
 import { serveHttp } from '../../src/hosting/index.js';
 import { connectHttp } from '../../src/testing/index.js';
-import { answers, firstText } from '../testing/answers.js';
+import { answers, firstText } from '../testing/scripted.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
 import { SseReader, openLegacySession, post, send } from './wire.js';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { serveHttp } from '../../src/hosting/index.js';
 import { connectHttp } from '../../src/testing/index.js';
-import { answers } from '../testing/answers.js';
+import { answers } from '../testing/scripted.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
 import { SseReader, openLegacySession, post, send } from './wire.js';
 

@@ -273,7 +273,7 @@ describe("modern-only infrastructure (A's deployment hazard)", () => {
         const error = await protocolError(call);
         expect({ code: error.code, message: error.message }).toEqual({
           code: -32603,
-          message: expect.stringContaining('this legacy (2025-11-25) HTTP request has no session, so no channel'),
+          message: expect.stringContaining('this legacy (2025-11-25) request has no session, so no channel'),
         });
         break;
       }

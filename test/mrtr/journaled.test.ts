@@ -340,8 +340,8 @@ describe('the journal is measured and bounded', () => {
     // Round 1: two steps recorded, one question pending; round 2: three steps, one answer, two questions pending.
     // Exact, so docs/handler-shapes.md's numbers stay true: the journal is small JSON, nothing else.
     expect(sizes).toEqual([
-      { journalBytes: 106, questions: 1 },
-      { journalBytes: 229, questions: 2 },
+      { journalBytes: 125, questions: 1 },
+      { journalBytes: 288, questions: 2 },
     ]);
     // What travels is the sealed token: the journal plus a fixed overhead, in base64url.
     expect(tokens).toEqual(sizes.map((size) => Math.ceil(((size.journalBytes + TOKEN_OVERHEAD_BYTES) * 4) / 3)));

@@ -232,8 +232,8 @@ describe('state carried between rounds (modern only: requestState exists only th
     const r2 = asked(
       await manual.round('t', {}, { inputResponses: { first: accept({ pick: 'a' }) }, requestState: r1.requestState }),
     );
-    // The inner format is JSON stamped with its version as "v" (src/resolvers/progress.ts); bump it.
-    rewrite(r2.requestState, '"v":1', '"v":9');
+    // The inner format is JSON stamped with its version as "v" (src/questions/ledger.ts); bump it.
+    rewrite(r2.requestState, '"v":2', '"v":9');
     const r3 = asked(
       await manual.round('t', {}, { inputResponses: { second: accept({ pick: 's' }) }, requestState: r2.requestState }),
     );

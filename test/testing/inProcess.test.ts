@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpResolveError } from '../../src/errors.js';
 import type { Era, TestConnection } from '../../src/testing/index.js';
 import { connectInProcess } from '../../src/testing/index.js';
-import { answers, firstText } from './answers.js';
+import { answers, firstText } from './scripted.js';
 import { askNameServer } from './fixtures/askNameServer.js';
 
 const CALL = { timeout: 5_000 };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { Era } from '../../src/testing/index.js';
 import { connectStdio } from '../../src/testing/index.js';
-import { answers, firstText } from './answers.js';
+import { answers, firstText } from './scripted.js';
 
 const SERVER = fileURLToPath(new URL('./fixtures/stdioServer.ts', import.meta.url));
 

@@ -19,6 +19,25 @@ export interface RenderedQuestion {
   readonly digest: string;
 }
 
+/**
+ * A question as every part of the questions layer handles it: the key its answer travels under
+ * (`inputRequests`/`inputResponses`, the ledger), the label naming its asker in messages, the
+ * marker it came from, and its rendering.
+ */
+export interface Question {
+  readonly key: string;
+  readonly label: string;
+  readonly ask: Ask;
+  readonly rendered: RenderedQuestion;
+}
+
+/** The `inputRequests` of an `input_required` result asking `questions`, by key, in order. */
+export function inputRequestsOf(questions: readonly Question[]): Record<string, InputRequest> {
+  const requests: Record<string, InputRequest> = {};
+  for (const question of questions) requests[question.key] = question.rendered.request;
+  return requests;
+}
+
 type WireSchema = Extract<InputRequest, { method: 'elicitation/create' }>['params'] extends infer P
   ? P extends { requestedSchema: infer S }
     ? S

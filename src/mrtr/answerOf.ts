@@ -4,7 +4,7 @@ import { acceptedContent, inputResponse } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
 import { ToolError } from '../errors.js';
-import type { ElicitationResult } from '../resolvers/markers.js';
+import type { ElicitationResult } from '../questions/markers.js';
 
 /**
  * The outcome of the elicitation answered under `key` in this round's `inputResponses`, validated

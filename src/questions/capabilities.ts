@@ -1,12 +1,13 @@
 /**
  * The capability gate: a question the client never declared it can answer refuses the call with
  * JSON-RPC error -32021 naming the capability and the resolver, on both eras, before anything is
- * sent and before the tool body runs.
+ * sent and before the tool body runs. On a legacy connection the gate also refuses a question that
+ * has no channel to travel on.
  */
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
-import { MissingRequiredClientCapabilityError } from '@modelcontextprotocol/server';
+import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import type { RenderedQuestion } from './questions.js';
+import type { RenderedQuestion } from './render.js';
 
 /** The capabilities a client must have declared to be asked `question`. */
 export function requiredCapabilities(question: RenderedQuestion): ClientCapabilities {
@@ -61,5 +62,20 @@ export function assertCapability(
     { requiredCapabilities: requiredCapabilities(question) },
     `Client does not support ${needed}, which resolver '${label}' needs to ask its question. ` +
       'Declare the capability in the client, or call a tool that does not ask.',
+  );
+}
+
+/**
+ * Throws a top-level internal error unless a legacy connection can carry a push: only an instance
+ * that never saw `initialize` has no declared capabilities, which is the SDK's per-request legacy
+ * leg (no session, so no channel for server-to-client requests). Failing here beats a push whose
+ * answer never arrives.
+ */
+export function assertBackChannel(declared: ClientCapabilities | undefined, label: string): void {
+  if (declared !== undefined) return;
+  throw new ProtocolError(
+    ProtocolErrorCode.InternalError,
+    `Resolver '${label}' needs to ask the client, but this legacy (2025-11-25) request has no session, so no channel ` +
+      'for server-to-client requests. Serve legacy HTTP through a sessionful transport (serveHttp does).',
   );
 }

@@ -8,6 +8,7 @@ import { inputResponse, isSpecType } from '@modelcontextprotocol/server';
 
 import { ToolError } from '../errors.js';
 import type { Ask, AskKind, ElicitationResult } from './markers.js';
+import type { Question } from './render.js';
 
 const KIND_NAMES: Record<AskKind, string> = {
   elicit: 'elicitation',
@@ -63,4 +64,12 @@ export async function readAnswer(
     case 'missing':
       throw new ToolError(`Resolver '${label}' got an empty response to its question.`);
   }
+}
+
+/**
+ * Reads `response` as the answer to `question`. Every answer the layer accepts goes through here,
+ * which is where a policy that asks again on a bad answer would hook in.
+ */
+export function readAnswerTo(question: Question, response: unknown): Promise<ElicitationResult<unknown>> {
+  return readAnswer(question.ask, question.rendered.kind, question.label, response);
 }

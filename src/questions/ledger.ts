@@ -1,0 +1,165 @@
+/**
+ * The pinning ledger: what a multi-round call remembers between modern rounds, as the plaintext of
+ * its sealed `requestState`. One format for every client of the questions layer (the resolver
+ * engine and `journaled`):
+ *
+ * `{ "v": 2, "a": { key: [pin, response] }, "q": { key: pin }, "s"?: { key: [value] | [] } }`
+ *
+ * - `a`: recorded answers, each pinned to the exact question it answered ({@link pinOf});
+ * - `q`: the questions the previous round asked, by pin (a response to anything else is ignored);
+ * - `s`: recorded step results (`journaled` only; `[]` stands for `undefined`).
+ */
+import type { ElicitationResult } from './markers.js';
+import { readAnswerTo } from './read.js';
+import type { Question } from './render.js';
+
+/** Version of the ledger format. */
+const LEDGER_VERSION = 2;
+
+type Recorded = [pin: string, response: unknown];
+
+interface WireLedger {
+  v: number;
+  a: Record<string, Recorded>;
+  q: Record<string, string>;
+  s?: Record<string, unknown[]>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The value under `key` when `record` has it as its own property (never something from `Object.prototype`). */
+export function ownEntry<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/**
+ * Keys by name (or digest prefix) plus occurrence: `base`, then `base.2`, `base.3`, … for repeats
+ * within one run. The one builder of occurrence keys (journaled steps and questions, linear questions).
+ */
+export function occurrenceKeys(): (base: string) => string {
+  const seen = new Map<string, number>();
+  return (base) => {
+    const count = (seen.get(base) ?? 0) + 1;
+    seen.set(base, count);
+    return count === 1 ? base : `${base}.${count}`;
+  };
+}
+
+/**
+ * The pin of a question: the first 96 bits of its digest (base64url). Answers are pinned to it, and
+ * `journaled`/`linear` key their questions by it, so a reworded question is asked again. The state
+ * is sealed, so the pin only has to tell questions apart, not resist forgery.
+ */
+export function pinOf(question: { readonly digest: string }): string {
+  return question.digest.slice(0, 16);
+}
+
+/** One round's ledger: what the round carried in, and what it will carry out. */
+export class Ledger {
+  private readonly answers: Record<string, Recorded>;
+  private readonly askedNow: Record<string, string> = {};
+  private readonly steps: Record<string, unknown[]>;
+
+  private constructor(
+    /** Whether the round carried state at all (a first round carries none). */
+    readonly carried: boolean,
+    answers: Record<string, Recorded>,
+    private readonly askedBefore: Readonly<Record<string, string>>,
+    steps: Record<string, unknown[]>,
+  ) {
+    this.answers = answers;
+    this.steps = steps;
+  }
+
+  /** The ledger of a call's first round. */
+  static fresh(): Ledger {
+    return new Ledger(false, {}, {}, {});
+  }
+
+  /** The ledger of a round whose carried state could not be read: nothing recorded, and no first-round leniency. */
+  static blank(): Ledger {
+    return new Ledger(true, {}, {}, {});
+  }
+
+  /** Decodes a carried ledger; `undefined` for anything this version did not write. */
+  static decode(plaintext: string): Ledger | undefined {
+    let wire: unknown;
+    try {
+      wire = JSON.parse(plaintext);
+    } catch {
+      return undefined;
+    }
+    if (!isRecord(wire) || wire.v !== LEDGER_VERSION || !isRecord(wire.a) || !isRecord(wire.q)) return undefined;
+    if (wire.s !== undefined && !isRecord(wire.s)) return undefined;
+    const answers: Record<string, Recorded> = {};
+    for (const [key, entry] of Object.entries(wire.a)) {
+      if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string') {
+        answers[key] = [entry[0], entry[1]];
+      }
+    }
+    const asked: Record<string, string> = {};
+    for (const [key, digest] of Object.entries(wire.q)) {
+      if (typeof digest === 'string') asked[key] = digest;
+    }
+    const steps: Record<string, unknown[]> = {};
+    for (const [key, entry] of Object.entries(wire.s ?? {})) {
+      if (!Array.isArray(entry) || entry.length > 1) return undefined;
+      steps[key] = entry;
+    }
+    return new Ledger(true, answers, asked, steps);
+  }
+
+  /**
+   * The answer this round already has for `question`: one recorded under its digest that still
+   * reads as valid, or a response in this round's `responses` to the same question asked last
+   * round. `unprompted` also accepts a response on a first round (a client answering up front).
+   * A recorded answer for a changed question is forgotten; an invalid fresh response throws.
+   */
+  async recall(
+    question: Question,
+    responses: Readonly<Record<string, unknown>> | undefined,
+    unprompted: boolean,
+  ): Promise<ElicitationResult<unknown> | undefined> {
+    const { key } = question;
+    const digest = pinOf(question.rendered);
+    const recorded = ownEntry(this.answers, key);
+    if (recorded !== undefined) {
+      if (recorded[0] === digest) {
+        const outcome = await readAnswerTo(question, recorded[1]).catch(() => undefined);
+        if (outcome !== undefined) return outcome;
+      }
+      // Drifted (the question changed) or no longer valid for it: forget it and ask again.
+      delete this.answers[key];
+    }
+    const expected = this.carried ? ownEntry(this.askedBefore, key) === digest : unprompted;
+    if (!expected || responses === undefined || !Object.hasOwn(responses, key)) return undefined;
+    const response = responses[key];
+    const outcome = await readAnswerTo(question, response);
+    this.answers[key] = [digest, response];
+    return outcome;
+  }
+
+  /** Notes that this round asks `question`, so next round accepts its answer. */
+  ask(question: Question): void {
+    this.askedNow[question.key] = pinOf(question.rendered);
+  }
+
+  /** The recorded result of step `key` (`[value]`, or `[]` for `undefined`), if it ran in an earlier round. */
+  step(key: string): readonly unknown[] | undefined {
+    return ownEntry(this.steps, key);
+  }
+
+  /** Records the result of step `key` (a JSON value, or `undefined`). */
+  recordStep(key: string, value: unknown): void {
+    this.steps[key] = value === undefined ? [] : [value];
+  }
+
+  /** The plaintext to seal into the next round's `requestState`. */
+  encode(): string {
+    const wire: WireLedger = { v: LEDGER_VERSION, a: this.answers, q: this.askedNow };
+    if (Object.keys(this.steps).length > 0) wire.s = this.steps;
+    return JSON.stringify(wire);
+  }
+}

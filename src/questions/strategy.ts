@@ -1,0 +1,92 @@
+/**
+ * Round strategies: how one era gets a question answered. A client of the questions layer (the
+ * resolver engine, `journaled`) finds its questions, asks the strategy whether an answer is already
+ * known (`recall`), lets it refuse what cannot be asked (`admit`), and when a run is left waiting
+ * on questions hands them to `end`: the modern strategy replies `input_required` with the ledger
+ * to seal; the legacy strategy pushes them and returns the answers, and the run goes on.
+ *
+ * Another way of asking (a task parked in `input_required`, answered through `tasks/update`) is
+ * a third implementation of {@link RoundStrategy}; nothing else changes.
+ */
+import type { InputRequiredResult } from '@modelcontextprotocol/server';
+import { inputRequired } from '@modelcontextprotocol/server';
+
+import type { ToolContext } from '../context.js';
+import { assertBackChannel, assertCapability } from './capabilities.js';
+import type { Ledger } from './ledger.js';
+import type { ElicitationResult } from './markers.js';
+import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS, pushQuestion } from './push.js';
+import type { Question } from './render.js';
+import { inputRequestsOf } from './render.js';
+
+/** An answer a strategy obtained for a pending question (a rejection says why there is none). */
+export interface Answer {
+  readonly question: Question;
+  readonly outcome: Promise<ElicitationResult<unknown>>;
+}
+
+/** How a round that is waiting on questions ends. */
+export type RoundEnd =
+  /** Reply to the client now (modern: `input_required`, its `requestState` the plaintext ledger to seal). */
+  | { readonly kind: 'reply'; readonly result: InputRequiredResult }
+  /** Go on in process with these answers (legacy: the pushes were answered), in the order asked. */
+  | { readonly kind: 'answered'; readonly answers: readonly Answer[] };
+
+/** How one era gets questions answered. */
+export interface RoundStrategy {
+  /** The answer this round already has for `question`; `unprompted` accepts one the client sent before being asked. */
+  recall(question: Question, unprompted: boolean): Promise<ElicitationResult<unknown> | undefined>;
+  /** Throws the protocol error (-32021, or no channel) when `question` cannot be asked here; nothing is sent. */
+  admit(question: Question): void;
+  /** Ends a round whose run waits on `pending` (every one admitted), in the order found. */
+  end(pending: readonly Question[]): Promise<RoundEnd>;
+}
+
+/** Modern (2026-07-28): answers come from the ledger and this round's `inputResponses`; a round ends with `input_required`. */
+export function modernStrategy(ctx: ToolContext, ledger: Ledger): RoundStrategy {
+  return {
+    recall: (question, unprompted) => ledger.recall(question, ctx.mcpReq.inputResponses, unprompted),
+    admit: (question) => assertCapability(ctx.clientCapabilities, question.rendered, question.label),
+    async end(pending) {
+      for (const question of pending) ledger.ask(question);
+      const inputRequests = inputRequestsOf(pending);
+      return { kind: 'reply', result: inputRequired({ inputRequests, requestState: ledger.encode() }) };
+    },
+  };
+}
+
+/** Legacy (2025-11-25): nothing is known in advance; a round's questions are pushed one by one, in order. */
+export function legacyStrategy(ctx: ToolContext, timeoutMs: number): RoundStrategy {
+  return {
+    recall: async () => undefined,
+    admit(question) {
+      assertBackChannel(ctx.clientCapabilities, question.label);
+      assertCapability(ctx.clientCapabilities, question.rendered, question.label);
+    },
+    async end(pending) {
+      const answers: Answer[] = [];
+      for (const question of pending) {
+        const outcome = pushQuestion(ctx, question, timeoutMs);
+        answers.push({ question, outcome });
+        // A failed push ends the round: later questions are not sent.
+        if ((await outcome.then(() => true, () => false)) === false) break;
+      }
+      return { kind: 'answered', answers };
+    },
+  };
+}
+
+/** Options of {@link strategyFor}. */
+export interface StrategyOptions {
+  /** The call's ledger (modern rounds read and write it). */
+  readonly ledger: Ledger;
+  /** How long a legacy push waits for the human, in ms. */
+  readonly legacyTimeoutMs?: number;
+}
+
+/** The strategy for the era of `ctx`. */
+export function strategyFor(ctx: ToolContext, options: StrategyOptions): RoundStrategy {
+  return ctx.era === 'modern'
+    ? modernStrategy(ctx, options.ledger)
+    : legacyStrategy(ctx, options.legacyTimeoutMs ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS);
+}
