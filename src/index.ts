@@ -17,6 +17,7 @@ export type {
   ValueOf,
 } from './resolvers/resolver.js';
 export { outcome, resolver } from './resolvers/resolver.js';
+export type { ErrorHook, FailureInfo } from './server/masking.js';
 export type { McpResolveServerOptions } from './server/server.js';
 export { McpResolveServer } from './server/server.js';
 export type { InputValues, ResolvedValues, ResolveShape, ToolBody, ToolDeclaration, ToolInput } from './server/tool.js';

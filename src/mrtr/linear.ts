@@ -34,8 +34,11 @@ const DECLINED_BRAND = Symbol.for('mcp-resolve.elicitation-declined');
 /** Why a linear `ctx.elicit()` has no value: the human declined or cancelled, or the session cannot be asked (legacy era). */
 export type NotAcceptedAction = 'decline' | 'cancel' | 'unavailable';
 
-/** Rejects a linear `ctx.elicit()` that was not accepted; catch it to take a default. */
-export class ElicitationDeclinedError extends Error {
+/**
+ * Rejects a linear `ctx.elicit()` that was not accepted; catch it to take a default. Uncaught, it
+ * fails the call with its message (a `ToolError`: written for the client, never masked).
+ */
+export class ElicitationDeclinedError extends ToolError {
   /** What happened instead of an accepted answer. */
   readonly action: NotAcceptedAction;
 

@@ -3,7 +3,7 @@
  * related to the originating call, answered before the call goes on. The one place the library
  * sends one (the resolver engine, `journaled` and `pushElicit` all come through here).
  */
-import { ProtocolError } from '@modelcontextprotocol/server';
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 import type { ToolContext } from '../context.js';
@@ -31,6 +31,14 @@ export async function pushQuestion(
   } catch (error) {
     if (error instanceof ProtocolError) {
       throw new ToolError(`The client failed the ${request.method} request: ${error.message}`, { cause: error });
+    }
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+      throw new ToolError(
+        `The client did not answer the ${request.method} request: it timed out after ${timeoutMs} ms.`,
+        {
+          cause: error,
+        },
+      );
     }
     throw error;
   }

@@ -1,7 +1,7 @@
 /**
  * Serving one `tools/call` for a compiled tool: open the sealed state (before anything runs),
  * validate arguments, run a round of resolvers on the request's era, then run the body, and
- * project the result. Tool failures become `isError` results; protocol failures (the frozen
+ * project the result. Tool failures become `isError` results (masked, see masking.ts); protocol failures (the frozen
  * requestState error, the -32021 capability gate, sealing-side faults) stay JSON-RPC errors.
  */
 import type { CallToolRequest, CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
@@ -75,6 +75,6 @@ export async function callTool(
     return services.server.projectCallToolResult(result, tool.outputJson);
   } catch (error) {
     if (error instanceof ProtocolError) throw error;
-    return toolError(error instanceof Error ? error.message : String(error));
+    return toolError(services.maskError(error, { method: 'tools/call', name: tool.name }));
   }
 }

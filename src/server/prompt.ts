@@ -10,6 +10,8 @@ import type { ToolContext } from '../context.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { compilePlan } from '../resolvers/graph.js';
 import type { Simplify } from '../resolvers/resolver.js';
+import { McpResolveError } from '../errors.js';
+import { throwMasked } from './masking.js';
 import { assertRegistration } from './registration.js';
 import type { RoundServices } from './rounds.js';
 import { openRound } from './rounds.js';
@@ -69,12 +71,18 @@ export function registerPrompt(mcp: McpServer, prompt: CompiledPrompt, services:
     },
     async (args, sdkCtx) => {
       const round = await openRound(sdkCtx, { method: 'prompts/get', target: prompt.name, arguments: args }, services);
-      const resolved = await round.resolve(prompt.plan, args);
-      if (isInputRequiredResult(resolved)) return resolved;
-      const value = (await prompt.body({ ...args, ...resolved }, round.ctx)) as GetPromptResult | InputRequiredResult;
+      let value: GetPromptResult | InputRequiredResult;
+      try {
+        const resolved = await round.resolve(prompt.plan, args);
+        if (isInputRequiredResult(resolved)) return resolved;
+        value = (await prompt.body({ ...args, ...resolved }, round.ctx)) as GetPromptResult | InputRequiredResult;
+      } catch (error) {
+        throwMasked(error, services.maskError, { method: 'prompts/get', name: prompt.name });
+      }
       if (!isInputRequiredResult(value)) return value;
       if (prompt.plan.params.length > 0) {
-        throw new Error(
+        throw new McpResolveError(
+          'invalid_usage',
           'the multi-round flow is driven either by resolvers or by the prompt body: a prompt with resolved parameters cannot return input_required itself',
         );
       }

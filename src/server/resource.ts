@@ -15,6 +15,7 @@ import type {
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
+import { throwMasked } from './masking.js';
 import { assertRegistration } from './registration.js';
 import type { RoundServices } from './rounds.js';
 import { openRound } from './rounds.js';
@@ -53,7 +54,12 @@ export function registerResource(mcp: McpServer, resource: CompiledResource, ser
       { method: 'resources/read', target: uri.href, arguments: variables },
       services,
     );
-    const value = await resource.read(uri, variables, round.ctx);
+    let value: ReadResourceResult | InputRequiredResult;
+    try {
+      value = await resource.read(uri, variables, round.ctx);
+    } catch (error) {
+      throwMasked(error, services.maskError, { method: 'resources/read', name: uri.href });
+    }
     if (!isInputRequiredResult(value) || value.requestState === undefined) return value;
     return { ...value, requestState: await round.seal(value.requestState) };
   };

@@ -13,6 +13,7 @@ import type { ResolutionPlan } from '../resolvers/graph.js';
 import { resolvePlan } from '../resolvers/resolvePlan.js';
 import type { RequestBinding, RequestStateSealer } from '../state/index.js';
 import { clientCapabilitiesOf, eraOf } from './era.js';
+import type { ErrorMasker } from './masking.js';
 
 /** What a request needs from the server that owns its handler. */
 export interface RoundServices {
@@ -20,6 +21,8 @@ export interface RoundServices {
   readonly sealer: RequestStateSealer;
   readonly principal: (ctx: ServerContext) => string | undefined;
   readonly legacyQuestionTimeoutMs: number;
+  /** What the client may read of a failure (see masking.ts). */
+  readonly maskError: ErrorMasker;
 }
 
 /** One request's view of its multi-round flow, with its state already opened. */

@@ -22,6 +22,8 @@ import type { CompiledPrompt, PromptArgs, PromptBody, PromptDeclaration } from '
 import { compilePrompt, registerPrompt } from './prompt.js';
 import type { CompiledResource, ResourceRead } from './resource.js';
 import { compileResource, registerResource } from './resource.js';
+import type { ErrorHook } from './masking.js';
+import { createErrorMasker } from './masking.js';
 import type { RoundServices } from './rounds.js';
 import { callTool } from './call.js';
 import type {
@@ -50,6 +52,17 @@ export interface McpResolveServerOptions {
    * per-round timeout). Resolver tools do not use the shim: they ask legacy clients by push.
    */
   readonly inputRequired?: ServerOptions['inputRequired'];
+  /**
+   * Receives the cause of every failure the client sees masked (an exception other than `ToolError`
+   * or the library's own, thrown by a tool body, resolver, prompt or resource read), with the
+   * correlation id the client's message carries. Default: one line on stderr.
+   */
+  readonly onError?: ErrorHook;
+  /**
+   * Sends such exceptions' raw messages to the client instead of the masked one. For development
+   * only: a message may carry internals (connection strings, hosts). The hook still runs. Default `false`.
+   */
+  readonly exposeErrorMessages?: boolean;
 }
 
 const DEFAULT_LEGACY_QUESTION_TIMEOUT_MS = 600_000;
@@ -82,6 +95,7 @@ export class McpResolveServer {
       sealer: createSealer(info.name, options.requestState),
       principal: options.principal ?? ((ctx) => principalFrom(ctx.http?.authInfo)),
       legacyQuestionTimeoutMs: timeout ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
+      maskError: createErrorMasker(options),
     };
   }
 

@@ -1,0 +1,80 @@
+/**
+ * Masked errors (resolvers.md §13): what a client may read when a tool body, a resolver, a prompt or
+ * a resource read throws. `ToolError` and the library's own errors carry messages written for the
+ * client and pass verbatim; any other exception may carry internals (connection strings, hosts),
+ * so the client gets a generic message with a correlation id and the server's error hook gets the
+ * cause under the same id.
+ */
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+
+import { McpResolveError, ToolError } from '../errors.js';
+
+/** Where a masked failure happened, handed to the error hook with the cause. */
+export interface FailureInfo {
+  /** The correlation id the client's message carries, e.g. `3f9a0c2b7d1e`. */
+  readonly ref: string;
+  /** The request that failed. */
+  readonly method: 'tools/call' | 'prompts/get' | 'resources/read';
+  /** The tool or prompt name, or the resource URI. */
+  readonly name: string;
+}
+
+/** Receives the cause of every failure whose message the client does not see (or, when exposed, does). */
+export type ErrorHook = (error: unknown, info: FailureInfo) => void;
+
+/** Turns a thrown value into the message the client sees, reporting the cause when it is masked. */
+export type ErrorMasker = (error: unknown, where: Omit<FailureInfo, 'ref'>) => string;
+
+/** How a server masks errors: {@link McpResolveServerOptions.onError} and `exposeErrorMessages`. */
+export interface MaskingOptions {
+  readonly onError?: ErrorHook | undefined;
+  readonly exposeErrorMessages?: boolean | undefined;
+}
+
+/** The client-facing text of a masked failure; stable, documented in docs/resolvers.md. */
+export function maskedMessage(ref: string): string {
+  return `Internal error (ref ${ref}): the server could not complete this request. Its operator can find the cause in the server log under this reference.`;
+}
+
+/** The default hook: one line on stderr (`console.error`, present on every runtime), no stack. */
+export function logFailure(error: unknown, info: FailureInfo): void {
+  const cause = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  console.error(`mcp-resolve: ${info.method} '${info.name}' failed [ref ${info.ref}]: ${cause.replace(/\s+/g, ' ')}`);
+}
+
+/** Whether `error` is one whose message was written for the client: a `ToolError` or the library's own. */
+export function isClientFacing(error: unknown): error is Error {
+  return error instanceof ToolError || error instanceof McpResolveError;
+}
+
+/** A fresh correlation id: 12 hex digits (48 random bits) from Web Crypto. */
+function newRef(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Builds the masker a server's calls share. */
+export function createErrorMasker(options: MaskingOptions = {}): ErrorMasker {
+  const hook = options.onError ?? logFailure;
+  const expose = options.exposeErrorMessages === true;
+  return (error, where) => {
+    if (isClientFacing(error)) return error.message;
+    const ref = newRef();
+    try {
+      hook(error, { ref, ...where });
+    } catch {
+      // A failing hook must not change what the client sees.
+    }
+    if (!expose) return maskedMessage(ref);
+    return error instanceof Error ? error.message : String(error);
+  };
+}
+
+/**
+ * For handlers whose failures are JSON-RPC errors (prompts, resource reads): rethrows a protocol
+ * error unchanged, and anything else as a `-32603` carrying the masked (or client-facing) message.
+ */
+export function throwMasked(error: unknown, mask: ErrorMasker, where: Omit<FailureInfo, 'ref'>): never {
+  if (error instanceof ProtocolError) throw error;
+  throw new ProtocolError(ProtocolErrorCode.InternalError, mask(error, where));
+}
