@@ -14,11 +14,13 @@ import {
   readRequestBody,
 } from '@modelcontextprotocol/server';
 
-import { normalizeInbound } from './inbound.js';
+import { isNestedBatch, normalizeInbound } from './inbound.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import { createLegacySessionLeg } from './legacySessions.js';
 import type { DualEraHttpOptions } from './options.js';
 import { resolveDualEraHttpOptions } from './options.js';
+
+const NESTED_BATCH = 'a JSON-RPC batch entry must be a message object, not an array';
 
 /** The handler returned by {@link createDualEraHandler}. */
 export interface DualEraHandler {
@@ -78,6 +80,10 @@ export function createDualEraHandler(factory: McpServerFactory, options?: DualEr
       const read = await readJsonBody(request, maxRequestBodySize);
       if (!read.ok) return read.response;
       parsedBody = read.body;
+    }
+    if (isNestedBatch(parsedBody)) {
+      report(new Error(`Rejected request: ${NESTED_BATCH}`));
+      return jsonRpcErrorResponse(400, -32600, `Invalid Request: ${NESTED_BATCH}`);
     }
     parsedBody = normalizeInbound(parsedBody);
     const forward = { ...(authInfo !== undefined && { authInfo }), parsedBody };

@@ -14,9 +14,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Returns `message` (or each message of a batch) without a `null` `requestState` on multi-round requests. */
+/**
+ * Returns `message` (or each message of a batch) without a `null` `requestState` on multi-round
+ * requests. It looks one level into a batch and no deeper: entries are messages, never batches
+ * (see {@link isNestedBatch}), so no body can make it recurse.
+ */
 export function normalizeInbound<T>(message: T): T {
-  if (Array.isArray(message)) return message.map((entry: unknown) => normalizeInbound(entry)) as T;
+  if (Array.isArray(message)) return message.map((entry: unknown) => normalizeMessage(entry)) as T;
+  return normalizeMessage(message);
+}
+
+function normalizeMessage<T>(message: T): T {
   if (
     !isRecord(message) ||
     typeof message.method !== 'string' ||
@@ -28,6 +36,15 @@ export function normalizeInbound<T>(message: T): T {
   }
   const { requestState: _absent, ...params } = message.params;
   return { ...message, params };
+}
+
+/**
+ * Whether `body` is a batch with an array among its entries: not JSON-RPC at any depth (a batch
+ * holds messages, and a message is an object), so the host answers it with `-32600` before any
+ * code walks it.
+ */
+export function isNestedBatch(body: unknown): boolean {
+  return Array.isArray(body) && body.some((entry: unknown) => Array.isArray(entry));
 }
 
 /** A server transport decorator that applies {@link normalizeInbound} to every message received. */

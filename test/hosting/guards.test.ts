@@ -89,6 +89,49 @@ describe('request shape', () => {
     expect(JSON.parse(response.body)).toMatchObject({ error: { code: -32700 } });
   });
 
+  it.each([
+    ['a deeply nested array', `${'['.repeat(100_000)}${']'.repeat(100_000)}`],
+    [
+      'a batch whose entry is a deeply nested array',
+      `[{"jsonrpc":"2.0","method":"ping","id":1},${'['.repeat(100_000)}${']'.repeat(100_000)}]`,
+    ],
+  ])('answers %s with 400 and a JSON-RPC error, reported, without walking it', async (_case, body) => {
+    const reports: string[] = [];
+    const handler = createDualEraHandler(askNameServer, { onerror: (error) => reports.push(error.message) });
+    try {
+      const response = await handler.fetch(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: { host: 'localhost', 'content-type': 'application/json', accept: ACCEPT },
+          body,
+        }),
+      );
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32600,
+          message: 'Invalid Request: a JSON-RPC batch entry must be a message object, not an array',
+        },
+      });
+      expect(reports).toEqual(['Rejected request: a JSON-RPC batch entry must be a message object, not an array']);
+    } finally {
+      await handler.close();
+    }
+  });
+
+  it('keeps serving after a nested body over HTTP', async () => {
+    const nested = await rawRequest(served.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT },
+      body: `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+    });
+    expect(nested.status).toBe(400);
+    expect(JSON.parse(nested.body)).toMatchObject({ error: { code: -32600 } });
+    await expect(openLegacySession({ url: served.url })).resolves.toEqual(expect.any(String));
+  });
+
   it('answers a body over maxRequestBodySize with 413', async () => {
     const small = await serveHttp(askNameServer, { maxRequestBodySize: 64 });
     try {
