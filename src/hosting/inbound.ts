@@ -7,8 +7,7 @@
 import type { Transport } from '@modelcontextprotocol/server';
 
 import { ForwardingTransport } from './forwardingTransport.js';
-
-const MULTI_ROUND_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+import { isMultiRoundMethod } from '../multiRound.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -28,7 +27,7 @@ function normalizeMessage<T>(message: T): T {
   if (
     !isRecord(message) ||
     typeof message.method !== 'string' ||
-    !MULTI_ROUND_METHODS.has(message.method) ||
+    !isMultiRoundMethod(message.method) ||
     !isRecord(message.params) ||
     message.params.requestState !== null
   ) {

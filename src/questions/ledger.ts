@@ -34,6 +34,11 @@ export function ownEntry<T>(record: Readonly<Record<string, T>> | undefined, key
   return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
+/** Sets `record[key]` as an own data property, even for a key such as `__proto__`. */
+export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /**
  * Keys by name (or digest prefix) plus occurrence: `base`, then `base.2`, `base.3`, … for repeats
  * within one run. The one builder of occurrence keys (journaled steps and questions, linear questions).
@@ -96,17 +101,17 @@ export class Ledger {
     const answers: Record<string, Recorded> = {};
     for (const [key, entry] of Object.entries(wire.a)) {
       if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string') {
-        answers[key] = [entry[0], entry[1]];
+        setOwn(answers, key, [entry[0], entry[1]]);
       }
     }
     const asked: Record<string, string> = {};
     for (const [key, digest] of Object.entries(wire.q)) {
-      if (typeof digest === 'string') asked[key] = digest;
+      if (typeof digest === 'string') setOwn(asked, key, digest);
     }
     const steps: Record<string, unknown[]> = {};
     for (const [key, entry] of Object.entries(wire.s ?? {})) {
       if (!Array.isArray(entry) || entry.length > 1) return undefined;
-      steps[key] = entry;
+      setOwn(steps, key, entry);
     }
     return new Ledger(true, answers, asked, steps);
   }
@@ -137,13 +142,13 @@ export class Ledger {
     if (!expected || responses === undefined || !Object.hasOwn(responses, key)) return undefined;
     const response = responses[key];
     const outcome = await readAnswerTo(question, response);
-    this.answers[key] = [digest, response];
+    setOwn(this.answers, key, [digest, response]);
     return outcome;
   }
 
   /** Notes that this round asks `question`, so next round accepts its answer. */
   ask(question: Question): void {
-    this.askedNow[question.key] = pinOf(question.rendered);
+    setOwn(this.askedNow, question.key, pinOf(question.rendered));
   }
 
   /** The recorded result of step `key` (`[value]`, or `[]` for `undefined`), if it ran in an earlier round. */
@@ -153,7 +158,7 @@ export class Ledger {
 
   /** Records the result of step `key` (a JSON value, or `undefined`). */
   recordStep(key: string, value: unknown): void {
-    this.steps[key] = value === undefined ? [] : [value];
+    setOwn(this.steps, key, value === undefined ? [] : [value]);
   }
 
   /** The plaintext to seal into the next round's `requestState`. */

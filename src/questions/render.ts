@@ -33,9 +33,7 @@ export interface Question {
 
 /** The `inputRequests` of an `input_required` result asking `questions`, by key, in order. */
 export function inputRequestsOf(questions: readonly Question[]): Record<string, InputRequest> {
-  const requests: Record<string, InputRequest> = {};
-  for (const question of questions) requests[question.key] = question.rendered.request;
-  return requests;
+  return Object.fromEntries(questions.map((question) => [question.key, question.rendered.request]));
 }
 
 type WireSchema = Extract<InputRequest, { method: 'elicitation/create' }>['params'] extends infer P

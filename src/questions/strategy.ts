@@ -69,7 +69,13 @@ export function legacyStrategy(ctx: ToolContext, timeoutMs: number): RoundStrate
         const outcome = pushQuestion(ctx, question, timeoutMs);
         answers.push({ question, outcome });
         // A failed push ends the round: later questions are not sent.
-        if ((await outcome.then(() => true, () => false)) === false) break;
+        if (
+          (await outcome.then(
+            () => true,
+            () => false,
+          )) === false
+        )
+          break;
       }
       return { kind: 'answered', answers };
     },

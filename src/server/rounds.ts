@@ -71,8 +71,7 @@ export async function openRound(
     async resolve(plan, args) {
       if (plan.params.length === 0) return {};
       // A carried ledger this version cannot read means "no progress yet": the call starts over.
-      const ledger =
-        plaintext === undefined ? Ledger.fresh() : (Ledger.decode(plaintext) ?? Ledger.blank());
+      const ledger = plaintext === undefined ? Ledger.fresh() : (Ledger.decode(plaintext) ?? Ledger.blank());
       const strategy = strategyFor(ctx, { ledger, legacyTimeoutMs: services.legacyQuestionTimeoutMs });
       const resolved = await resolvePlan(plan, args, ctx, strategy);
       if (!isInputRequiredResult(resolved) || resolved.requestState === undefined) return resolved;

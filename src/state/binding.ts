@@ -10,11 +10,13 @@ import type { Hash } from 'node:crypto';
 
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import canonicalize from 'canonicalize';
+import type { MultiRoundMethod } from '../multiRound.js';
+import { isMultiRoundMethod } from '../multiRound.js';
 
 /** The request a sealed `requestState` belongs to; the verifier recomputes it from the inbound request. */
 export interface RequestBinding {
   /** The MCP method that minted (and may redeem) the token. */
-  method: 'tools/call' | 'prompts/get' | 'resources/read';
+  method: MultiRoundMethod;
   /** The tool name, prompt name or resource URI, compared exactly. */
   target: string;
   /** The request's arguments as received; digested in RFC 8785 canonical form (absent counts as `{}`). */
@@ -22,8 +24,6 @@ export interface RequestBinding {
   /** The resolved principal (see {@link principalFrom}); bound salted, never logged, never in clear. */
   principal: string | undefined;
 }
-
-const METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /** A binding checked and reduced to what the token formats need. */
 export interface BindingDigest {
@@ -62,7 +62,7 @@ export function digestBinding(binding: unknown): BindingDigestResult {
   const target = 'target' in binding ? binding.target : undefined;
   const principal = 'principal' in binding ? binding.principal : undefined;
   const args = 'arguments' in binding ? binding.arguments : undefined;
-  if (typeof method !== 'string' || !METHODS.has(method) || typeof target !== 'string') {
+  if (typeof method !== 'string' || !isMultiRoundMethod(method) || typeof target !== 'string') {
     return { ok: false, reason: 'invalid_binding' };
   }
   if (principal !== undefined && typeof principal !== 'string') return { ok: false, reason: 'invalid_binding' };

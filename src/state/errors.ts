@@ -5,6 +5,7 @@
  * server log as a fixed reason code. Sealing-side failures are a bare `-32603`.
  */
 import { INTERNAL_ERROR, INVALID_PARAMS, ProtocolError } from '@modelcontextprotocol/server';
+import { isMultiRoundMethod } from '../multiRound.js';
 
 /** Why an inbound `requestState` was rejected; logged, never sent to the client. */
 export type RejectReason =
@@ -50,11 +51,9 @@ export function sealingInternalError(): ProtocolError {
   return new ProtocolError(INTERNAL_ERROR, 'Internal error');
 }
 
-const LOGGED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
-
 /** Only the three known method names ever reach the log; anything else is replaced. */
 function methodForLog(method: unknown): string {
-  return typeof method === 'string' && LOGGED_METHODS.has(method) ? method : 'an unknown method';
+  return isMultiRoundMethod(method) ? method : 'an unknown method';
 }
 
 /** Writes one line and swallows a logger failure, so logging never changes what the client sees. */

@@ -21,6 +21,7 @@ import { principalFrom } from './binding.js';
 import { invalidRequestStateError } from './errors.js';
 import type { SealingOptions } from './options.js';
 import { createSealer } from './sealer.js';
+import { isMultiRoundMethod } from '../multiRound.js';
 
 /** What `sealRequestState` returns: pass it as the SDK's `requestState` option, and mint with it. */
 export interface SdkRequestStateSealing {
@@ -36,16 +37,14 @@ export interface SdkSealingOptions extends SealingOptions {
   readonly principal?: (ctx: ServerContext) => string | undefined;
 }
 
-const MULTI_ROUND_METHODS = new Set<string>(['tools/call', 'prompts/get', 'resources/read']);
-
 /** Creates sealing for a server written directly against the SDK (see the module comment). */
 export function sealRequestState(serverName: string, options: SdkSealingOptions = {}): SdkRequestStateSealing {
   const { principal = (ctx: ServerContext) => principalFrom(ctx.http?.authInfo), ...sealing } = options;
   const sealer = createSealer(serverName, sealing);
   const bindingOf = (ctx: ServerContext): RequestBinding | undefined =>
-    MULTI_ROUND_METHODS.has(ctx.mcpReq.method)
+    isMultiRoundMethod(ctx.mcpReq.method)
       ? {
-          method: ctx.mcpReq.method as RequestBinding['method'],
+          method: ctx.mcpReq.method,
           target: '',
           arguments: null,
           principal: principal(ctx),
