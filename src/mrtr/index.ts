@@ -5,8 +5,8 @@
  */
 export { answerOf } from './answerOf.js';
 export type { ArgsOf, HandlerResult, WrappedBody } from './body.js';
-export type { EraBody } from './era.js';
-export { byEra, eraOf } from './era.js';
+export type { EraBody } from './byEra.js';
+export { byEra, eraOf } from './byEra.js';
 export type { JournaledContext, JournaledHandler, JournaledOptions, SuspendInfo } from './journaled.js';
 export { DEFAULT_MAX_JOURNAL_BYTES, journaled } from './journaled.js';
 export type {
@@ -19,7 +19,7 @@ export type {
 } from './linear.js';
 export { CONTINUATION_GONE, createContinuationStore, ElicitationDeclinedError, linear } from './linear.js';
 export { once, withOnce } from './once.js';
-export type { PushOptions } from './push.js';
-export { DEFAULT_PUSH_TIMEOUT_MS, pushElicit } from './push.js';
+export type { PushOptions } from './pushElicit.js';
+export { DEFAULT_PUSH_TIMEOUT_MS, pushElicit } from './pushElicit.js';
 export type { EndFn, FinishedSteps, NewStepName, StepBuilder, StepFn } from './steps.js';
 export { steps } from './steps.js';

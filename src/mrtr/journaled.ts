@@ -31,7 +31,7 @@ import {
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
 import type { Question } from '../questions/render.js';
 import { renderQuestion } from '../questions/render.js';
-import { runRounds } from '../questions/rounds.js';
+import { runRounds } from '../questions/orchestrate.js';
 import { strategyFor } from '../questions/strategy.js';
 import type { ToolInput } from '../server/tool.js';
 import type { ArgsOf, HandlerResult, WrappedBody } from './body.js';

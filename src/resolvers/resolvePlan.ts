@@ -9,7 +9,7 @@ import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../context.js';
 import { renderQuestion } from '../questions/render.js';
 import type { Question } from '../questions/render.js';
-import { runRounds } from '../questions/rounds.js';
+import { runRounds } from '../questions/orchestrate.js';
 import type { RoundStrategy } from '../questions/strategy.js';
 import { Resolution } from './engine.js';
 import type { ResolutionPlan } from './graph.js';

@@ -7,9 +7,9 @@
 import type { CallToolRequest, CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/server';
 
-import type { RoundServices } from './rounds.js';
+import type { RoundServices } from './roundScope.js';
 import { isPromiseLike } from '../promise.js';
-import { openRound } from './rounds.js';
+import { openRound } from './roundScope.js';
 import type { CompiledTool } from './tool.js';
 
 const MIXED_FLOW =

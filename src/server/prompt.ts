@@ -13,8 +13,8 @@ import type { Simplify } from '../resolvers/resolver.js';
 import { McpResolveError } from '../errors.js';
 import { throwMasked } from './masking.js';
 import { assertRegistration } from './registration.js';
-import type { RoundServices } from './rounds.js';
-import { openRound } from './rounds.js';
+import type { RoundServices } from './roundScope.js';
+import { openRound } from './roundScope.js';
 import type { ResolvedValues, ResolveShape } from './tool.js';
 
 /** A prompt's arguments: a zod raw shape of string schemas (prompt arguments are strings on the wire). */

@@ -17,8 +17,8 @@ import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../context.js';
 import { throwMasked } from './masking.js';
 import { assertRegistration } from './registration.js';
-import type { RoundServices } from './rounds.js';
-import { openRound } from './rounds.js';
+import type { RoundServices } from './roundScope.js';
+import { openRound } from './roundScope.js';
 
 /** A resource read: the URI, the template's variables (empty for a fixed URI), and the context. */
 export type ResourceRead = (

@@ -24,7 +24,7 @@ import type { CompiledResource, ResourceRead } from './resource.js';
 import { compileResource, registerResource } from './resource.js';
 import type { ErrorHook } from './masking.js';
 import { createErrorMasker } from './masking.js';
-import type { RoundServices } from './rounds.js';
+import type { RoundServices } from './roundScope.js';
 import { callTool } from './call.js';
 import type {
   CheckedResolve,

@@ -12,8 +12,8 @@ import { strategyFor } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { resolvePlan } from '../resolvers/resolvePlan.js';
 import type { RequestBinding, RequestStateSealer } from '../state/index.js';
-import { clientCapabilitiesOf, eraOf } from './era.js';
 import type { ErrorMasker } from './masking.js';
+import { clientCapabilitiesOf, eraOf } from './requestEra.js';
 
 /** What a request needs from the server that owns its handler. */
 export interface RoundServices {

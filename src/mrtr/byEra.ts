@@ -2,7 +2,7 @@
 import type { InputRequiredResult } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
-import { eraOf } from '../server/era.js';
+import { eraOf } from '../server/requestEra.js';
 import type { ToolInput } from '../server/tool.js';
 import type { ArgsOf, HandlerResult, WrappedBody } from './body.js';
 
