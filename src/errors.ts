@@ -18,7 +18,9 @@ export type McpResolveErrorCode =
   /** An option has a value the library cannot use (found at construction). */
   | 'invalid_options'
   /** A handler-shape primitive was used in a way it does not support (found at build or call time). */
-  | 'invalid_usage';
+  | 'invalid_usage'
+  /** A shared store (Redis) cannot be reached or did not answer in time. */
+  | 'redis_unavailable';
 
 /** Base class of every error the library throws on purpose at authors (not at clients). */
 export class McpResolveError extends Error {

@@ -1,0 +1,94 @@
+/**
+ * The Redis replay store against a real redis-server: single use across instances (separate
+ * connections and sealers) and restarts, and a fail-closed round when Redis cannot answer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { connectRedis, createRedisReplayStore } from '../../src/redis/index.js';
+import type { RedisConnection } from '../../src/redis/index.js';
+import { createSealer } from '../../src/state/index.js';
+import type { RedisServer } from '../../scripts/lib/processes.js';
+import { freePort, startRedisServer } from '../../scripts/lib/processes.js';
+import { BINDING, FROZEN, KEY_A, bytes, captureLog, protocolRejection, wireOf } from '../state/helpers.js';
+
+let redis: RedisServer;
+const connections: RedisConnection[] = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+afterAll(async () => {
+  for (const connection of connections.splice(0)) connection.destroy();
+  await redis?.dispose();
+});
+
+async function instance(onerror?: (error: Error) => void) {
+  const connection = await connectRedis(redis.url, { commandTimeoutMs: 500 });
+  connections.push(connection);
+  const log = captureLog();
+  const store = createRedisReplayStore(connection, { keyPrefix: `test:${redis.port}:`, ...(onerror && { onerror }) });
+  return {
+    sealer: createSealer('refund-desk', { keys: [KEY_A], replayGuard: store, logger: log.logger }),
+    log,
+    connection,
+  };
+}
+
+describe('createRedisReplayStore', () => {
+  it('refuses a token on every other instance once one instance consumed it', async () => {
+    const [a, b, c] = [await instance(), await instance(), await instance()];
+    const token = await a.sealer.seal(bytes('final round'), BINDING);
+    expect(await b.sealer.open(token, BINDING)).toEqual(bytes('final round'));
+    for (const other of [a, b, c]) {
+      expect(wireOf(await protocolRejection(other.sealer.open(token, BINDING)))).toEqual(FROZEN);
+      expect(other.log.lines.at(-1)).toBe('requestState rejected on tools/call: replayed');
+    }
+  });
+
+  it('still refuses after every instance restarted with the same keys (new connections, new sealers)', async () => {
+    const before = await instance();
+    const token = await before.sealer.seal(bytes('s'), BINDING);
+    await before.sealer.open(token, BINDING);
+    before.connection.destroy();
+    const after = await instance();
+    await protocolRejection(after.sealer.open(token, BINDING));
+    expect(after.log.lines).toEqual(['requestState rejected on tools/call: replayed']);
+  });
+
+  it('keys expire at the end of the validity window (ttl + skew)', async () => {
+    const connection = await connectRedis(redis.url);
+    connections.push(connection);
+    const store = createRedisReplayStore(connection, { keyPrefix: 'ttl:' });
+    const expiresAt = Date.now() + 60_000;
+    expect(await store.consume('id-1', expiresAt)).toBe(true);
+    expect(await store.consume('id-1', expiresAt)).toBe(false);
+    const at = await connection.pExpireTime('ttl:id-1');
+    expect(at).toBe(expiresAt);
+  });
+
+  it('fails the round closed with a clear reported error when Redis is gone, and works again when it is back', async () => {
+    const errors: Error[] = [];
+    const a = await instance((error) => errors.push(error));
+    const token = await a.sealer.seal(bytes('s'), BINDING);
+    await redis.stop(true);
+    try {
+      const error = await protocolRejection(a.sealer.open(token, BINDING));
+      expect(wireOf(error)).toEqual({ code: -32603, message: 'Internal error', data: undefined });
+      expect(a.log.lines).toEqual(['requestState replay check failed on tools/call: replay_store_error']);
+      expect(errors[0]?.message).toMatch(/^Replay check failed: Redis did not answer \(.+\)\. The round is refused/);
+    } finally {
+      await redis.restart();
+    }
+    await expect.poll(async () => a.connection.isReady, { timeout: 10_000 }).toBe(true);
+    expect(await a.sealer.open(token, BINDING)).toEqual(bytes('s'));
+  });
+});
+
+describe('connectRedis', () => {
+  it('names the URL when Redis cannot be reached', async () => {
+    const port = await freePort();
+    await expect(connectRedis(`redis://:secret@127.0.0.1:${port}`, { connectTimeoutMs: 1_000 })).rejects.toThrow(
+      `Cannot connect to Redis at redis://:***@127.0.0.1:${port}`,
+    );
+  });
+});
