@@ -26,12 +26,23 @@ export type { ResourceRead } from './server/resource.js';
 export type {
   DualEraHandler,
   DualEraHttpOptions,
+  FleetMessage,
+  FleetNotification,
+  LegacySessionFleet,
+  MemorySessionHub,
+  SharedSessionRecord,
   HttpServerHandle,
   ServeHttpOptions,
   ServeStdioOptions,
   StdioServerHandle,
 } from './hosting/index.js';
-export { createDualEraHandler, serveHttp, serveStdio } from './hosting/index.js';
+export {
+  createDualEraHandler,
+  createMemorySessionHub,
+  INSTANCE_HEADER,
+  serveHttp,
+  serveStdio,
+} from './hosting/index.js';
 export type {
   MemoryReplayStore,
   ReplayStore,

@@ -50,7 +50,13 @@ export function createDualEraHandler(factory: McpServerFactory, options?: DualEr
     }
   };
   const modern = createMcpHandler(factory, { legacy: 'reject', onerror: report, maxRequestBodySize });
-  const legacy = createLegacySessionLeg(factory, { idleMs: resolved.legacySessionIdleMs, onerror: report });
+  const fleet = resolved.sessionFleet;
+  const legacy = createLegacySessionLeg(factory, {
+    idleMs: resolved.legacySessionIdleMs,
+    maxSessions: resolved.maxLegacySessions,
+    fleet,
+    onerror: report,
+  });
   let closed = false;
 
   async function route(request: Request, init: McpHandlerRequestOptions): Promise<Response> {
@@ -94,12 +100,14 @@ export function createDualEraHandler(factory: McpServerFactory, options?: DualEr
 
   return {
     async fetch(request, init = {}) {
+      let response: Response;
       try {
-        return await route(request, init);
+        response = await route(request, init);
       } catch (error) {
         report(error);
-        return jsonRpcErrorResponse(500, -32603, 'Internal server error');
+        response = jsonRpcErrorResponse(500, -32603, 'Internal server error');
       }
+      return fleet === undefined ? response : withHeader(response, INSTANCE_HEADER, fleet.instanceId);
     },
     async close() {
       closed = true;
@@ -112,6 +120,21 @@ export function createDualEraHandler(factory: McpServerFactory, options?: DualEr
       resourceUpdated: (uri) => (modern.notify.resourceUpdated(uri), legacy.notify.resourceUpdated(uri)),
     },
   };
+}
+
+/** The response header naming the fleet instance that served a request. */
+export const INSTANCE_HEADER = 'Mcp-Resolve-Instance';
+
+/** `response` with one more header (a copy when its headers are immutable). */
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    headers.set(name, value);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
 }
 
 type JsonBody = { ok: true; body: unknown } | { ok: false; response: Response };

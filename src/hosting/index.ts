@@ -3,10 +3,18 @@
  * `createDualEraHandler` is web-standard; `serveHttp` and `serveStdio` need Node.
  */
 
-export { createDualEraHandler } from './dualEraHandler.js';
+export { createDualEraHandler, INSTANCE_HEADER } from './dualEraHandler.js';
 export type { DualEraHandler } from './dualEraHandler.js';
 export { serveHttp } from './http.js';
 export type { HttpServerHandle, ServeHttpOptions } from './http.js';
 export type { DualEraHttpOptions } from './options.js';
+export { createMemorySessionHub } from './sessionFleet.js';
+export type {
+  FleetMessage,
+  FleetNotification,
+  LegacySessionFleet,
+  MemorySessionHub,
+  SharedSessionRecord,
+} from './sessionFleet.js';
 export { serveStdio } from './stdio.js';
 export type { ServeStdioOptions, StdioServerHandle } from './stdio.js';

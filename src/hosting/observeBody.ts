@@ -3,17 +3,20 @@
  * consumer (a client that disconnects). Long-lived SSE bodies keep their session busy until then.
  */
 
+/** How a response body ended: read to the end, failed, or cancelled by its consumer. */
+export type BodyEnd = 'done' | 'failed' | 'cancelled';
+
 /** Returns `response` with its body re-streamed so that `onEnd` runs exactly once when the body is done. */
-export function observeBody(response: Response, onEnd: () => void): Response {
+export function observeBody(response: Response, onEnd: (how: BodyEnd) => void): Response {
   let ended = false;
-  const end = (): void => {
+  const end = (how: BodyEnd): void => {
     if (!ended) {
       ended = true;
-      onEnd();
+      onEnd(how);
     }
   };
   if (response.body === null) {
-    end();
+    end('done');
     return response;
   }
   const source: ReadableStream<Uint8Array> = response.body;
@@ -23,18 +26,18 @@ export function observeBody(response: Response, onEnd: () => void): Response {
       try {
         const { done, value } = await reader.read();
         if (done) {
-          end();
+          end('done');
           controller.close();
           return;
         }
         controller.enqueue(value);
       } catch (error) {
-        end();
+        end('failed');
         controller.error(error);
       }
     },
     cancel(reason) {
-      end();
+      end('cancelled');
       return reader.cancel(reason).catch(() => undefined);
     },
   });

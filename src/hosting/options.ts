@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
+import type { LegacySessionFleet } from './sessionFleet.js';
 
 /** Options of {@link createDualEraHandler}. */
 export interface DualEraHttpOptions {
@@ -30,6 +31,21 @@ export interface DualEraHttpOptions {
    * @default 1_800_000 (30 minutes)
    */
   legacySessionIdleMs?: number;
+  /**
+   * Most legacy sessions this instance holds at once. Over it, a new session is refused with HTTP
+   * 503, a `Retry-After` header (when the oldest idle session expires) and a JSON-RPC error: no
+   * live session is ever dropped to make room. In a fleet, the local copies are a cache of the
+   * shared store, so the oldest idle copy is closed first (the session itself lives on).
+   * @default 1_000 (≈ 48 MB of initialize-only sessions, measured)
+   */
+  maxLegacySessions?: number;
+  /**
+   * Shares legacy sessions with other instances (e.g. `connectRedisFleet(...).sessions` from
+   * `mcp-resolve/redis`): any instance then serves any request of any session, and every response
+   * carries an `Mcp-Resolve-Instance` header naming the instance that served it.
+   * @default undefined — sessions live in this process only
+   */
+  sessionFleet?: LegacySessionFleet;
   /** Upper bound, in bytes, on a POST body; larger bodies answer 413. @default 4 MiB */
   maxRequestBodySize?: number;
   /** Receives out-of-band errors and rejected requests (reporting only; responses are unaffected). */
@@ -42,9 +58,14 @@ export interface ResolvedDualEraHttpOptions {
   readonly allowedHosts: string[];
   readonly allowedOrigins: string[];
   readonly legacySessionIdleMs: number;
+  readonly maxLegacySessions: number;
+  readonly sessionFleet: LegacySessionFleet | undefined;
   readonly maxRequestBodySize: number;
   readonly onerror: (error: Error) => void;
 }
+
+/** The default cap on live legacy sessions per instance. */
+export const DEFAULT_MAX_LEGACY_SESSIONS = 1_000;
 
 /** The default idle lifetime of a legacy session. */
 export const DEFAULT_LEGACY_SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -71,6 +92,25 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
       'Pass Infinity to never close idle sessions.',
     );
   }
+  const maxLegacySessions = options.maxLegacySessions ?? DEFAULT_MAX_LEGACY_SESSIONS;
+  if (!Number.isSafeInteger(maxLegacySessions) || maxLegacySessions < 1) {
+    throw invalid(
+      api,
+      `maxLegacySessions must be a positive integer (got ${String(maxLegacySessions)})`,
+      `The default is ${DEFAULT_MAX_LEGACY_SESSIONS}.`,
+    );
+  }
+  const sessionFleet = options.sessionFleet;
+  if (
+    sessionFleet !== undefined &&
+    (typeof sessionFleet !== 'object' || typeof sessionFleet?.instanceId !== 'string')
+  ) {
+    throw invalid(
+      api,
+      'sessionFleet must be a LegacySessionFleet (an object with instanceId, save, load, …)',
+      'Pass connectRedisFleet(...).sessions from mcp-resolve/redis, or createMemorySessionHub().member().',
+    );
+  }
   const maxRequestBodySize = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
   if (!Number.isSafeInteger(maxRequestBodySize) || maxRequestBodySize <= 0) {
     throw invalid(
@@ -84,6 +124,8 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
     allowedHosts: hostnameList(api, 'allowedHosts', options.allowedHosts) ?? localhostAllowedHostnames(),
     allowedOrigins: hostnameList(api, 'allowedOrigins', options.allowedOrigins) ?? localhostAllowedOrigins(),
     legacySessionIdleMs,
+    maxLegacySessions,
+    sessionFleet,
     maxRequestBodySize,
     onerror: options.onerror ?? ignoreError,
   };

@@ -27,7 +27,9 @@ export async function pushQuestion(
   const { request } = question.rendered;
   let response: unknown;
   try {
-    response = await ctx.mcpReq.send(request, ANY_RESULT, { timeout: timeoutMs, resetTimeoutOnProgress: true });
+    // The call's signal: when the call is cancelled (its client left), the push stops waiting at once.
+    const options = { timeout: timeoutMs, resetTimeoutOnProgress: true, signal: ctx.mcpReq.signal };
+    response = await ctx.mcpReq.send(request, ANY_RESULT, options);
   } catch (error) {
     if (error instanceof ProtocolError) {
       throw new ToolError(`The client failed the ${request.method} request: ${error.message}`, { cause: error });

@@ -1,0 +1,127 @@
+/**
+ * What legacy (2025-11-25) sessions share across the instances of a fleet, as a small interface
+ * the hosting layer talks to: session records with an idle expiry, which instance holds a
+ * session's GET stream, and messages relayed between instances. `mcp-resolve/redis` implements it
+ * over Redis; {@link createMemorySessionHub} implements it inside one process (tests, and several
+ * handlers in one process).
+ */
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+
+/** What another instance needs to serve a session: the client's `initialize` params, replayed there. */
+export interface SharedSessionRecord {
+  /** The `params` of the client's `initialize` request (protocol version, capabilities, client info). */
+  readonly initialize: Readonly<Record<string, unknown>>;
+}
+
+/** A list-changed or resource-updated notification published to every instance. */
+export type FleetNotification =
+  | { readonly kind: 'toolsChanged' | 'promptsChanged' | 'resourcesChanged' }
+  | { readonly kind: 'resourceUpdated'; readonly uri: string };
+
+/** A message between instances. */
+export type FleetMessage =
+  /** The client's answer to a push the addressed instance sent (its JSON-RPC response). */
+  | { readonly kind: 'answer'; readonly sessionId: string; readonly message: JSONRPCMessage }
+  /** A server-to-client message for the session's GET stream, which the addressed instance holds. */
+  | { readonly kind: 'deliver'; readonly sessionId: string; readonly message: JSONRPCMessage }
+  /** The session was ended (DELETE): every instance closes its copy. */
+  | { readonly kind: 'ended'; readonly sessionId: string }
+  /** A notification for every session with an open GET stream. */
+  | { readonly kind: 'notify'; readonly notification: FleetNotification };
+
+/** One instance's view of the shared session state (`ttlMs` is the idle lifetime; `Infinity`: none). */
+export interface LegacySessionFleet {
+  /** This instance's id: unique in the fleet, stable for the life of the process. */
+  readonly instanceId: string;
+  /** Records a new session. */
+  save(sessionId: string, record: SharedSessionRecord, ttlMs: number): Promise<void>;
+  /** Reads a session and restarts its idle clock; `undefined` when unknown or expired. */
+  load(sessionId: string, ttlMs: number): Promise<SharedSessionRecord | undefined>;
+  /** Restarts a session's idle clock. */
+  touch(sessionId: string, ttlMs: number): Promise<void>;
+  /** Forgets a session. */
+  remove(sessionId: string): Promise<void>;
+  /** Records that this instance now holds the session's GET stream. */
+  claimStream(sessionId: string, ttlMs: number): Promise<void>;
+  /** The instance holding the session's GET stream, if any. */
+  streamHolder(sessionId: string): Promise<string | undefined>;
+  /** Sends a message to one instance. */
+  send(instanceId: string, message: FleetMessage): Promise<void>;
+  /** Sends a message to every instance, this one included. */
+  broadcast(message: FleetMessage): Promise<void>;
+  /** Starts receiving the messages addressed to this instance or broadcast; resolves to a stop function. */
+  subscribe(onmessage: (message: FleetMessage) => void): Promise<() => Promise<void>>;
+}
+
+/** Instances of one process sharing sessions in memory. */
+export interface MemorySessionHub {
+  /** A member instance (`instanceId` defaults to a random UUID). */
+  member(instanceId?: string): LegacySessionFleet;
+}
+
+/**
+ * Creates an in-memory hub: several handlers of one process act as a fleet (messages are
+ * delivered asynchronously, as pub/sub would). Records expire by the same idle rule as in Redis.
+ */
+export function createMemorySessionHub(now: () => number = Date.now): MemorySessionHub {
+  const records = new Map<string, { record: SharedSessionRecord; expiresAt: number }>();
+  const holders = new Map<string, string>();
+  const listeners = new Map<string, Set<(message: FleetMessage) => void>>();
+
+  const post = (instanceId: string, message: FleetMessage): void => {
+    for (const listener of listeners.get(instanceId) ?? []) setTimeout(() => listener(structuredClone(message)), 0);
+  };
+  const fresh = (sessionId: string) => {
+    const entry = records.get(sessionId);
+    if (entry !== undefined && entry.expiresAt <= now()) {
+      records.delete(sessionId);
+      return undefined;
+    }
+    return entry;
+  };
+
+  return {
+    member(instanceId = crypto.randomUUID()) {
+      return {
+        instanceId,
+        async save(sessionId, record, ttlMs) {
+          records.set(sessionId, { record: structuredClone(record), expiresAt: now() + ttlMs });
+        },
+        async load(sessionId, ttlMs) {
+          const entry = fresh(sessionId);
+          if (entry === undefined) return undefined;
+          entry.expiresAt = now() + ttlMs;
+          return structuredClone(entry.record);
+        },
+        async touch(sessionId, ttlMs) {
+          const entry = fresh(sessionId);
+          if (entry !== undefined) entry.expiresAt = now() + ttlMs;
+        },
+        async remove(sessionId) {
+          records.delete(sessionId);
+          holders.delete(sessionId);
+        },
+        async claimStream(sessionId) {
+          holders.set(sessionId, instanceId);
+        },
+        async streamHolder(sessionId) {
+          return holders.get(sessionId);
+        },
+        async send(target, message) {
+          post(target, message);
+        },
+        async broadcast(message) {
+          for (const id of listeners.keys()) post(id, message);
+        },
+        async subscribe(onmessage) {
+          const set = listeners.get(instanceId) ?? new Set();
+          listeners.set(instanceId, set.add(onmessage));
+          return async () => {
+            set.delete(onmessage);
+            if (set.size === 0) listeners.delete(instanceId);
+          };
+        },
+      };
+    },
+  };
+}
