@@ -69,6 +69,10 @@ export interface RedisServer {
   readonly port: number;
   /** Stops the server (SIGKILL when `hard`), keeping the port for a restart. */
   stop(hard?: boolean): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open but nothing answers. */
+  pause(): void;
+  /** Thaws a paused server (SIGCONT). */
+  resume(): void;
   /** Starts it again on the same port (after `stop`). */
   restart(): Promise<void>;
   /** Stops it and removes its directory. */
@@ -122,6 +126,8 @@ export async function startRedisServer(): Promise<RedisServer> {
       await stopChild(child);
       child = undefined;
     },
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     restart: start,
     async dispose() {
       if (child !== undefined) await stopChild(child);

@@ -24,6 +24,23 @@ export interface RedisConnectOptions {
 /** The default command timeout: long enough for a loaded Redis, short enough that a lost one fails a round quickly. */
 export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 2_000;
 
+/**
+ * Settles with `operation`, or rejects after `ms` when Redis has not answered. node-redis times out
+ * only commands still queued; a command already written to a Redis that stopped answering would
+ * wait for the connection to reset, so every call this entry makes carries its own deadline.
+ */
+export async function withDeadline<T>(operation: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([operation, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Redacts the password of a Redis URL for messages. */
 export function describeRedisUrl(url: string): string {
   try {

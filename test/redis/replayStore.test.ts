@@ -26,7 +26,11 @@ async function instance(onerror?: (error: Error) => void) {
   const connection = await connectRedis(redis.url, { commandTimeoutMs: 500 });
   connections.push(connection);
   const log = captureLog();
-  const store = createRedisReplayStore(connection, { keyPrefix: `test:${redis.port}:`, ...(onerror && { onerror }) });
+  const store = createRedisReplayStore(connection, {
+    keyPrefix: `test:${redis.port}:`,
+    commandTimeoutMs: 500,
+    ...(onerror && { onerror }),
+  });
   return {
     sealer: createSealer('refund-desk', { keys: [KEY_A], replayGuard: store, logger: log.logger }),
     log,
@@ -81,6 +85,30 @@ describe('createRedisReplayStore', () => {
     }
     await expect.poll(async () => a.connection.isReady, { timeout: 10_000 }).toBe(true);
     expect(await a.sealer.open(token, BINDING)).toEqual(bytes('s'));
+  });
+});
+
+describe('a Redis that stops answering', () => {
+  it('fails the round closed within the command deadline instead of hanging; the token stays used', async () => {
+    const errors: Error[] = [];
+    const a = await instance((error) => errors.push(error));
+    const token = await a.sealer.seal(bytes('s'), BINDING);
+    redis.pause();
+    try {
+      const error = await protocolRejection(a.sealer.open(token, BINDING));
+      expect(wireOf(error)).toEqual({ code: -32603, message: 'Internal error', data: undefined });
+      expect(errors.map((failure) => failure.message)).toEqual([
+        'Replay check failed: Redis did not answer (no answer within 500 ms). The round is refused (its token may already count as used); start the call again once Redis answers.',
+      ]);
+    } finally {
+      redis.resume();
+    }
+    // The timed-out SET reached Redis once thawed: that token stays used (never accepted twice) …
+    await protocolRejection(a.sealer.open(token, BINDING));
+    expect(a.log.lines.at(-1)).toBe('requestState rejected on tools/call: replayed');
+    // … and a new call's token passes.
+    const fresh = await a.sealer.seal(bytes('t'), BINDING);
+    expect(await a.sealer.open(fresh, BINDING)).toEqual(bytes('t'));
   });
 });
 

@@ -25,6 +25,8 @@ export interface StoryRun {
   readonly era: Era;
   /** An already running server (HTTP only); otherwise the run starts its own. */
   readonly url?: URL;
+  /** The fetch the HTTP client uses (e.g. one that records which fleet instance served each request). */
+  readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** Where the conversation is printed. @default console.log */
   readonly log?: (line: string) => void;
 }
@@ -173,7 +175,11 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
     connection =
       run.transport === 'stdio'
         ? await connectStdio(process.execPath, ['--import', 'tsx', SERVER], { era: run.era, elicit })
-        : await connectHttp(run.url ?? server!.url, { era: run.era, elicit });
+        : await connectHttp(run.url ?? server!.url, {
+            era: run.era,
+            elicit,
+            ...(run.fetch !== undefined && { transportOptions: { fetch: run.fetch } }),
+          });
     const { client, counters } = connection;
 
     log('[0] tools/list');

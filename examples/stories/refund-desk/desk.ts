@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 
+import type { McpResolveServerOptions } from 'mcp-resolve';
 import { elicit, McpResolveServer, outcome, resolver, ToolError } from 'mcp-resolve';
 
 /** One line of an order. */
@@ -87,8 +88,8 @@ const askRestock = resolver({ name: 'restock', deps: { order: loadOrder, scope: 
 });
 
 /** Builds the refund desk server (one definition; hosting makes instances per connection or request). */
-export function createRefundDesk(): McpResolveServer {
-  return new McpResolveServer({ name: 'refund-desk', version: '1.0.0' }).tool(
+export function createRefundDesk(options?: McpResolveServerOptions): McpResolveServer {
+  return new McpResolveServer({ name: 'refund-desk', version: '1.0.0' }, options).tool(
     'refund_order',
     {
       description: 'Refund an order. The amount comes from the order record, not from the caller.',

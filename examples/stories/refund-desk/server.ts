@@ -3,22 +3,55 @@
  *
  *   npx tsx examples/stories/refund-desk/server.ts                  # stdio, both eras
  *   npx tsx examples/stories/refund-desk/server.ts --http --port N  # http://127.0.0.1:N/mcp, both eras
+ *   ... --http --port N --redis redis://127.0.0.1:6379 [--instance ID]   # a fleet member (also REDIS_URL)
+ *
+ * As a fleet member, the replay guard and the legacy sessions live in Redis, so any instance serves
+ * any round of any call and any request of any session; give every instance the same
+ * MCP_REQUEST_STATE_KEYS. Every response names its instance in the `Mcp-Resolve-Instance` header.
  */
 import { parseArgs } from 'node:util';
+
+import { connectRedisFleet } from 'mcp-resolve/redis';
+import type { RedisFleet } from 'mcp-resolve/redis';
 
 import { createRefundDesk } from './desk.js';
 
 const { values } = parseArgs({
-  options: { http: { type: 'boolean', default: false }, port: { type: 'string', default: '0' } },
+  options: {
+    http: { type: 'boolean', default: false },
+    port: { type: 'string', default: '0' },
+    redis: { type: 'string' },
+    instance: { type: 'string' },
+  },
 });
 
-const desk = createRefundDesk();
+const redisUrl = values.redis ?? process.env.REDIS_URL;
+let fleet: RedisFleet | undefined;
+if (redisUrl !== undefined && redisUrl !== '') {
+  if (!values.http) {
+    console.error('refund-desk: --redis needs --http (a fleet member serves HTTP).');
+    process.exit(2);
+  }
+  try {
+    fleet = await connectRedisFleet({
+      url: redisUrl,
+      ...(values.instance !== undefined && { instanceId: values.instance }),
+      onerror: (error) => console.error(`refund-desk: ${error.message}`),
+    });
+  } catch (error) {
+    console.error(`refund-desk: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
+
+const desk = createRefundDesk(fleet && { requestState: { replayGuard: fleet.replayStore } });
 if (values.http) {
   const port = Number(values.port);
-  const handle = await desk.serveHttp({ port });
+  const handle = await desk.serveHttp({ port, ...(fleet && { sessionFleet: fleet.sessions }) });
   // The client waits for this line (on stderr: stdout stays free for the stdio protocol).
-  console.error(`refund-desk listening on ${handle.url.href}`);
-  const stop = () => void handle.close().then(() => process.exit(0));
+  const member = fleet === undefined ? '' : ` (instance ${fleet.sessions.instanceId}, redis ${redisUrl ?? ''})`;
+  console.error(`refund-desk listening on ${handle.url.href}${member}`);
+  const stop = () => void handle.close().then(async () => (await fleet?.close(), process.exit(0)));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } else {

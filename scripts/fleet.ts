@@ -1,0 +1,392 @@
+/**
+ * `npm run fleet`: the refund desk as a fleet, on loopback only.
+ *
+ * 1. Starts a real redis-server (throwaway dir, no persistence), three story instances
+ *    (`server.ts --http --redis URL --instance desk-N`, one MCP_REQUEST_STATE_KEYS) and a real
+ *    nginx doing plain round-robin with no session affinity.
+ * 2. Runs the story client through nginx on both eras, and shows which instance served each leg
+ *    of a call (the `Mcp-Resolve-Instance` response header).
+ * 3. On each era, kills the instance serving a call mid-flow, shows what the client sees, and
+ *    shows that new calls complete.
+ * 4. Replays the final round of a finished call to every instance (refused), restarts every
+ *    instance with the same keys, and replays again (still refused).
+ *
+ * Prints `fleet: N passed, M failed`, exits non-zero when M > 0, and tears everything down on
+ * every exit path (including Ctrl-C). Missing binaries: a message with the install command.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+
+import { runRefundDesk } from '../examples/stories/refund-desk/client.js';
+import { INSTANCE_HEADER } from '../src/hosting/index.js';
+import type { TestConnection } from '../src/testing/index.js';
+import { connectHttp } from '../src/testing/index.js';
+import type { RedisServer } from './lib/processes.js';
+import { INSTALL_HINT, findBinary, freePort, startRedisServer, stopChild, waitForPort } from './lib/processes.js';
+
+const SERVER = fileURLToPath(new URL('../examples/stories/refund-desk/server.ts', import.meta.url));
+const INSTANCES = 3;
+
+let passed = 0;
+let failed = 0;
+const check = (ok: boolean, what: string): void => {
+  if (ok) passed += 1;
+  else failed += 1;
+  console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${what}`);
+};
+
+// ---------------------------------------------------------------------------------------------
+// Processes, and their teardown on every exit path
+// ---------------------------------------------------------------------------------------------
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-resolve-fleet-'));
+const children = new Set<ChildProcess>();
+let redis: RedisServer | undefined;
+let tornDown = false;
+
+async function teardown(): Promise<void> {
+  if (tornDown) return;
+  tornDown = true;
+  await Promise.all([...children].map((child) => stopChild(child)));
+  await redis?.dispose();
+  rmSync(dir, { recursive: true, force: true });
+}
+process.on('exit', () => {
+  // Last resort when something exits without the async teardown: nothing may outlive the script.
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  redis?.stop(true).catch(() => undefined);
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\nfleet: ${signal}, tearing down`);
+    void teardown().finally(() => process.exit(130));
+  });
+}
+
+function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+interface Instance {
+  readonly id: string;
+  readonly port: number;
+  child: ChildProcess;
+}
+
+async function startInstance(id: string, port: number, env: NodeJS.ProcessEnv): Promise<Instance> {
+  const child = track(
+    spawn(
+      process.execPath,
+      ['--import', 'tsx', SERVER, '--http', '--port', String(port), '--redis', redis!.url, '--instance', id],
+      {
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    ),
+  );
+  let output = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => (output += chunk));
+  await waitForPort(port, 20_000, () =>
+    child.exitCode !== null ? `instance ${id} exited (${String(child.exitCode)}):\n${output}` : undefined,
+  );
+  return { id, port, child };
+}
+
+function nginxConfig(port: number, upstreams: readonly number[]): string {
+  const temp = (name: string) => `${name}_temp_path ${join(dir, 'nginx', name)};`;
+  return `worker_processes 1;
+daemon off;
+pid ${join(dir, 'nginx', 'nginx.pid')};
+error_log stderr error;
+events { worker_connections 512; }
+http {
+  access_log off;
+  ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}
+  # Plain round-robin: no ip_hash, no sticky cookie, no hash on Mcp-Session-Id.
+  upstream desks {
+${upstreams.map((upstream) => `    server 127.0.0.1:${upstream} max_fails=1 fail_timeout=2s;`).join('\n')}
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location /mcp {
+      proxy_pass http://desks;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host localhost;
+      proxy_buffering off;
+      proxy_read_timeout 300s;
+    }
+  }
+}
+`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the client sent and which instance answered
+// ---------------------------------------------------------------------------------------------
+
+interface Leg {
+  readonly kind: 'call' | 'round' | 'answer' | 'other';
+  readonly label: string;
+  readonly instance: string;
+  readonly headers: Record<string, string>;
+  readonly body: unknown;
+}
+
+const legs: Leg[] = [];
+let lastCallInstance = '';
+
+function classify(body: unknown): { kind: Leg['kind']; label: string } {
+  const message = body as {
+    method?: string;
+    params?: { arguments?: { order_id?: string; reason?: string }; requestState?: unknown };
+    result?: unknown;
+  };
+  if (message?.method === 'tools/call') {
+    const args = message.params?.arguments;
+    const label = `${args?.order_id ?? '?'} "${args?.reason ?? '?'}"`;
+    return { kind: typeof message.params?.requestState === 'string' ? 'round' : 'call', label };
+  }
+  if (message?.result !== undefined) return { kind: 'answer', label: 'answer' };
+  return { kind: 'other', label: message?.method ?? 'other' };
+}
+
+/** A fetch that records each POST and the instance that answered it. */
+async function recordingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const request = new Request(input, init);
+  const body: unknown =
+    request.method === 'POST'
+      ? await request
+          .clone()
+          .json()
+          .catch(() => undefined)
+      : undefined;
+  const response = await fetch(request);
+  const instance = response.headers.get(INSTANCE_HEADER) ?? '?';
+  if (body !== undefined) {
+    const { kind, label } = classify(body);
+    if (kind === 'call') lastCallInstance = instance;
+    legs.push({ kind, label, instance, headers: Object.fromEntries(request.headers), body });
+  }
+  return response;
+}
+
+/** The legs of each call: a `call` leg and the rounds or answers that follow it. */
+function callsOf(recorded: readonly Leg[]): Leg[][] {
+  const calls: Leg[][] = [];
+  for (const leg of recorded) {
+    if (leg.kind === 'call') calls.push([leg]);
+    else if (leg.kind !== 'other') calls.at(-1)?.push(leg);
+  }
+  return calls;
+}
+
+function describeCall(call: readonly Leg[]): string {
+  return `${call[0]!.label}: ${call.map((leg) => `${leg.kind}@${leg.instance}`).join(' → ')}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+// ---------------------------------------------------------------------------------------------
+
+async function replayEverywhere(instances: readonly Instance[], final: Leg, when: string): Promise<void> {
+  for (const instance of instances) {
+    const response = await fetch(`http://127.0.0.1:${instance.port}/mcp`, {
+      method: 'POST',
+      headers: { ...final.headers, host: `127.0.0.1:${instance.port}` },
+      body: JSON.stringify(final.body),
+    });
+    const text = await response.text();
+    const json = text.startsWith('{')
+      ? text
+      : (text
+          .split('\n')
+          .find((line) => line.startsWith('data:'))
+          ?.slice(5) ?? '{}');
+    const error = (JSON.parse(json) as { error?: { code?: number; message?: string } }).error;
+    check(
+      error?.code === -32602 && error.message === 'Invalid or expired requestState',
+      `${when}: the replayed final round is refused by ${instance.id} (${String(error?.code)} ${String(error?.message)})`,
+    );
+  }
+}
+
+/** A call during which the instance serving it is killed; returns what the client saw. */
+async function killDuringCall(
+  era: 'modern' | 'legacy',
+  url: URL,
+  instances: Instance[],
+): Promise<{ seen: string; killed: Instance | undefined; connection: TestConnection }> {
+  let killed: Instance | undefined;
+  let killedAt = 0;
+  const elicit = async (params: ElicitRequest['params']): Promise<ElicitResult> => {
+    if (killed === undefined) {
+      // Modern: the instance that served this round; legacy: the one holding the call's stream.
+      const victim = era === 'modern' ? legs.at(-1)?.instance : lastCallInstance;
+      killed = instances.find((instance) => instance.id === victim);
+      if (killed !== undefined && killed.child.exitCode === null) {
+        const exited = once(killed.child, 'exit');
+        killed.child.kill('SIGKILL');
+        killedAt = Date.now();
+        await exited;
+      }
+      console.log(`    asked: ${params.message}`);
+      console.log(`    killed ${killed?.id ?? '?'} (SIGKILL) before answering`);
+    }
+    return params.message.includes('stock')
+      ? { action: 'accept', content: { restock: true } }
+      : { action: 'accept', content: { full: true } };
+  };
+  const connection = await connectHttp(url, { era, elicit, transportOptions: { fetch: recordingFetch } });
+  // The SDK client reports a response stream that breaks (transport error) but keeps the call
+  // waiting for its timeout; an application ends the call at once on that report, as here.
+  const streamLost = new AbortController();
+  connection.client.onerror = (error) => {
+    if (killed !== undefined && error.message.startsWith('SSE stream disconnected')) {
+      console.log(`    the client's transport reported, ${Date.now() - killedAt} ms after the kill: ${error.message}`);
+      streamLost.abort(error);
+    }
+  };
+  const started = Date.now();
+  let seen: string;
+  try {
+    const result = await connection.client.callTool(
+      { name: 'refund_order', arguments: { order_id: 'ORD-7002', reason: 'instance dies' } },
+      { timeout: 20_000, signal: streamLost.signal },
+    );
+    const receipt = result.structuredContent as { refunded_cents?: number } | undefined;
+    seen = `the call completed: refunded_cents ${String(receipt?.refunded_cents)}`;
+  } catch (error) {
+    seen = `the call ended with an error after ${Date.now() - started} ms: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return { seen, killed, connection };
+}
+
+async function main(): Promise<void> {
+  const missing = ['redis-server', 'nginx'].filter((name) => findBinary(name) === undefined);
+  if (missing.length > 0) {
+    console.error(`fleet: ${missing.join(' and ')} not found. Install with:\n  ${INSTALL_HINT}`);
+    process.exitCode = 1;
+    return;
+  }
+  const nginxBinary = findBinary('nginx')!;
+
+  console.log('=== setup ===');
+  redis = await startRedisServer();
+  console.log(`  redis-server on ${redis.url} (no persistence, ${dir})`);
+  const env: NodeJS.ProcessEnv = { ...process.env, MCP_REQUEST_STATE_KEYS: randomBytes(32).toString('hex') };
+  delete env.REDIS_URL;
+  const ports = await Promise.all(Array.from({ length: INSTANCES }, () => freePort()));
+  let instances = await Promise.all(ports.map((port, index) => startInstance(`desk-${index}`, port, env)));
+  console.log(`  instances: ${instances.map((instance) => `${instance.id} on :${instance.port}`).join(', ')}`);
+  mkdirSync(join(dir, 'nginx'), { recursive: true });
+  const nginxPort = await freePort();
+  writeFileSync(join(dir, 'nginx', 'nginx.conf'), nginxConfig(nginxPort, ports));
+  const nginx = track(
+    spawn(
+      nginxBinary,
+      ['-p', join(dir, 'nginx'), '-c', join(dir, 'nginx', 'nginx.conf'), '-e', join(dir, 'nginx', 'error.log')],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    ),
+  );
+  await waitForPort(nginxPort, 10_000, () =>
+    nginx.exitCode !== null ? `nginx exited (${String(nginx.exitCode)})` : undefined,
+  );
+  const url = new URL(`http://127.0.0.1:${nginxPort}/mcp`);
+  console.log(`  nginx round-robin (no affinity) on ${url.href}`);
+
+  let final: Leg | undefined;
+  for (const era of ['modern', 'legacy'] as const) {
+    const name = era === 'modern' ? '2026-07-28' : '2025-11-25';
+    console.log(`\n=== the story client through nginx, ${name} ===`);
+    legs.length = 0;
+    const report = await runRefundDesk({
+      transport: 'http',
+      era,
+      url,
+      fetch: recordingFetch,
+      log: (line) => console.log(`  ${line}`),
+    });
+    passed += report.passed;
+    failed += report.failed;
+    const calls = callsOf(legs);
+    for (const call of calls) console.log(`  legs of ${describeCall(call)}`);
+    const spread = calls.filter((call) => new Set(call.map((leg) => leg.instance)).size >= 2);
+    check(
+      spread.length > 0,
+      `${name}: ${spread.length} call(s) had legs${era === 'legacy' ? ' and answers' : ''} served by 2 or more instances`,
+    );
+    if (era === 'modern') {
+      final = calls.find((call) => call.length === 3 && call.at(-1)?.kind === 'round')?.at(-1);
+      check(final !== undefined, `${name}: captured the final round of a three-leg call for the replay checks`);
+    }
+  }
+
+  for (const era of ['modern', 'legacy'] as const) {
+    const name = era === 'modern' ? '2026-07-28' : '2025-11-25';
+    console.log(`\n=== an instance dies mid-call, ${name} ===`);
+    legs.length = 0;
+    const { seen, killed, connection } = await killDuringCall(era, url, instances);
+    console.log(`    the client saw: ${seen}`);
+    check(killed !== undefined, `${name}: killed ${killed?.id ?? 'no instance'} while it served the call`);
+    if (era === 'modern')
+      check(
+        seen.startsWith('the call completed: refunded_cents 4800'),
+        `${name}: the next round went to a live instance and the call completed`,
+      );
+    else
+      check(
+        seen.startsWith('the call ended with an error'),
+        `${name}: the call's response stream closed and the call ended at once with an error, not a hang`,
+      );
+    // New calls on the same connection (for 2025-11-25: the same session) complete on the survivors.
+    const after = await connection.client
+      .callTool(
+        { name: 'refund_order', arguments: { order_id: 'ORD-7001', reason: 'after the crash' } },
+        { timeout: 20_000 },
+      )
+      .catch((error: unknown) => ({ structuredContent: { error: String(error) } }));
+    check(
+      (after.structuredContent as { refunded_cents?: number } | undefined)?.refunded_cents === 1500,
+      `${name}: a new call on the same ${era === 'legacy' ? 'session' : 'client'} completes after the crash (${JSON.stringify(after.structuredContent)})`,
+    );
+    await connection.close();
+    if (killed !== undefined) {
+      const index = instances.indexOf(killed);
+      instances[index] = await startInstance(killed.id, killed.port, env);
+      console.log(`    restarted ${killed.id}`);
+    }
+  }
+
+  if (final !== undefined) {
+    console.log('\n=== replaying a finished call’s final round (2026-07-28) ===');
+    await replayEverywhere(instances, final, 'before restart');
+    await Promise.all(instances.map((instance) => stopChild(instance.child)));
+    instances = await Promise.all(instances.map((instance) => startInstance(instance.id, instance.port, env)));
+    console.log(`  restarted every instance with the same keys`);
+    await replayEverywhere(instances, final, 'after restart');
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  failed += 1;
+  console.error(`fleet: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+} finally {
+  await teardown();
+}
+console.log(`\nfleet: ${passed} passed, ${failed} failed`);
+process.exitCode = failed > 0 || process.exitCode === 1 ? 1 : 0;

@@ -1,0 +1,93 @@
+/**
+ * Legacy sessions shared through Redis: one key per session record (its expiry is the idle
+ * lifetime, restarted by every request), one key naming the instance that holds the session's
+ * GET stream, and pub/sub for relays: a channel per instance plus one for every instance.
+ * Pub/sub fits: a relay is only useful to a live instance, so nothing needs to be kept for later.
+ */
+import type { FleetMessage, LegacySessionFleet, SharedSessionRecord } from '../hosting/sessionFleet.js';
+import type { RedisConnection } from './connection.js';
+import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, withDeadline } from './connection.js';
+
+/** Options of {@link createRedisSessionFleet}. */
+export interface RedisSessionFleetOptions {
+  /** This instance's id (default: a random UUID); shown in the `Mcp-Resolve-Instance` header. */
+  readonly instanceId?: string;
+  /** Prefix of the keys and channels (default `mcp-resolve:sessions:`). */
+  readonly keyPrefix?: string;
+  /** How long one operation may wait for Redis, in ms (default 2,000); then the request answers 503. */
+  readonly commandTimeoutMs?: number;
+  /** Receives relayed messages that could not be parsed. */
+  readonly onerror?: (error: Error) => void;
+}
+
+/** The default prefix of session keys and relay channels. */
+export const DEFAULT_SESSION_KEY_PREFIX = 'mcp-resolve:sessions:';
+
+/** Creates the Redis-backed {@link LegacySessionFleet} of one instance; `subscribe` opens a second connection for pub/sub. */
+export function createRedisSessionFleet(
+  redis: RedisConnection,
+  options: RedisSessionFleetOptions = {},
+): LegacySessionFleet {
+  const instanceId = options.instanceId ?? crypto.randomUUID();
+  const prefix = options.keyPrefix ?? DEFAULT_SESSION_KEY_PREFIX;
+  const timeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
+  const timed = <T>(operation: Promise<T>): Promise<T> => withDeadline(operation, timeoutMs);
+  const recordKey = (sessionId: string) => `${prefix}record:${sessionId}`;
+  const holderKey = (sessionId: string) => `${prefix}stream:${sessionId}`;
+  const channel = (id: string) => `${prefix}relay:${id}`;
+  const everyone = `${prefix}relay-all`;
+  const expiry = (ttlMs: number) =>
+    Number.isFinite(ttlMs) ? { expiration: { type: 'PX', value: Math.ceil(ttlMs) } as const } : {};
+
+  return {
+    instanceId,
+    async save(sessionId, record, ttlMs) {
+      await timed(redis.set(recordKey(sessionId), JSON.stringify(record), expiry(ttlMs)));
+    },
+    async load(sessionId, ttlMs) {
+      const key = recordKey(sessionId);
+      const text = await timed(
+        Number.isFinite(ttlMs) ? redis.getEx(key, { type: 'PX', value: Math.ceil(ttlMs) }) : redis.get(key),
+      );
+      return text === null ? undefined : (JSON.parse(text) as SharedSessionRecord);
+    },
+    async touch(sessionId, ttlMs) {
+      if (Number.isFinite(ttlMs)) await timed(redis.pExpire(recordKey(sessionId), Math.ceil(ttlMs)));
+    },
+    async remove(sessionId) {
+      await timed(redis.del([recordKey(sessionId), holderKey(sessionId)]));
+    },
+    async claimStream(sessionId, ttlMs) {
+      await timed(redis.set(holderKey(sessionId), instanceId, expiry(ttlMs)));
+    },
+    async streamHolder(sessionId) {
+      return (await timed(redis.get(holderKey(sessionId)))) ?? undefined;
+    },
+    async send(target, message) {
+      await timed(redis.publish(channel(target), JSON.stringify(message)));
+    },
+    async broadcast(message) {
+      await timed(redis.publish(everyone, JSON.stringify(message)));
+    },
+    async subscribe(onmessage) {
+      const subscriber = redis.duplicate();
+      subscriber.on('error', (error: Error) => options.onerror?.(error));
+      await timed(subscriber.connect());
+      const listener = (text: string) => {
+        let message: FleetMessage;
+        try {
+          message = JSON.parse(text) as FleetMessage;
+        } catch (error) {
+          options.onerror?.(new Error(`Dropped a relayed message that is not JSON: ${String(error)}`));
+          return;
+        }
+        onmessage(message);
+      };
+      await timed(subscriber.subscribe([channel(instanceId), everyone], listener));
+      return async () => {
+        await subscriber.unsubscribe().catch(() => undefined);
+        subscriber.destroy();
+      };
+    },
+  };
+}
