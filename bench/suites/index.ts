@@ -7,10 +7,11 @@
  */
 import type { Benchmark } from '../lib/registry.js';
 import { overhead } from './overhead.js';
+import { fleet } from './fleet.js';
 import { growth } from './growth.js';
 import { held } from './held.js';
 import { rounds } from './rounds.js';
 import { sealing } from './sealing.js';
 import { throughput } from './throughput.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [overhead, rounds, sealing, growth, throughput, held];
+export const BENCHMARKS: readonly Benchmark[] = [overhead, rounds, sealing, growth, throughput, held, fleet];

@@ -1,0 +1,178 @@
+/**
+ * 7. Fleet (Redis): the cost per round of the Redis replay store against the in-memory one, and
+ * of a legacy push answered through another instance (relayed over Redis pub/sub) against one
+ * answered where the call runs. Both sides run in this process against a real redis-server on
+ * loopback, measured side by side in alternating batches.
+ */
+import { z } from 'zod';
+
+import { createDualEraHandler } from '../../src/hosting/index.js';
+import type { DualEraHandler } from '../../src/hosting/index.js';
+import type { RedisFleet } from '../../src/redis/index.js';
+import { connectRedisFleet } from '../../src/redis/index.js';
+import { elicit, McpResolveServer, resolver } from '../../src/index.js';
+import { createMemoryReplayStore } from '../../src/state/index.js';
+import { startRedisServer } from '../../scripts/lib/processes.js';
+import { alternate } from '../lib/alternate.js';
+import type { Benchmark, Json } from '../lib/registry.js';
+import { fmt, fmtRatio } from '../lib/stats.js';
+
+const ACCEPT = 'application/json, text/event-stream';
+const URL_ = 'http://localhost/mcp';
+
+const name = resolver({ name: 'name' }, () => elicit('Name?', z.object({ name: z.string() })));
+const server = new McpResolveServer({ name: 'fleet-bench', version: '1.0.0' }).tool(
+  'greet',
+  { resolve: { name } },
+  ({ name }) => `hello ${name.name}`,
+);
+
+async function post(handler: DualEraHandler, body: unknown, sessionId?: string): Promise<Response> {
+  return handler.fetch(
+    new Request(URL_, {
+      method: 'POST',
+      headers: {
+        host: 'localhost',
+        accept: ACCEPT,
+        'content-type': 'application/json',
+        ...(sessionId !== undefined && { 'mcp-session-id': sessionId }),
+      },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
+/** Reads SSE `data:` messages of a response one at a time. */
+function messages(response: Response): () => Promise<Record<string, unknown>> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  return async () => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const event = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = event.split('\n').find((line) => line.startsWith('data:'));
+        if (data !== undefined) return JSON.parse(data.slice(5)) as Record<string, unknown>;
+        continue;
+      }
+      const { done, value } = await reader.read();
+      if (done) throw new Error('stream ended');
+      buffer += value;
+    }
+  };
+}
+
+async function openSession(handler: DualEraHandler): Promise<string> {
+  const opened = await post(handler, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-11-25',
+      capabilities: { elicitation: { form: {} } },
+      clientInfo: { name: 'b', version: '1' },
+    },
+  });
+  const sessionId = opened.headers.get('mcp-session-id')!;
+  await opened.text();
+  await (await post(handler, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId)).text();
+  return sessionId;
+}
+
+/** One legacy call with one push: the call on `runs`, the answer posted to `answers`. */
+async function pushedCall(runs: DualEraHandler, answers: DualEraHandler, sessionId: string): Promise<void> {
+  const call = await post(
+    runs,
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: {} } },
+    sessionId,
+  );
+  const next = messages(call);
+  const push = await next();
+  await (
+    await post(
+      answers,
+      { jsonrpc: '2.0', id: push.id, result: { action: 'accept', content: { name: 'Ada' } } },
+      sessionId,
+    )
+  ).text();
+  const result = await next();
+  if (result.result === undefined) throw new Error(`unexpected ${JSON.stringify(result)}`);
+}
+
+export const fleet: Benchmark = {
+  id: 'fleet',
+  title: '7. Fleet (Redis)',
+  async run(context) {
+    const redis = await startRedisServer();
+    const fleets: RedisFleet[] = [];
+    const handlers: DualEraHandler[] = [];
+    try {
+      const member = async (instanceId: string) => {
+        const joined = await connectRedisFleet({ url: redis.url, instanceId, keyPrefix: 'bench:' });
+        fleets.push(joined);
+        return joined;
+      };
+      // The replay store, one consume per sealed round.
+      const a = await member('a');
+      const memory = createMemoryReplayStore();
+      let counter = 0;
+      const expires = () => Date.now() + 630_000;
+      const replay = await alternate(
+        () => a.replayStore.consume(`r${counter++}`, expires()) as Promise<boolean>,
+        async () => memory.consume(`m${counter++}`, expires()),
+        { warmup: context.pick(500, 100), runs: context.pick(20, 4), batch: context.pick(500, 100) },
+      );
+      // A legacy call with one push: answered on another instance (relayed) vs where it runs.
+      const b = await member('b');
+      const shared = [a, b].map((joined) =>
+        createDualEraHandler(server.createServer, { sessionFleet: joined.sessions }),
+      );
+      const single = createDualEraHandler(server.createServer);
+      handlers.push(...shared, single);
+      const sharedSession = await openSession(shared[0]!);
+      const singleSession = await openSession(single);
+      const relay = await alternate(
+        () => pushedCall(shared[0]!, shared[1]!, sharedSession),
+        () => pushedCall(single, single, singleSession),
+        { warmup: context.pick(50, 10), runs: context.pick(12, 4), batch: context.pick(40, 10) },
+      );
+      const row = (what: string, paired: typeof replay, sides: [string, string]) => [
+        what,
+        `${fmt(paired.a.wall.median, 1)} µs (${sides[0]})`,
+        `${fmt(paired.b.wall.median, 1)} µs (${sides[1]})`,
+        fmtRatio(paired.ratio),
+      ];
+      const data: Json = {
+        replay: { redis: paired(replay.a), memory: paired(replay.b) },
+        relay: { relayed: paired(relay.a), local: paired(relay.b) },
+      };
+      return {
+        tables: [
+          {
+            columns: ['per operation (median wall time)', 'fleet side', 'single-process side', 'ratio'],
+            rows: [
+              row('replay check of one sealed round', replay, ['Redis SET NX PXAT', 'in-memory']),
+              row('legacy call with one push, answer included', relay, ['answer relayed via Redis', 'answer local']),
+            ],
+          },
+        ],
+        notes: [
+          'Both sides run in this process, alternating batches; Redis is a real redis-server on loopback (no persistence).',
+          'The relayed side adds a Redis PUBLISH on the instance that receives the answer and a session-record refresh per request; the HTTP layer is the handlers’ fetch (no sockets), so the difference is the fleet’s own cost.',
+          'On a 2-core machine shared with other jobs, redis-server competes with Node for CPU: treat the figures as upper bounds.',
+        ],
+        targets: [],
+        data,
+      };
+    } finally {
+      await Promise.all(handlers.map((handler) => handler.close()));
+      await Promise.all(fleets.map((joined) => joined.close()));
+      await redis.dispose();
+    }
+  },
+};
+
+function paired(side: { wall: { median: number }; cpu: { median: number } }): Json {
+  return { wallMedianUs: side.wall.median, cpuMedianUs: side.cpu.median };
+}
