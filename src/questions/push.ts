@@ -34,12 +34,12 @@ export async function pushQuestion(
     if (error instanceof ProtocolError) {
       throw new ToolError(`The client failed the ${request.method} request: ${error.message}`, { cause: error });
     }
+    // A cancelled call (its client left) rejects the push too: that is the cancel, not a timeout.
+    if (ctx.mcpReq.signal.aborted) throw error;
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       throw new ToolError(
         `The client did not answer the ${request.method} request: it timed out after ${timeoutMs} ms.`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     }
     throw error;
