@@ -11,6 +11,7 @@
  * - `diagnostics.ts` the tools `server-stateless` (SEP-2575) probes
  * - `pushes.ts`      the 2025-11-25 sampling and elicitation fixtures (SEP-1034, SEP-1330)
  * - `plain.ts`       content, progress, logging, prompts, resources, completion, subscriptions
+ * - `schemas.ts`     a SEP-2243 header-mirrored argument, and a JSON Schema 2020-12 input (SDK registry)
  *
  * See docs/conformance.md for what each scenario checks and which library feature it exercises.
  */
@@ -23,6 +24,7 @@ import { registerDiagnosticFixtures } from './diagnostics.js';
 import { registerMrtrFixtures } from './mrtr.js';
 import { registerPlainFixtures } from './plain.js';
 import { registerPushFixtures } from './pushes.js';
+import { registerSchemaFixtures } from './schemas.js';
 
 /** Builds the conformance fixture server (one definition; hosting makes an instance per request or session). */
 export function createConformanceServer(changes: ListChanges): McpResolveServer {
@@ -31,6 +33,7 @@ export function createConformanceServer(changes: ListChanges): McpResolveServer 
   registerPushFixtures(server);
   registerMrtrFixtures(server);
   registerDiagnosticFixtures(server, changes);
+  registerSchemaFixtures(server);
   return server;
 }
 

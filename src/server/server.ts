@@ -11,7 +11,7 @@ import type {
   ServerOptions,
   Tool,
 } from '@modelcontextprotocol/server';
-import { McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { McpServer } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
 import type { HttpServerHandle, ServeHttpOptions, ServeStdioOptions, StdioServerHandle } from '../hosting/index.js';
@@ -36,6 +36,7 @@ import type {
   ToolInput,
 } from './tool.js';
 import { compileTool } from './tool.js';
+import { ResolvingMcpServer, serveTools } from './toolRegistry.js';
 
 /** Options for {@link McpResolveServer}. */
 export interface McpResolveServerOptions {
@@ -75,6 +76,8 @@ export class McpResolveServer {
   private readonly tools = new Map<string, CompiledTool>();
   /** The `tools/list` payload, built once per registration change rather than per request. */
   private toolList: Tool[] | undefined;
+  /** Each library tool's input JSON Schema, for the SDK's SEP-2243 header validation; built with `toolList`. */
+  private toolInputs: Map<string, Record<string, unknown>> | undefined;
   /** What every instance's rounds share; only the SDK server differs per instance. */
   private readonly roundDefaults: Omit<RoundServices, 'server'>;
   private readonly prompts = new Map<string, CompiledPrompt>();
@@ -119,6 +122,7 @@ export class McpResolveServer {
     }
     this.tools.set(name, compileTool(name, declaration, body));
     this.toolList = undefined;
+    this.toolInputs = undefined;
     return this;
   }
 
@@ -158,23 +162,31 @@ export class McpResolveServer {
 
   /** Creates a fresh SDK server instance with this server's tools; the factory hosting calls per connection or request. */
   readonly createServer = (): McpServer => {
-    const mcp = new McpServer(this.info, {
-      ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
-      ...(this.options.inputRequired !== undefined && { inputRequired: this.options.inputRequired }),
-      capabilities: { tools: {} },
-    });
+    const mcp = new ResolvingMcpServer(
+      this.info,
+      {
+        ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
+        ...(this.options.inputRequired !== undefined && { inputRequired: this.options.inputRequired }),
+      },
+      (this.toolInputs ??= new Map([...this.tools].map(([name, tool]) => [name, tool.definition.inputSchema]))),
+    );
     const services: RoundServices = { ...this.roundDefaults, server: mcp.server };
-    const tools = (this.toolList ??= [...this.tools.values()].map((tool) => tool.definition));
-    mcp.server.setRequestHandler('tools/list', () => ({ tools }));
-    mcp.server.setRequestHandler('tools/call', (request, ctx) => {
-      const tool = this.tools.get(request.params.name);
-      if (tool === undefined)
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-      return callTool(tool, request, ctx, services);
-    });
     for (const prompt of this.prompts.values()) registerPrompt(mcp, prompt, services);
     for (const resource of this.resources.values()) registerResource(mcp, resource, services);
-    for (const configure of this.setups) configure(mcp);
+    const tools = this.tools;
+    serveTools(
+      mcp,
+      {
+        definitions: (this.toolList ??= [...tools.values()].map((tool) => tool.definition)),
+        call: (request, ctx) => {
+          const tool = tools.get(request.params.name);
+          return tool === undefined ? undefined : callTool(tool, request, ctx, services);
+        },
+      },
+      (instance) => {
+        for (const configure of this.setups) configure(instance);
+      },
+    );
     return mcp;
   };
 

@@ -1,0 +1,117 @@
+/**
+ * Library tools and SDK-registered tools on one server instance.
+ *
+ * Library tools are answered by the library's own `tools/call` handler, so its protocol errors
+ * (the frozen `-32602`, the `-32021` capability gate) stay top-level JSON-RPC errors — the SDK's
+ * `McpServer` turns every error a tool callback throws into an `isError` result. Tools a `setup()`
+ * registers with the SDK's own `registerTool` keep the SDK's whole handling (validation,
+ * enable/disable, output checks, projection): the `tools/list` and `tools/call` handlers
+ * `McpServer` installs for them are kept and called for every tool the library does not own.
+ *
+ * `McpServer` installs those handlers only through `server.setRequestHandler`, and the SDK has no
+ * public getter for an installed handler, so they are kept as they are installed, while `setup()`
+ * runs (the one seam this module adds). The SDK's HTTP entry validates SEP-2243 `Mcp-Param-*`
+ * headers against `McpServer.toolInputSchemaJson(name)`; {@link ResolvingMcpServer} answers it for
+ * library tools too, so header validation applies to them exactly as to SDK tools.
+ */
+import type {
+  CallToolRequest,
+  CallToolResult,
+  Implementation,
+  InputRequiredResult,
+  ListToolsRequest,
+  ListToolsResult,
+  McpServerOptions,
+  ServerContext,
+  Tool,
+} from '@modelcontextprotocol/server';
+import { McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+
+import { McpResolveError } from '../errors.js';
+
+/** The SDK's own tool handlers, as `McpServer` installs them for tools registered with `registerTool`. */
+interface SdkToolHandlers {
+  list?: (request: ListToolsRequest, ctx: ServerContext) => ListToolsResult | Promise<ListToolsResult>;
+  call?: (
+    request: CallToolRequest,
+    ctx: ServerContext,
+  ) => CallToolResult | InputRequiredResult | Promise<CallToolResult | InputRequiredResult>;
+}
+
+/** What the library needs to know about its own tools on an instance. */
+export interface LibraryTools {
+  /** The `tools/list` entries of the library's tools, in registration order. */
+  readonly definitions: readonly Tool[];
+  /** Serves one `tools/call` when it names a library tool; `undefined` when it does not. */
+  call(request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> | undefined;
+}
+
+/** An `McpServer` whose SEP-2243 header validation also covers the library's tools. */
+export class ResolvingMcpServer extends McpServer {
+  constructor(
+    info: Implementation,
+    options: McpServerOptions,
+    private readonly libraryInputs: ReadonlyMap<string, Record<string, unknown>>,
+  ) {
+    super(info, options);
+  }
+
+  /** The input JSON Schema the HTTP entry validates `Mcp-Param-*` headers against: the library's tools first. */
+  override toolInputSchemaJson(name: string): Record<string, unknown> | undefined {
+    return this.libraryInputs.get(name) ?? super.toolInputSchemaJson(name);
+  }
+
+  /** Whether a tool named `name` was registered with the SDK's own `registerTool`. */
+  hasSdkTool(name: string): boolean {
+    return super.toolInputSchemaJson(name) !== undefined;
+  }
+}
+
+/**
+ * Runs `configure` (the `setup()` callbacks) on `mcp`, keeping the tool handlers the SDK installs
+ * meanwhile, then installs the instance's `tools/list` and `tools/call`: library tools first, then
+ * SDK-registered ones. A name registered both ways is refused.
+ */
+export function serveTools(mcp: ResolvingMcpServer, library: LibraryTools, configure: (mcp: McpServer) => void): void {
+  const server = mcp.server;
+  const sdk: SdkToolHandlers = {};
+  const install = server.setRequestHandler.bind(server);
+  const keep = (method: string, handler: unknown): boolean => {
+    if (method === 'tools/list') sdk.list = handler as SdkToolHandlers['list'];
+    else if (method === 'tools/call') sdk.call = handler as SdkToolHandlers['call'];
+    else return false;
+    return true;
+  };
+  Object.defineProperty(server, 'setRequestHandler', {
+    configurable: true,
+    value: (method: string, ...rest: unknown[]) => {
+      if (keep(method, rest.at(-1))) return;
+      Reflect.apply(install, undefined, [method, ...rest]);
+    },
+  });
+  try {
+    configure(mcp);
+  } finally {
+    Reflect.deleteProperty(server, 'setRequestHandler');
+  }
+  for (const definition of library.definitions) {
+    if (mcp.hasSdkTool(definition.name)) {
+      throw new McpResolveError(
+        'invalid_declaration',
+        `Tool '${definition.name}' is registered both with .tool() and with registerTool() in setup(): rename one of them.`,
+      );
+    }
+  }
+  server.registerCapabilities({ tools: {} });
+  server.setRequestHandler('tools/list', async (request, ctx) => {
+    if (sdk.list === undefined) return { tools: [...library.definitions] };
+    const listed = await sdk.list(request, ctx);
+    return { ...listed, tools: [...library.definitions, ...listed.tools] };
+  });
+  server.setRequestHandler('tools/call', (request, ctx) => {
+    const served = library.call(request, ctx);
+    if (served !== undefined) return served;
+    if (sdk.call !== undefined) return sdk.call(request, ctx);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+  });
+}
