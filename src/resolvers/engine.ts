@@ -52,6 +52,8 @@ function deliver(edge: PlanEdge, outcome: ElicitationResult<unknown>): unknown {
 export class Resolution {
   private readonly ready = new Map<PlanNode, Ready>();
   private readonly waiting = new Set<PlanNode>();
+  /** What a resolver returned during a synchronous attempt that had to stop (a promise or a question), not yet taken up. */
+  private readonly started = new Map<PlanNode, unknown>();
 
   constructor(
     private readonly plan: ResolutionPlan,
@@ -86,7 +88,8 @@ export class Resolution {
         blocked.add(node);
         return PENDING;
       }
-      let value = (node.resolver.fn as (input: unknown, ctx: ToolContext) => unknown)(input, this.ctx);
+      let value = this.started.has(node) ? this.started.get(node) : this.run(node, input);
+      this.started.delete(node);
       // Awaited only when it is a promise: a synchronous resolver costs no microtask.
       if (isPromiseLike(value)) value = await value;
       let state: Ready;
@@ -112,6 +115,48 @@ export class Resolution {
       else values[edge.name] = deliver(edge, state.outcome);
     }
     return pending ? { kind: 'pending' } : { kind: 'resolved', values };
+  }
+
+  /**
+   * Runs a pass synchronously, as long as every resolver returns a plain value: the fast path of a
+   * call that asks nothing and awaits nothing. `undefined` when some resolver returned a promise
+   * or a question; what ran is kept (that return value included), so the next {@link pass} goes on
+   * from there and no resolver runs twice.
+   */
+  passSync(): PassResult | undefined {
+    const evaluate = (node: PlanNode): Ready | undefined => {
+      const done = this.ready.get(node);
+      if (done !== undefined) return done;
+      if (this.started.has(node)) return undefined;
+      const input: Record<string, unknown> = {};
+      for (const arg of node.args) input[arg] = this.args[arg];
+      let fromAnswer = false;
+      for (const edge of node.deps) {
+        const state = evaluate(edge.node);
+        if (state === undefined) return undefined;
+        input[edge.name] = deliver(edge, state.outcome);
+        fromAnswer ||= state.fromAnswer;
+      }
+      const value = this.run(node, input);
+      if (isPromiseLike(value) || isAsk(value)) {
+        this.started.set(node, value);
+        return undefined;
+      }
+      const state: Ready = { kind: 'ready', outcome: { action: 'accept', value }, fromAnswer };
+      this.ready.set(node, state);
+      return state;
+    };
+    const values: Record<string, unknown> = {};
+    for (const edge of this.plan.params) {
+      const state = evaluate(edge.node);
+      if (state === undefined) return undefined;
+      values[edge.name] = deliver(edge, state.outcome);
+    }
+    return { kind: 'resolved', values };
+  }
+
+  private run(node: PlanNode, input: Record<string, unknown>): unknown {
+    return (node.resolver.fn as (input: unknown, ctx: ToolContext) => unknown)(input, this.ctx);
   }
 
   /** Supplies the answer to the question (keyed `key`) the last pass left waiting. */

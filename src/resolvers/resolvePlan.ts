@@ -14,26 +14,34 @@ import type { RoundStrategy } from '../questions/strategy.js';
 import { Resolution } from './engine.js';
 import type { ResolutionPlan } from './graph.js';
 
-/** Resolves `plan` for one call: the resolved values, or the `input_required` reply that ends this round. */
+/**
+ * Resolves `plan` for one call: the resolved values, or the `input_required` reply that ends this
+ * round. A call whose resolvers all return plain values is resolved synchronously, without
+ * building the era's strategy (`strategyOf` is called only when something is awaited or asked).
+ */
 export function resolvePlan(
   plan: ResolutionPlan,
   args: Readonly<Record<string, unknown>>,
   ctx: ToolContext,
-  strategy: RoundStrategy,
-): Promise<Record<string, unknown> | InputRequiredResult> {
+  strategyOf: () => RoundStrategy,
+): Record<string, unknown> | Promise<Record<string, unknown> | InputRequiredResult> {
   const waiting: Question[] = [];
+  let chosen: RoundStrategy | undefined;
+  const strategy = (): RoundStrategy => (chosen ??= strategyOf());
   const resolution = new Resolution(plan, args, ctx, {
     async ask(node, ask, dependsOnAnswer) {
       const question: Question = { key: node.key, label: node.label, ask, rendered: renderQuestion(ask, node.label) };
       // Only a resolver that depends on no answer may be answered before it was asked.
-      const known = await strategy.recall(question, !dependsOnAnswer);
+      const known = await strategy().recall(question, !dependsOnAnswer);
       if (known !== undefined) return known;
-      strategy.admit(question);
+      strategy().admit(question);
       waiting.push(question);
       return undefined;
     },
   });
-  return runRounds(strategy, {
+  const fast = resolution.passSync();
+  if (fast?.kind === 'resolved') return fast.values;
+  return runRounds(strategy(), {
     async run() {
       const pass = await resolution.pass();
       if (pass.kind === 'resolved') return { kind: 'done', value: pass.values };

@@ -7,7 +7,7 @@
 import type { CallToolRequest, CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/server';
 
-import type { RoundServices } from './roundScope.js';
+import type { RoundScope, RoundServices } from './roundScope.js';
 import { isPromiseLike } from '../promise.js';
 import { openRound } from './roundScope.js';
 import type { CompiledTool } from './tool.js';
@@ -31,50 +31,95 @@ function toResult(tool: CompiledTool, value: unknown): CallToolResult {
   return value as CallToolResult;
 }
 
-/** Serves one `tools/call` round for `tool`. */
-export async function callTool(
+/** A value now, or later. */
+type MaybePromise<T> = T | Promise<T>;
+
+/** Applies `next` to `value` now when it is not a promise: the call path awaits only what is async. */
+function then<T, U>(value: MaybePromise<T>, next: (value: T) => MaybePromise<U>): MaybePromise<U> {
+  return isPromiseLike(value) ? value.then(next) : next(value);
+}
+
+type CallResult = CallToolResult | InputRequiredResult;
+
+/**
+ * Serves one `tools/call` round for `tool`, top to bottom: open the state, validate the input,
+ * resolve, run the body, check and project the result. Each step is awaited only when it is
+ * asynchronous, so a call that asks nothing and awaits nothing is answered synchronously.
+ */
+export function callTool(
   tool: CompiledTool,
   request: CallToolRequest,
   sdkCtx: ServerContext,
   services: RoundServices,
-): Promise<CallToolResult | InputRequiredResult> {
+): MaybePromise<CallResult> {
   const rawArgs = request.params.arguments ?? {};
-  const round = await openRound(sdkCtx, { method: 'tools/call', target: tool.name, arguments: rawArgs }, services);
+  const round = openRound(sdkCtx, { method: 'tools/call', target: tool.name, arguments: rawArgs }, services);
+  return then(round, (scope) =>
+    then(validateInput(tool, rawArgs), (input) =>
+      input.ok ? runTool(tool, input.args, scope, services) : input.result,
+    ),
+  );
+}
 
-  let args: Record<string, unknown> = {};
-  if (tool.input !== undefined) {
-    const validation = tool.input['~standard'].validate(rawArgs);
-    const parsed = isPromiseLike(validation) ? await validation : validation;
-    if (parsed.issues) {
-      const detail = parsed.issues.map((issue) => issue.message).join('; ');
-      return toolError(`Input validation error: Invalid arguments for tool ${tool.name}: ${detail}`);
-    }
-    args = parsed.value as Record<string, unknown>;
-  }
+/** The validated arguments, or the `isError` result that ends the call. */
+type ValidatedInput =
+  | { readonly ok: true; readonly args: Record<string, unknown> }
+  | { readonly ok: false; readonly result: CallToolResult };
 
-  try {
-    const resolved = await round.resolve(tool.plan, args);
-    if (isInputRequiredResult(resolved)) return resolved;
-    const returned = tool.body({ ...args, ...resolved }, round.ctx);
-    const value = isPromiseLike(returned) ? await returned : returned;
-    if (isInputRequiredResult(value)) {
-      if (tool.plan.params.length > 0) return toolError(MIXED_FLOW);
-      return value.requestState === undefined
-        ? value
-        : { ...value, requestState: await round.seal(value.requestState) };
-    }
-    const result = toResult(tool, value);
-    if (tool.output !== undefined && !result.isError) {
-      const validation = tool.output['~standard'].validate(result.structuredContent);
-      const checked = isPromiseLike(validation) ? await validation : validation;
-      if (checked.issues) {
-        const detail = checked.issues.map((issue) => issue.message).join('; ');
-        return toolError(`Output validation error: Invalid structured content for tool ${tool.name}: ${detail}`);
-      }
-    }
-    return services.server.projectCallToolResult(result, tool.outputJson);
-  } catch (error) {
+const NO_INPUT: ValidatedInput = { ok: true, args: {} };
+
+function validateInput(tool: CompiledTool, rawArgs: Record<string, unknown>): MaybePromise<ValidatedInput> {
+  if (tool.input === undefined) return NO_INPUT;
+  return then(tool.input['~standard'].validate(rawArgs), (parsed): ValidatedInput => {
+    if (!parsed.issues) return { ok: true, args: parsed.value as Record<string, unknown> };
+    const detail = parsed.issues.map((issue) => issue.message).join('; ');
+    return {
+      ok: false,
+      result: toolError(`Input validation error: Invalid arguments for tool ${tool.name}: ${detail}`),
+    };
+  });
+}
+
+/** Resolves, runs the body and finishes the result; a tool failure becomes a masked `isError` result. */
+function runTool(
+  tool: CompiledTool,
+  args: Record<string, unknown>,
+  round: RoundScope,
+  services: RoundServices,
+): MaybePromise<CallResult> {
+  const fail = (error: unknown): CallToolResult => {
     if (error instanceof ProtocolError) throw error;
     return toolError(services.maskError(error, { method: 'tools/call', name: tool.name }));
+  };
+  try {
+    const outcome = then(round.resolve(tool.plan, args), (resolved) => {
+      if (isInputRequiredResult(resolved)) return resolved;
+      return then(tool.body({ ...args, ...resolved }, round.ctx), (value) => finish(tool, value, round, services));
+    });
+    return isPromiseLike(outcome) ? outcome.catch(fail) : outcome;
+  } catch (error) {
+    return fail(error);
   }
+}
+
+/** Turns what the body returned into the round's result: sealed `input_required`, or the checked, projected result. */
+function finish(
+  tool: CompiledTool,
+  value: unknown,
+  round: RoundScope,
+  services: RoundServices,
+): MaybePromise<CallResult> {
+  if (isInputRequiredResult(value)) {
+    if (tool.plan.params.length > 0) return toolError(MIXED_FLOW);
+    const state = value.requestState;
+    return state === undefined ? value : round.seal(state).then((sealed) => ({ ...value, requestState: sealed }));
+  }
+  const result = toResult(tool, value);
+  if (tool.output === undefined || result.isError)
+    return services.server.projectCallToolResult(result, tool.outputJson);
+  return then(tool.output['~standard'].validate(result.structuredContent), (checked) => {
+    if (!checked.issues) return services.server.projectCallToolResult(result, tool.outputJson);
+    const detail = checked.issues.map((issue) => issue.message).join('; ');
+    return toolError(`Output validation error: Invalid structured content for tool ${tool.name}: ${detail}`);
+  });
 }

@@ -10,6 +10,7 @@ import type { ToolContext } from '../context.js';
 import { Ledger } from '../questions/ledger.js';
 import { strategyFor } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
+import { isPromiseLike } from '../promise.js';
 import { resolvePlan } from '../resolvers/resolvePlan.js';
 import type { RequestBinding, RequestStateSealer } from '../state/index.js';
 import type { ErrorMasker } from './masking.js';
@@ -31,11 +32,11 @@ export interface RoundScope {
   readonly ctx: ToolContext;
   /** Seals state for the response; bound to this request. */
   seal(state: string): Promise<string>;
-  /** Runs a round of `plan`: the resolved values, or the `input_required` result to return. */
+  /** Runs a round of `plan`: the resolved values (synchronously when nothing is awaited or asked), or the `input_required` result to return. */
   resolve(
     plan: ResolutionPlan,
     args: Readonly<Record<string, unknown>>,
-  ): Promise<Record<string, unknown> | InputRequiredResult>;
+  ): Record<string, unknown> | Promise<Record<string, unknown> | InputRequiredResult>;
 }
 
 const encoder = new TextEncoder();
@@ -45,18 +46,29 @@ const decoder = new TextDecoder();
  * Opens the request's sealed state (throwing the frozen error for anything not minted for exactly
  * this request) and returns the scope its handler runs in.
  */
-export async function openRound(
+export function openRound(
   sdkCtx: ServerContext,
   target: Omit<RequestBinding, 'principal'>,
   services: RoundServices,
-): Promise<RoundScope> {
-  const era = eraOf(sdkCtx);
+): RoundScope | Promise<RoundScope> {
   // The binding (and so the principal) is needed only when state arrives or leaves.
   let binding: RequestBinding | undefined;
   const bindingOf = () => (binding ??= { ...target, principal: services.principal(sdkCtx) });
   const token = sdkCtx.mcpReq.requestState();
-  const plaintext =
-    typeof token === 'string' ? decoder.decode(await services.sealer.open(token, bindingOf())) : undefined;
+  // A first round carries no state: its scope is built synchronously.
+  if (typeof token !== 'string') return scopeOf(sdkCtx, undefined, bindingOf, services);
+  return services.sealer
+    .open(token, bindingOf())
+    .then((bytes) => scopeOf(sdkCtx, decoder.decode(bytes), bindingOf, services));
+}
+
+function scopeOf(
+  sdkCtx: ServerContext,
+  plaintext: string | undefined,
+  bindingOf: () => RequestBinding,
+  services: RoundServices,
+): RoundScope {
+  const era = eraOf(sdkCtx);
   const ctx: ToolContext = {
     ...sdkCtx,
     era,
@@ -68,14 +80,19 @@ export async function openRound(
   return {
     ctx,
     seal,
-    async resolve(plan, args) {
+    resolve(plan, args) {
       if (plan.params.length === 0) return {};
-      // A carried ledger this version cannot read means "no progress yet": the call starts over.
-      const ledger = plaintext === undefined ? Ledger.fresh() : (Ledger.decode(plaintext) ?? Ledger.blank());
-      const strategy = strategyFor(ctx, { ledger, legacyTimeoutMs: services.legacyQuestionTimeoutMs });
-      const resolved = await resolvePlan(plan, args, ctx, strategy);
-      if (!isInputRequiredResult(resolved) || resolved.requestState === undefined) return resolved;
-      return { ...resolved, requestState: await seal(resolved.requestState) };
+      const resolved = resolvePlan(plan, args, ctx, () => {
+        // A carried ledger this version cannot read means "no progress yet": the call starts over.
+        const ledger = plaintext === undefined ? Ledger.fresh() : (Ledger.decode(plaintext) ?? Ledger.blank());
+        return strategyFor(ctx, { ledger, legacyTimeoutMs: services.legacyQuestionTimeoutMs });
+      });
+      if (!isPromiseLike(resolved)) return resolved;
+      return resolved.then(async (outcome) =>
+        !isInputRequiredResult(outcome) || outcome.requestState === undefined
+          ? outcome
+          : { ...outcome, requestState: await seal(outcome.requestState) },
+      );
     },
   };
 }

@@ -43,7 +43,10 @@ export interface LibraryTools {
   /** The `tools/list` entries of the library's tools, in registration order. */
   readonly definitions: readonly Tool[];
   /** Serves one `tools/call` when it names a library tool; `undefined` when it does not. */
-  call(request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> | undefined;
+  call(
+    request: CallToolRequest,
+    ctx: ServerContext,
+  ): CallToolResult | InputRequiredResult | Promise<CallToolResult | InputRequiredResult> | undefined;
 }
 
 /** An `McpServer` whose SEP-2243 header validation also covers the library's tools. */

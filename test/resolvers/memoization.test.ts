@@ -137,3 +137,23 @@ describe.each(ERAS)('memoization (%s)', (era) => {
     expect(second.counters.questions).toEqual({ 'elicitation/create': 1 });
   });
 });
+
+describe('the synchronous fast path', () => {
+  it('a sync resolver that ran before an async one stopped the fast path runs once, and its value is kept', async () => {
+    let syncRuns = 0;
+    let asyncRuns = 0;
+    const base = resolver({ name: 'base' }, () => {
+      syncRuns += 1;
+      return 20;
+    });
+    const slow = resolver({ name: 'slow', deps: { base } }, async ({ base: b }) => {
+      asyncRuns += 1;
+      return b + 1;
+    });
+    const after = resolver({ name: 'after', deps: { base, slow } }, ({ base: b, slow: s }) => b + s);
+    const server = newServer().tool('t', { resolve: { after } }, ({ after: a }) => `${a}`);
+    const connection = await connect(server, { era: 'modern' });
+    expect(textOf(await call(connection, 't'))).toBe('41');
+    expect({ syncRuns, asyncRuns }).toEqual({ syncRuns: 1, asyncRuns: 1 });
+  });
+});
