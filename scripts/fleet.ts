@@ -219,6 +219,11 @@ async function killDuringCall(
   } catch (error) {
     seen = `the call ended with an error after ${Date.now() - started} ms: ${error instanceof Error ? error.message : String(error)}`;
   }
+  // The call may end (stream closed) before the kernel has finished the process off: wait, so the
+  // next request does not reach a half-dead instance (that request would get nginx's 502).
+  if (killed !== undefined && killed.child.exitCode === null && killed.child.signalCode === null) {
+    await once(killed.child, 'exit');
+  }
   return { seen, killed, connection };
 }
 
