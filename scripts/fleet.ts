@@ -14,13 +14,12 @@
  * Prints `fleet: N passed, M failed`, exits non-zero when M > 0, and tears everything down on
  * every exit path (including Ctrl-C). Missing binaries: a message with the install command.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 
@@ -28,10 +27,11 @@ import { runRefundDesk } from '../examples/stories/refund-desk/client.js';
 import { INSTANCE_HEADER } from '../src/hosting/index.js';
 import type { TestConnection } from '../src/testing/index.js';
 import { connectHttp } from '../src/testing/index.js';
+import type { StoryInstance } from './lib/fleetSetup.js';
+import { startNginx, startStoryInstance } from './lib/fleetSetup.js';
 import type { RedisServer } from './lib/processes.js';
-import { INSTALL_HINT, findBinary, freePort, startRedisServer, stopChild, waitForPort } from './lib/processes.js';
+import { INSTALL_HINT, findBinary, freePort, startRedisServer, stopChild } from './lib/processes.js';
 
-const SERVER = fileURLToPath(new URL('../examples/stories/refund-desk/server.ts', import.meta.url));
 const INSTANCES = 3;
 
 let passed = 0;
@@ -76,60 +76,10 @@ function track(child: ChildProcess): ChildProcess {
   return child;
 }
 
-interface Instance {
-  readonly id: string;
-  readonly port: number;
-  child: ChildProcess;
-}
+type Instance = StoryInstance;
 
-async function startInstance(id: string, port: number, env: NodeJS.ProcessEnv): Promise<Instance> {
-  const child = track(
-    spawn(
-      process.execPath,
-      ['--import', 'tsx', SERVER, '--http', '--port', String(port), '--redis', redis!.url, '--instance', id],
-      {
-        env,
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    ),
-  );
-  let output = '';
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (chunk: string) => (output += chunk));
-  await waitForPort(port, 20_000, () =>
-    child.exitCode !== null ? `instance ${id} exited (${String(child.exitCode)}):\n${output}` : undefined,
-  );
-  return { id, port, child };
-}
-
-function nginxConfig(port: number, upstreams: readonly number[]): string {
-  const temp = (name: string) => `${name}_temp_path ${join(dir, 'nginx', name)};`;
-  return `worker_processes 1;
-daemon off;
-pid ${join(dir, 'nginx', 'nginx.pid')};
-error_log stderr error;
-events { worker_connections 512; }
-http {
-  access_log off;
-  ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}
-  # Plain round-robin: no ip_hash, no sticky cookie, no hash on Mcp-Session-Id.
-  upstream desks {
-${upstreams.map((upstream) => `    server 127.0.0.1:${upstream} max_fails=1 fail_timeout=2s;`).join('\n')}
-  }
-  server {
-    listen 127.0.0.1:${port};
-    location /mcp {
-      proxy_pass http://desks;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host localhost;
-      proxy_buffering off;
-      proxy_read_timeout 300s;
-    }
-  }
-}
-`;
-}
+const startInstance = (id: string, port: number, env: NodeJS.ProcessEnv): Promise<Instance> =>
+  startStoryInstance(id, port, redis!.url, env, track);
 
 // ---------------------------------------------------------------------------------------------
 // What the client sent and which instance answered
@@ -269,6 +219,11 @@ async function killDuringCall(
   } catch (error) {
     seen = `the call ended with an error after ${Date.now() - started} ms: ${error instanceof Error ? error.message : String(error)}`;
   }
+  // The call may end (stream closed) before the kernel has finished the process off: wait, so the
+  // next request does not reach a half-dead instance (that request would get nginx's 502).
+  if (killed !== undefined && killed.child.exitCode === null && killed.child.signalCode === null) {
+    await once(killed.child, 'exit');
+  }
   return { seen, killed, connection };
 }
 
@@ -289,21 +244,8 @@ async function main(): Promise<void> {
   const ports = await Promise.all(Array.from({ length: INSTANCES }, () => freePort()));
   let instances = await Promise.all(ports.map((port, index) => startInstance(`desk-${index}`, port, env)));
   console.log(`  instances: ${instances.map((instance) => `${instance.id} on :${instance.port}`).join(', ')}`);
-  mkdirSync(join(dir, 'nginx'), { recursive: true });
   const nginxPort = await freePort();
-  writeFileSync(join(dir, 'nginx', 'nginx.conf'), nginxConfig(nginxPort, ports));
-  const nginx = track(
-    spawn(
-      nginxBinary,
-      ['-p', join(dir, 'nginx'), '-c', join(dir, 'nginx', 'nginx.conf'), '-e', join(dir, 'nginx', 'error.log')],
-      {
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
-    ),
-  );
-  await waitForPort(nginxPort, 10_000, () =>
-    nginx.exitCode !== null ? `nginx exited (${String(nginx.exitCode)})` : undefined,
-  );
+  await startNginx(nginxBinary, join(dir, 'nginx'), nginxPort, ports, track);
   const url = new URL(`http://127.0.0.1:${nginxPort}/mcp`);
   console.log(`  nginx round-robin (no affinity) on ${url.href}`);
 

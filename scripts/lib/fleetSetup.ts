@@ -1,0 +1,94 @@
+/**
+ * The pieces of a refund-desk fleet on loopback, shared by `npm run fleet` and the fleet
+ * benchmark: story instances as fleet members, and an nginx doing plain round-robin.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { waitForPort } from './processes.js';
+
+const SERVER = fileURLToPath(new URL('../../examples/stories/refund-desk/server.ts', import.meta.url));
+
+/** A running story instance. */
+export interface StoryInstance {
+  readonly id: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+}
+
+/** Starts `server.ts --http --port <port> --redis <url> --instance <id>` and waits until it listens. */
+export async function startStoryInstance(
+  id: string,
+  port: number,
+  redisUrl: string,
+  env: NodeJS.ProcessEnv,
+  track: (child: ChildProcess) => ChildProcess,
+): Promise<StoryInstance> {
+  const child = track(
+    spawn(
+      process.execPath,
+      ['--import', 'tsx', SERVER, '--http', '--port', String(port), '--redis', redisUrl, '--instance', id],
+      { env, stdio: ['ignore', 'ignore', 'pipe'] },
+    ),
+  );
+  let output = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => (output += chunk));
+  await waitForPort(port, 20_000, () =>
+    child.exitCode !== null ? `instance ${id} exited (${String(child.exitCode)}):\n${output}` : undefined,
+  );
+  return { id, port, child };
+}
+
+/** The nginx configuration of a plain round-robin balancer (no affinity) on `port` over `upstreams`. */
+export function nginxConfig(dir: string, port: number, upstreams: readonly number[]): string {
+  const temp = (name: string) => `${name}_temp_path ${join(dir, name)};`;
+  return `worker_processes 1;
+daemon off;
+pid ${join(dir, 'nginx.pid')};
+error_log stderr error;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}
+  # Plain round-robin: no ip_hash, no sticky cookie, no hash on Mcp-Session-Id.
+  upstream desks {
+${upstreams.map((upstream) => `    server 127.0.0.1:${upstream} max_fails=1 fail_timeout=2s;`).join('\n')}
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location /mcp {
+      proxy_pass http://desks;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host localhost;
+      proxy_buffering off;
+      proxy_read_timeout 300s;
+    }
+  }
+}
+`;
+}
+
+/** Starts nginx from a config in `dir` (created) and waits until it listens on `port`. */
+export async function startNginx(
+  binary: string,
+  dir: string,
+  port: number,
+  upstreams: readonly number[],
+  track: (child: ChildProcess) => ChildProcess,
+): Promise<ChildProcess> {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, upstreams));
+  const nginx = track(
+    spawn(binary, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
+  await waitForPort(port, 10_000, () =>
+    nginx.exitCode !== null ? `nginx exited (${String(nginx.exitCode)})` : undefined,
+  );
+  return nginx;
+}
