@@ -9,6 +9,7 @@ import { inputRequired } from '@modelcontextprotocol/server';
 import canonicalize from 'canonicalize';
 
 import { McpResolveError } from '../errors.js';
+import { formProperty } from './forms.js';
 import type { Ask, AskKind } from './markers.js';
 import { askKind } from './markers.js';
 
@@ -51,7 +52,8 @@ const wireSchemas = new WeakMap<StandardSchemaWithJSON, WireSchema>();
 /**
  * A schema's own JSON Schema when it is a flat object form (each property a primitive, an enum, a
  * titled `oneOf`/`anyOf` of constants, or an array of those): the shapes elicitation allows that the
- * SDK's converter does not render, such as SEP-1330 titled enums written with `fromJsonSchema`.
+ * SDK's converter does not render, such as SEP-1330 titled enums written with `fromJsonSchema` or as a
+ * zod union of titled literals (rewritten into the SEP-1330 shape by `formProperty`).
  */
 function flatFormOf(schema: StandardSchemaWithJSON): WireSchema | undefined {
   const json = schema['~standard'].jsonSchema?.input({ target: 'draft-2020-12' });
@@ -64,8 +66,14 @@ function flatFormOf(schema: StandardSchemaWithJSON): WireSchema | undefined {
       typeof property === 'object' && property !== null && !('properties' in property) && !('$ref' in property),
   );
   if (!flat) return undefined;
-  const { $schema: _dialect, ...wire } = json;
-  return wire as WireSchema;
+  const { $schema: _dialect, properties: rendered, ...wire } = json;
+  const formProperties = Object.fromEntries(
+    Object.entries(rendered as Record<string, Record<string, unknown>>).map(([name, property]) => [
+      name,
+      formProperty(property),
+    ]),
+  );
+  return { ...wire, properties: formProperties } as WireSchema;
 }
 
 function wireSchemaOf(schema: StandardSchemaWithJSON, label: string): WireSchema {

@@ -87,7 +87,7 @@ const CALLS: readonly Call[] = [
     order_id: 'ORD-7002',
     reason: 'lost parcel',
     answers: { scope: accept({ full: false, sku: 'mystery-hat' }) },
-    expect: { errorContains: "order has no item 'mystery-hat'" },
+    expect: { errorContains: "Resolver 'scope': the answer does not match the requested schema." },
     legs: 2,
     pushes: 1,
     countsAfter: { scope: 3, restock: 2 },
@@ -96,7 +96,7 @@ const CALLS: readonly Call[] = [
     order_id: 'ORD-7002',
     reason: 'changed mind',
     answers: { scope: DECLINE },
-    expect: { errorContains: "Resolver for parameter 'scope' could not resolve: elicitation was decline" },
+    expect: { errorContains: 'Question declined: "ORD-7002 has several items' },
     legs: 2,
     pushes: 1,
     countsAfter: { scope: 4, restock: 2 },
@@ -118,6 +118,29 @@ const PROTOCOL: Record<Era, string> = { modern: '2026-07-28', legacy: '2025-11-2
 /** The scope question is the one whose form has a `full` field; every other question is about restocking. */
 function topicOf(params: ElicitRequest['params']): Topic {
   return 'requestedSchema' in params && 'full' in params.requestedSchema.properties ? 'scope' : 'restock';
+}
+
+/** The SKUs of ORD-7002, the list its scope form must offer. */
+const ORDER_7002_SKUS = ['enamel-mug', 'canvas-tote', 'sticker-pack'];
+
+/**
+ * Whether a requested form guides a person: every field has a title and a description, every
+ * boolean has a default (so Submit works without touching a box), and a pick-list offers exactly
+ * `choices`, each with a title.
+ */
+function guides(form: unknown, choices: readonly string[]): boolean {
+  if (typeof form !== 'object' || form === null || !('properties' in form)) return false;
+  const fields = Object.values(form.properties as Record<string, Record<string, unknown>>);
+  const described = fields.every((field) => typeof field.title === 'string' && typeof field.description === 'string');
+  const defaulted = fields.every((field) => field.type !== 'boolean' || typeof field.default === 'boolean');
+  const offered = fields.flatMap((field) =>
+    Array.isArray(field.oneOf)
+      ? (field.oneOf as Array<{ const?: unknown; title?: unknown }>).map((option) =>
+          typeof option.title === 'string' ? option.const : undefined,
+        )
+      : [],
+  );
+  return described && defaulted && isDeepStrictEqual(offered, choices);
 }
 
 /** Starts the server over HTTP on a free port and resolves with its URL once it listens. */
@@ -153,9 +176,11 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
   const counts: Record<Topic, number> = { scope: 0, restock: 0 };
   let script: Call['answers'] = {};
   const asked: string[] = [];
+  const forms: Partial<Record<Topic, unknown>> = {};
   const elicit = (params: ElicitRequest['params']): ElicitResult => {
     const topic = topicOf(params);
     counts[topic] += 1;
+    if ('requestedSchema' in params) forms[topic] = params.requestedSchema;
     const answer = script[topic] ?? { action: 'cancel' };
     asked.push(`    asked ${topic}: ${params.message}`, `    answered: ${JSON.stringify(answer)}`);
     return answer;
@@ -226,6 +251,13 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
           legs === 1 && counters.pushes === call.pushes,
           `1 leg, ${call.pushes} push(es) (saw ${legs} leg(s), ${counters.pushes} push(es))`,
         );
+      }
+      if (index === 1) {
+        check(
+          guides(forms.scope, ORDER_7002_SKUS),
+          'the scope form guides: titles, descriptions, defaults, a SKU list',
+        );
+        check(guides(forms.restock, []), 'the restock form guides: title, description, a default');
       }
       check(
         isDeepStrictEqual(counts, call.countsAfter),
