@@ -6,15 +6,16 @@
  *   npx tsx examples/stories/refund-desk/client.ts --http          # starts the server on a free port
  *   npx tsx examples/stories/refund-desk/client.ts --http URL      # uses a server someone started
  *   add --legacy to speak 2025-11-25 (push elicitation) instead of 2026-07-28 (input_required rounds)
+ *   add --ask to answer the questions yourself at the terminal instead of from the script
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import type { Era, TestConnection } from 'mcp-resolve/testing';
 import { connectHttp, connectStdio } from 'mcp-resolve/testing';
+
+import { SERVER, startHttpServer } from './serverProcess.js';
 
 /** Which transport a run uses. */
 export type StoryTransport = 'stdio' | 'http';
@@ -112,7 +113,6 @@ const CALLS: readonly Call[] = [
   },
 ];
 
-const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
 const PROTOCOL: Record<Era, string> = { modern: '2026-07-28', legacy: '2025-11-25' };
 
 /** The scope question is the one whose form has a `full` field; every other question is about restocking. */
@@ -141,33 +141,6 @@ function guides(form: unknown, choices: readonly string[]): boolean {
       : [],
   );
   return described && defaulted && isDeepStrictEqual(offered, choices);
-}
-
-/** Starts the server over HTTP on a free port and resolves with its URL once it listens. */
-async function startHttpServer(): Promise<{ url: URL; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, '--http', '--port', '0'], {
-    stdio: ['ignore', 'inherit', 'pipe'],
-  });
-  let seen = '';
-  const url = await new Promise<URL>((resolve, reject) => {
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      seen += chunk;
-      const match = /listening on (\S+)/.exec(seen);
-      if (match?.[1]) resolve(new URL(match[1]));
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`refund-desk server exited with code ${String(code)} before listening:\n${seen}`)),
-    );
-  });
-  return {
-    url,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
 }
 
 /** Runs every call of the story once and reports what passed. */
@@ -278,14 +251,25 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values, positionals } = parseArgs({
-    options: { http: { type: 'boolean', default: false }, legacy: { type: 'boolean', default: false } },
+    options: {
+      http: { type: 'boolean', default: false },
+      legacy: { type: 'boolean', default: false },
+      ask: { type: 'boolean', default: false },
+    },
     allowPositionals: true,
   });
   const url = positionals[0];
-  const report = await runRefundDesk({
+  const run = {
     transport: values.http ? 'http' : 'stdio',
     era: values.legacy ? 'legacy' : 'modern',
     ...(url !== undefined && { url: new URL(url) }),
-  });
-  process.exitCode = report.failed > 0 ? 1 : 0;
+  } as const;
+  if (values.ask) {
+    const { runAskMode } = await import('./ask.js');
+    const { openTerminal } = await import('../terminal/form.js');
+    await runAskMode({ ...run, terminal: openTerminal(process.stdin, process.stdout) });
+  } else {
+    const report = await runRefundDesk(run);
+    process.exitCode = report.failed > 0 ? 1 : 0;
+  }
 }
