@@ -2,8 +2,17 @@
 export type { Era, ToolContext } from './context.js';
 export type { McpResolveErrorCode } from './errors.js';
 export { McpResolveError, ToolError } from './errors.js';
-export type { Answered, Ask, Elicit, ElicitationResult, ListRoots, Sample, SampleResult } from './questions/markers.js';
-export { elicit, listRoots, sample } from './questions/markers.js';
+export type {
+  Answered,
+  Ask,
+  Elicit,
+  ElicitationResult,
+  ElicitOptions,
+  ListRoots,
+  Sample,
+  SampleResult,
+} from './questions/markers.js';
+export { DEFAULT_ANSWER_ATTEMPTS, elicit, listRoots, sample } from './questions/markers.js';
 export type {
   AnyResolver,
   ArgShape,

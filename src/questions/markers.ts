@@ -12,6 +12,8 @@ import type {
   StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 
+import { McpResolveError } from '../errors.js';
+
 const MARKER = Symbol.for('mcp-resolve.marker');
 
 /** A question for the human: a form-mode elicitation whose accepted content is `T`. */
@@ -19,8 +21,26 @@ export interface Elicit<T> {
   readonly [MARKER]: 'elicit';
   readonly message: string;
   readonly schema: StandardSchemaWithJSON;
+  /** How an answer that fails the schema or `check` is asked again (see {@link ElicitOptions}). */
+  readonly options: ElicitOptions<T>;
   /** Type-only slot carrying the accepted value's type. */
   readonly '~value'?: T;
+}
+
+/** How many times a question is asked, in all, before a bad answer fails the call (the first asking included). */
+export const DEFAULT_ANSWER_ATTEMPTS = 3;
+
+/**
+ * Re-asking. An accepted answer that fails the schema, or that `check` rejects, is not used: the
+ * same question is asked again with the reason shown above it (legacy: another push; modern:
+ * another round), up to `attempts` times in all; then the call fails with the last reason. It stays
+ * one question: one key, one pin, one consumer value.
+ */
+export interface ElicitOptions<T> {
+  /** The author's own check of an answer that passed the schema: a reason to show the person, or `undefined` to accept. */
+  check?(value: T): string | undefined | Promise<string | undefined>;
+  /** How many times the question may be asked in all (1 = never again). @default 3 */
+  readonly attempts?: number;
 }
 
 /** A request to the client's LLM (`sampling/createMessage`). */
@@ -47,8 +67,16 @@ export type SampleResult = CreateMessageResult | CreateMessageResultWithTools;
 export function elicit<TSchema extends StandardSchemaWithJSON>(
   message: string,
   schema: TSchema,
+  options: ElicitOptions<StandardSchemaV1.InferOutput<TSchema>> = {},
 ): Elicit<StandardSchemaV1.InferOutput<TSchema>> {
-  return { [MARKER]: 'elicit', message, schema };
+  const { attempts } = options;
+  if (attempts !== undefined && (!Number.isInteger(attempts) || attempts < 1)) {
+    throw new McpResolveError(
+      'invalid_declaration',
+      `elicit(): options.attempts must be a whole number of 1 or more (got ${String(attempts)}).`,
+    );
+  }
+  return { [MARKER]: 'elicit', message, schema, options };
 }
 
 /** Asks the client's LLM to complete `params`. */

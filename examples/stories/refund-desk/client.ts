@@ -44,7 +44,10 @@ type Topic = 'scope' | 'restock';
 interface Call {
   readonly order_id: string;
   readonly reason: string;
-  readonly answers: Partial<Record<Topic, ElicitResult>>;
+  /** Each topic's answers, in the order the question is asked (a rejected answer is asked again). */
+  readonly answers: Partial<Record<Topic, readonly ElicitResult[]>>;
+  /** The reasons shown when a question is asked again, in order. */
+  readonly reasons?: readonly string[];
   /** The structured result, or a text the error result must contain. */
   readonly expect: { readonly receipt: Record<string, unknown> } | { readonly errorContains: string };
   readonly legs: number;
@@ -54,6 +57,9 @@ interface Call {
 
 const accept = (content: Record<string, string | number | boolean>): ElicitResult => ({ action: 'accept', content });
 const DECLINE: ElicitResult = { action: 'decline' };
+
+/** The reason the desk gives when a partial refund names no item. */
+const REASON_NO_ITEM = "Pick the item to refund, or tick 'Refund the whole order'.";
 
 /** The contract's table, one entry per call. */
 const CALLS: readonly Call[] = [
@@ -69,7 +75,7 @@ const CALLS: readonly Call[] = [
   {
     order_id: 'ORD-7002',
     reason: 'arrived broken',
-    answers: { scope: accept({ full: true }), restock: accept({ restock: true }) },
+    answers: { scope: [accept({ full: true })], restock: [accept({ restock: true })] },
     expect: { receipt: { order_id: 'ORD-7002', refunded_cents: 4800, restocked: true, reason: 'arrived broken' } },
     legs: 3,
     pushes: 2,
@@ -78,7 +84,7 @@ const CALLS: readonly Call[] = [
   {
     order_id: 'ORD-7002',
     reason: 'wrong colour',
-    answers: { scope: accept({ full: false, sku: 'canvas-tote' }), restock: DECLINE },
+    answers: { scope: [accept({ full: false, sku: 'canvas-tote' })], restock: [DECLINE] },
     expect: { receipt: { order_id: 'ORD-7002', refunded_cents: 2400, restocked: false, reason: 'wrong colour' } },
     legs: 3,
     pushes: 2,
@@ -87,20 +93,27 @@ const CALLS: readonly Call[] = [
   {
     order_id: 'ORD-7002',
     reason: 'lost parcel',
-    answers: { scope: accept({ full: false, sku: 'mystery-hat' }) },
-    expect: { errorContains: "Resolver 'scope': the answer does not match the requested schema." },
-    legs: 2,
-    pushes: 1,
-    countsAfter: { scope: 3, restock: 2 },
+    answers: {
+      scope: [
+        accept({ full: false }),
+        accept({ full: false, sku: 'mystery-hat' }),
+        accept({ full: false, sku: 'sticker-pack' }),
+      ],
+    },
+    reasons: [REASON_NO_ITEM, 'The answer does not fit the form: check sku.'],
+    expect: { receipt: { order_id: 'ORD-7002', refunded_cents: 600, restocked: false, reason: 'lost parcel' } },
+    legs: 4,
+    pushes: 3,
+    countsAfter: { scope: 5, restock: 2 },
   },
   {
     order_id: 'ORD-7002',
     reason: 'changed mind',
-    answers: { scope: DECLINE },
+    answers: { scope: [DECLINE] },
     expect: { errorContains: 'Question declined: "ORD-7002 has several items' },
     legs: 2,
     pushes: 1,
-    countsAfter: { scope: 4, restock: 2 },
+    countsAfter: { scope: 6, restock: 2 },
   },
   {
     order_id: 'ORD-9999',
@@ -109,7 +122,7 @@ const CALLS: readonly Call[] = [
     expect: { errorContains: "unknown order 'ORD-9999'" },
     legs: 1,
     pushes: 0,
-    countsAfter: { scope: 4, restock: 2 },
+    countsAfter: { scope: 6, restock: 2 },
   },
 ];
 
@@ -147,15 +160,21 @@ function guides(form: unknown, choices: readonly string[]): boolean {
 export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
   const log = run.log ?? ((line: string) => console.log(line));
   const counts: Record<Topic, number> = { scope: 0, restock: 0 };
-  let script: Call['answers'] = {};
+  let script: Partial<Record<Topic, ElicitResult[]>> = {};
   const asked: string[] = [];
+  const reasons: string[] = [];
   const forms: Partial<Record<Topic, unknown>> = {};
   const elicit = (params: ElicitRequest['params']): ElicitResult => {
     const topic = topicOf(params);
     counts[topic] += 1;
     if ('requestedSchema' in params) forms[topic] = params.requestedSchema;
-    const answer = script[topic] ?? { action: 'cancel' };
-    asked.push(`    asked ${topic}: ${params.message}`, `    answered: ${JSON.stringify(answer)}`);
+    const answer = script[topic]?.shift() ?? { action: 'cancel' };
+    const [reason, question] = params.message.split('\n\n');
+    if (question !== undefined && reason !== undefined) reasons.push(reason);
+    asked.push(
+      `    asked ${topic}: ${params.message.replaceAll('\n\n', '\n      ')}`,
+      `    answered: ${JSON.stringify(answer)}`,
+    );
     return answer;
   };
 
@@ -192,8 +211,9 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
 
     for (const [index, call] of CALLS.entries()) {
       log(`[${index + 1}] refund_order ${call.order_id} "${call.reason}"`);
-      script = call.answers;
+      script = { scope: [...(call.answers.scope ?? [])], restock: [...(call.answers.restock ?? [])] };
       asked.length = 0;
+      reasons.length = 0;
       counters.reset();
       const result = await client.callTool({
         name: 'refund_order',
@@ -223,6 +243,12 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
         check(
           legs === 1 && counters.pushes === call.pushes,
           `1 leg, ${call.pushes} push(es) (saw ${legs} leg(s), ${counters.pushes} push(es))`,
+        );
+      }
+      if (call.reasons !== undefined) {
+        check(
+          isDeepStrictEqual(reasons, call.reasons),
+          `asked again ${call.reasons.length} time(s), each time showing why (saw ${JSON.stringify(reasons)})`,
         );
       }
       if (index === 1) {

@@ -102,9 +102,12 @@ function scoped(order: Order, scope: Scope): readonly OrderLine[] {
   if (scope.sku === undefined)
     throw new ToolError('no item picked: pick the item to refund, or refund the whole order');
   const line = order.lines.find((candidate) => candidate.sku === scope.sku);
-  if (!line) throw new ToolError(`order has no item '${scope.sku}'`);
+  if (!line) throw new ToolError(`order has no item '${scope.sku ?? ''}'`);
   return [line];
 }
+
+/** Why a partial refund that names no item is asked again. */
+const NO_ITEM = "Pick the item to refund, or tick 'Refund the whole order'.";
 
 const loadOrder = resolver({ name: 'order', args: { order_id: z.string() } }, ({ order_id }) => {
   const order = ORDERS.get(order_id);
@@ -120,6 +123,9 @@ const refundScope = resolver(
       : elicit(
           `${order_id} has several items (${skus(order.lines)}). Refund the whole order, or one item?`,
           scopeForm(order),
+          // The form cannot say "an item is required unless the whole order is refunded"; the desk
+          // checks it and asks again, showing this reason (at most 3 times in all, the default).
+          { check: (scope) => (scope.full || scope.sku !== undefined ? undefined : NO_ITEM) },
         ),
 );
 
