@@ -8,11 +8,14 @@ export type {
   Elicit,
   ElicitationResult,
   ElicitOptions,
+  ElicitUrl,
+  ElicitUrlOptions,
+  UrlElicitation,
   ListRoots,
   Sample,
   SampleResult,
 } from './questions/markers.js';
-export { DEFAULT_ANSWER_ATTEMPTS, elicit, listRoots, sample } from './questions/markers.js';
+export { DEFAULT_ANSWER_ATTEMPTS, elicit, elicitUrl, listRoots, sample } from './questions/markers.js';
 export type {
   AnyResolver,
   ArgShape,

@@ -7,7 +7,7 @@ import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { inputResponse, isSpecType } from '@modelcontextprotocol/server';
 
 import { ToolError } from '../errors.js';
-import type { Ask, AskKind, Elicit, ElicitationResult } from './markers.js';
+import type { Ask, AskKind, Elicit, ElicitationResult, ElicitUrl } from './markers.js';
 import type { Question } from './render.js';
 
 const REJECTED_BRAND = Symbol.for('mcp-resolve.rejected-answer');
@@ -50,11 +50,17 @@ function schemaReason(issues: ReadonlyArray<StandardSchemaV1.Issue>): string {
 
 const KIND_NAMES: Record<AskKind, string> = {
   elicit: 'elicitation',
+  elicitUrl: 'elicitation',
   sample: 'sampling',
   roots: 'roots',
 };
 
-const VIEW_KINDS: Record<AskKind, string> = { elicit: 'elicit', sample: 'sampling', roots: 'roots' };
+const VIEW_KINDS: Record<AskKind, string> = {
+  elicit: 'elicit',
+  elicitUrl: 'elicit',
+  sample: 'sampling',
+  roots: 'roots',
+};
 
 /**
  * Turns a raw response into the outcome consumers receive, or throws a {@link ToolError} whose
@@ -89,6 +95,10 @@ export async function readAnswer(
       return { action: 'accept', value: view.roots };
     case 'elicit': {
       if (view.action !== 'accept') return { action: view.action };
+      // A URL-mode answer carries no content: the work happens on the page.
+      if (kind === 'elicitUrl') {
+        return { action: 'accept', value: { elicitationId: (ask as ElicitUrl).elicitationId } };
+      }
       if (view.content === undefined) {
         throw new ToolError(`Resolver '${label}': the answer was accepted with no content.`);
       }

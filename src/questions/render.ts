@@ -32,6 +32,17 @@ export interface Question {
   readonly rendered: RenderedQuestion;
 }
 
+/**
+ * `request` as a 2026-07-28 `inputRequests` entry carries it: that revision dropped the URL-mode
+ * `elicitationId` (and the completion notification keyed by it), so it is not sent; everything
+ * else is unchanged.
+ */
+export function onModernWire(request: InputRequest): InputRequest {
+  if (request.method !== 'elicitation/create' || request.params.mode !== 'url') return request;
+  const { elicitationId: _dropped, ...params } = request.params;
+  return { ...request, params: params as typeof request.params };
+}
+
 /** The `inputRequests` of an `input_required` result asking `questions`, by key, in order. */
 export function inputRequestsOf(questions: readonly Question[]): Record<string, InputRequest> {
   return Object.fromEntries(questions.map((question) => [question.key, question.rendered.request]));
@@ -117,11 +128,16 @@ export function renderQuestion(ask: Ask, label: string): RenderedQuestion {
   let request: InputRequest;
   switch (kind) {
     case 'elicit': {
-      const elicitAsk = ask as Extract<Ask, { message: string }>;
+      const elicitAsk = ask as Extract<Ask, { schema: unknown }>;
       request = {
         method: 'elicitation/create',
         params: { mode: 'form', message: elicitAsk.message, requestedSchema: wireSchemaOf(elicitAsk.schema, label) },
       };
+      break;
+    }
+    case 'elicitUrl': {
+      const { message, url, elicitationId } = ask as Extract<Ask, { url: string }>;
+      request = { method: 'elicitation/create', params: { mode: 'url', message, url, elicitationId } };
       break;
     }
     case 'sample':

@@ -17,6 +17,7 @@ import type { Ledger } from './ledger.js';
 import type { ElicitationResult } from './markers.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS, pushQuestion } from './push.js';
 import type { Question } from './render.js';
+import { onModernWire } from './render.js';
 
 /** An answer a strategy obtained for a pending question (a rejection says why there is none). */
 export interface Answer {
@@ -48,7 +49,7 @@ export function modernStrategy(ctx: ToolContext, ledger: Ledger): RoundStrategy 
     admit: (question) => assertCapability(ctx.clientCapabilities, question.rendered, question.label),
     async end(pending) {
       const inputRequests: Record<string, InputRequest> = {};
-      for (const question of pending) inputRequests[question.key] = ledger.ask(question);
+      for (const question of pending) inputRequests[question.key] = onModernWire(ledger.ask(question));
       return { kind: 'reply', result: inputRequired({ inputRequests, requestState: ledger.encode() }) };
     },
   };
