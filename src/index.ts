@@ -2,8 +2,20 @@
 export type { Era, ToolContext } from './context.js';
 export type { McpResolveErrorCode } from './errors.js';
 export { McpResolveError, ToolError } from './errors.js';
-export type { Answered, Ask, Elicit, ElicitationResult, ListRoots, Sample, SampleResult } from './questions/markers.js';
-export { elicit, listRoots, sample } from './questions/markers.js';
+export type {
+  Answered,
+  Ask,
+  Elicit,
+  ElicitationResult,
+  ElicitOptions,
+  ElicitUrl,
+  ElicitUrlOptions,
+  UrlElicitation,
+  ListRoots,
+  Sample,
+  SampleResult,
+} from './questions/markers.js';
+export { DEFAULT_ANSWER_ATTEMPTS, elicit, elicitUrl, listRoots, sample } from './questions/markers.js';
 export type {
   AnyResolver,
   ArgShape,

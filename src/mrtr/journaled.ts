@@ -93,7 +93,12 @@ function acceptedValue<T>(outcome: ElicitationResult<unknown>, what: string): T 
   return result.value;
 }
 
-const LABELS: Record<AskKind, string> = { elicit: 'ctx.elicit()', sample: 'ctx.sample()', roots: 'ctx.listRoots()' };
+const LABELS: Record<AskKind, string> = {
+  elicit: 'ctx.elicit()',
+  elicitUrl: 'elicitUrl()',
+  sample: 'ctx.sample()',
+  roots: 'ctx.listRoots()',
+};
 
 function positiveInteger(value: number | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;

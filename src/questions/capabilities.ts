@@ -13,7 +13,7 @@ import type { RenderedQuestion } from './render.js';
 export function requiredCapabilities(question: RenderedQuestion): ClientCapabilities {
   switch (question.request.method) {
     case 'elicitation/create':
-      return { elicitation: { form: {} } };
+      return question.request.params.mode === 'url' ? { elicitation: { url: {} } } : { elicitation: { form: {} } };
     case 'sampling/createMessage': {
       const { tools, toolChoice } = question.request.params;
       return tools !== undefined || toolChoice !== undefined ? { sampling: { tools: {} } } : { sampling: {} };
@@ -28,6 +28,7 @@ function covers(declared: ClientCapabilities | undefined, question: RenderedQues
     case 'elicitation/create': {
       const elicitation = declared?.elicitation;
       if (elicitation === undefined) return false;
+      if (question.request.params.mode === 'url') return elicitation.url !== undefined;
       // A bare `elicitation: {}` predates modes and means form support; url-only does not.
       return elicitation.form !== undefined || elicitation.url === undefined;
     }
@@ -54,10 +55,13 @@ export function assertCapability(
   label: string,
 ): void {
   if (covers(declared, question)) return;
+  const { request } = question;
   const needed =
-    question.request.method === 'sampling/createMessage' && declared?.sampling !== undefined
+    request.method === 'sampling/createMessage' && declared?.sampling !== undefined
       ? 'sampling with tools'
-      : CAPABILITY_NAMES[question.request.method];
+      : request.method === 'elicitation/create' && request.params.mode === 'url'
+        ? 'elicitation (URL mode)'
+        : CAPABILITY_NAMES[request.method];
   throw new MissingRequiredClientCapabilityError(
     { requiredCapabilities: requiredCapabilities(question) },
     `Client does not support ${needed}, which resolver '${label}' needs to ask its question. ` +

@@ -3,25 +3,31 @@
  * its sealed `requestState`. One format for every client of the questions layer (the resolver
  * engine and `journaled`):
  *
- * `{ "v": 2, "a": { key: [pin, response] }, "q": { key: pin }, "s"?: { key: [value] | [] } }`
+ * `{ "v": 2, "a": { key: [pin, response] }, "q": { key: pin }, "r"?: { key: [attempt, reason] }, "s"?: { key: [value] | [] } }`
  *
  * - `a`: recorded answers, each pinned to the exact question it answered ({@link pinOf});
  * - `q`: the questions the previous round asked, by pin (a response to anything else is ignored);
+ * - `r`: of those, the ones asked again after a rejected answer: which attempt, and the reason shown;
  * - `s`: recorded step results (`journaled` only; `[]` stands for `undefined`).
  */
+import type { InputRequest } from '@modelcontextprotocol/server';
+
 import type { ElicitationResult } from './markers.js';
-import { readAnswerTo } from './read.js';
+import { RejectedAnswer, readAnswerTo } from './read.js';
+import { askedAgain, attemptsOf } from './reask.js';
 import type { Question } from './render.js';
 
 /** Version of the ledger format. */
 const LEDGER_VERSION = 2;
 
 type Recorded = [pin: string, response: unknown];
+type Retry = [attempt: number, reason: string];
 
 interface WireLedger {
   v: number;
   a: Record<string, Recorded>;
   q: Record<string, string>;
+  r?: Record<string, Retry>;
   s?: Record<string, unknown[]>;
 }
 
@@ -65,6 +71,7 @@ export function pinOf(question: { readonly digest: string }): string {
 export class Ledger {
   private readonly answers: Record<string, Recorded>;
   private readonly askedNow: Record<string, string> = {};
+  private readonly retryNow: Record<string, Retry> = {};
   private readonly steps: Record<string, unknown[]>;
 
   private constructor(
@@ -73,6 +80,7 @@ export class Ledger {
     answers: Record<string, Recorded>,
     private readonly askedBefore: Readonly<Record<string, string>>,
     steps: Record<string, unknown[]>,
+    private readonly retriesBefore: Readonly<Record<string, Retry>> = {},
   ) {
     this.answers = answers;
     this.steps = steps;
@@ -98,6 +106,7 @@ export class Ledger {
     }
     if (!isRecord(wire) || wire.v !== LEDGER_VERSION || !isRecord(wire.a) || !isRecord(wire.q)) return undefined;
     if (wire.s !== undefined && !isRecord(wire.s)) return undefined;
+    if (wire.r !== undefined && !isRecord(wire.r)) return undefined;
     const answers: Record<string, Recorded> = {};
     for (const [key, entry] of Object.entries(wire.a)) {
       if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string') {
@@ -113,7 +122,13 @@ export class Ledger {
       if (!Array.isArray(entry) || entry.length > 1) return undefined;
       setOwn(steps, key, entry);
     }
-    return new Ledger(true, answers, asked, steps);
+    const retries: Record<string, Retry> = {};
+    for (const [key, entry] of Object.entries(wire.r ?? {})) {
+      if (Array.isArray(entry) && typeof entry[0] === 'number' && typeof entry[1] === 'string') {
+        setOwn(retries, key, [entry[0], entry[1]]);
+      }
+    }
+    return new Ledger(true, answers, asked, steps, retries);
   }
 
   /**
@@ -141,14 +156,26 @@ export class Ledger {
     const expected = this.carried ? ownEntry(this.askedBefore, key) === digest : unprompted;
     if (!expected || responses === undefined || !Object.hasOwn(responses, key)) return undefined;
     const response = responses[key];
-    const outcome = await readAnswerTo(question, response);
+    let outcome: ElicitationResult<unknown>;
+    try {
+      outcome = await readAnswerTo(question, response);
+    } catch (error) {
+      // A rejected answer is not recorded: the same question is asked again, until its attempts run out.
+      if (!(error instanceof RejectedAnswer)) throw error;
+      const attempt = ownEntry(this.retriesBefore, key)?.[0] ?? 1;
+      if (attempt >= attemptsOf(question.ask)) throw error;
+      setOwn(this.retryNow, key, [attempt + 1, error.reason]);
+      return undefined;
+    }
     setOwn(this.answers, key, [digest, response]);
     return outcome;
   }
 
-  /** Notes that this round asks `question`, so next round accepts its answer. */
-  ask(question: Question): void {
+  /** Notes that this round asks `question`, so next round accepts its answer; returns the request to send. */
+  ask(question: Question): InputRequest {
     setOwn(this.askedNow, question.key, pinOf(question.rendered));
+    const retry = ownEntry(this.retryNow, question.key);
+    return retry === undefined ? question.rendered.request : askedAgain(question.rendered.request, retry[1]);
   }
 
   /** The recorded result of step `key` (`[value]`, or `[]` for `undefined`), if it ran in an earlier round. */
@@ -164,6 +191,8 @@ export class Ledger {
   /** The plaintext to seal into the next round's `requestState`. */
   encode(): string {
     const wire: WireLedger = { v: LEDGER_VERSION, a: this.answers, q: this.askedNow };
+    const retries = Object.entries(this.retryNow).filter(([key]) => Object.hasOwn(this.askedNow, key));
+    if (retries.length > 0) wire.r = Object.fromEntries(retries);
     if (Object.keys(this.steps).length > 0) wire.s = this.steps;
     return JSON.stringify(wire);
   }

@@ -12,6 +12,10 @@ import type {
   StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 
+import { createHash } from 'node:crypto';
+
+import { McpResolveError } from '../errors.js';
+
 const MARKER = Symbol.for('mcp-resolve.marker');
 
 /** A question for the human: a form-mode elicitation whose accepted content is `T`. */
@@ -19,8 +23,50 @@ export interface Elicit<T> {
   readonly [MARKER]: 'elicit';
   readonly message: string;
   readonly schema: StandardSchemaWithJSON;
+  /** How an answer that fails the schema or `check` is asked again (see {@link ElicitOptions}). */
+  readonly options: ElicitOptions<T>;
   /** Type-only slot carrying the accepted value's type. */
   readonly '~value'?: T;
+}
+
+/** How many times a question is asked, in all, before a bad answer fails the call (the first asking included). */
+export const DEFAULT_ANSWER_ATTEMPTS = 3;
+
+/**
+ * Re-asking. An accepted answer that fails the schema, or that `check` rejects, is not used: the
+ * same question is asked again with the reason shown above it (legacy: another push; modern:
+ * another round), up to `attempts` times in all; then the call fails with the last reason. It stays
+ * one question: one key, one pin, one consumer value.
+ */
+export interface ElicitOptions<T> {
+  /** The author's own check of an answer that passed the schema: a reason to show the person, or `undefined` to accept. */
+  check?(value: T): string | undefined | Promise<string | undefined>;
+  /** How many times the question may be asked in all (1 = never again). @default 3 */
+  readonly attempts?: number;
+}
+
+/**
+ * A URL-mode question: the person is sent to `url` (a page the server serves: a payment, a
+ * credential, an OAuth consent) instead of typing into a form, so the sensitive input never passes
+ * through the client. Accepting means the person agreed to go there; the consumer receives the
+ * elicitation id the page's work is filed under.
+ */
+export interface ElicitUrl {
+  readonly [MARKER]: 'elicitUrl';
+  readonly message: string;
+  readonly url: string;
+  readonly elicitationId: string;
+}
+
+/** What a consumer receives for an accepted URL-mode question. */
+export interface UrlElicitation {
+  readonly elicitationId: string;
+}
+
+/** Options of {@link elicitUrl}. */
+export interface ElicitUrlOptions {
+  /** The id the client reports completion under; derived from the message and URL when omitted (questions must be deterministic). */
+  readonly elicitationId?: string;
 }
 
 /** A request to the client's LLM (`sampling/createMessage`). */
@@ -35,7 +81,7 @@ export interface ListRoots {
 }
 
 /** Any request marker a resolver may return. */
-export type Ask = Elicit<unknown> | Sample | ListRoots;
+export type Ask = Elicit<unknown> | ElicitUrl | Sample | ListRoots;
 
 /** The kind of question a marker asks. */
 export type AskKind = Ask[typeof MARKER];
@@ -47,8 +93,33 @@ export type SampleResult = CreateMessageResult | CreateMessageResultWithTools;
 export function elicit<TSchema extends StandardSchemaWithJSON>(
   message: string,
   schema: TSchema,
+  options: ElicitOptions<StandardSchemaV1.InferOutput<TSchema>> = {},
 ): Elicit<StandardSchemaV1.InferOutput<TSchema>> {
-  return { [MARKER]: 'elicit', message, schema };
+  const { attempts } = options;
+  if (attempts !== undefined && (!Number.isInteger(attempts) || attempts < 1)) {
+    throw new McpResolveError(
+      'invalid_declaration',
+      `elicit(): options.attempts must be a whole number of 1 or more (got ${String(attempts)}).`,
+    );
+  }
+  return { [MARKER]: 'elicit', message, schema, options };
+}
+
+/**
+ * Asks the person to visit `url` (URL-mode elicitation, for input that must not pass through the
+ * client). Needs the client's `elicitation.url` capability. The elicitation id defaults to a digest
+ * of the message and URL, so the same question gets the same id every round.
+ */
+export function elicitUrl(message: string, url: string, options: ElicitUrlOptions = {}): ElicitUrl {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new McpResolveError('invalid_declaration', `elicitUrl(): '${url}' is not an absolute URL.`);
+  }
+  const elicitationId =
+    options.elicitationId ?? createHash('sha256').update(`${message}\n${parsed.href}`).digest('base64url').slice(0, 22);
+  return { [MARKER]: 'elicitUrl', message, url: parsed.href, elicitationId };
 }
 
 /** Asks the client's LLM to complete `params`. */
@@ -73,7 +144,15 @@ export function askKind(ask: Ask): AskKind {
 
 /** The value a consumer receives for a resolver that returned `R` (markers replaced by their answers). */
 export type Answered<R> =
-  R extends Elicit<infer T> ? T : R extends Sample ? SampleResult : R extends ListRoots ? Root[] : R;
+  R extends Elicit<infer T>
+    ? T
+    : R extends ElicitUrl
+      ? UrlElicitation
+      : R extends Sample
+        ? SampleResult
+        : R extends ListRoots
+          ? Root[]
+          : R;
 
 /** The result of a question as an outcome consumer sees it: accepted with a value, declined, or cancelled. */
 export type ElicitationResult<T> =

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import type { ToolContext } from '../context.js';
 import { ToolError } from '../errors.js';
 import type { ElicitationResult } from './markers.js';
-import { readAnswerTo } from './read.js';
+import { RejectedAnswer, readAnswerTo } from './read.js';
+import { askedAgain, attemptsOf } from './reask.js';
 import type { Question } from './render.js';
 
 /** How long a pushed question waits for the human by default, in ms (10 minutes). */
@@ -18,31 +19,43 @@ export const DEFAULT_LEGACY_QUESTION_TIMEOUT_MS = 600_000;
 /** Accepts any result: the answer is checked by `readAnswerTo`, which says what was wrong in our words. */
 const ANY_RESULT = z.unknown();
 
-/** Pushes `question` on the legacy connection of `ctx` and reads the answer; progress notifications reset the timeout. */
+/**
+ * Pushes `question` on the legacy connection of `ctx` and reads the answer; progress notifications
+ * reset the timeout. A rejected answer is pushed again with its reason (see `ElicitOptions`).
+ */
 export async function pushQuestion(
   ctx: ToolContext,
   question: Question,
   timeoutMs: number,
 ): Promise<ElicitationResult<unknown>> {
-  const { request } = question.rendered;
-  let response: unknown;
-  try {
-    // The call's signal: when the call is cancelled (its client left), the push stops waiting at once.
-    const options = { timeout: timeoutMs, resetTimeoutOnProgress: true, signal: ctx.mcpReq.signal };
-    response = await ctx.mcpReq.send(request, ANY_RESULT, options);
-  } catch (error) {
-    if (error instanceof ProtocolError) {
-      throw new ToolError(`The client failed the ${request.method} request: ${error.message}`, { cause: error });
+  const attempts = attemptsOf(question.ask);
+  let request = question.rendered.request;
+  for (let attempt = 1; ; attempt++) {
+    let response: unknown;
+    try {
+      // The call's signal: when the call is cancelled (its client left), the push stops waiting at once.
+      const options = { timeout: timeoutMs, resetTimeoutOnProgress: true, signal: ctx.mcpReq.signal };
+      response = await ctx.mcpReq.send(request, ANY_RESULT, options);
+    } catch (error) {
+      if (error instanceof ProtocolError) {
+        throw new ToolError(`The client failed the ${request.method} request: ${error.message}`, { cause: error });
+      }
+      // A cancelled call (its client left) rejects the push too: that is the cancel, not a timeout.
+      if (ctx.mcpReq.signal.aborted) throw error;
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+        throw new ToolError(
+          `The client did not answer the ${request.method} request: it timed out after ${timeoutMs} ms.`,
+          { cause: error },
+        );
+      }
+      throw error;
     }
-    // A cancelled call (its client left) rejects the push too: that is the cancel, not a timeout.
-    if (ctx.mcpReq.signal.aborted) throw error;
-    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-      throw new ToolError(
-        `The client did not answer the ${request.method} request: it timed out after ${timeoutMs} ms.`,
-        { cause: error },
-      );
+    try {
+      return await readAnswerTo(question, response);
+    } catch (error) {
+      // A rejected answer: push the same question again with the reason, until its attempts run out.
+      if (!(error instanceof RejectedAnswer) || attempt >= attempts) throw error;
+      request = askedAgain(question.rendered.request, error.reason);
     }
-    throw error;
   }
-  return readAnswerTo(question, response);
 }

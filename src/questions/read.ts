@@ -3,20 +3,64 @@
  * question's kind, carry content when accepted, and match the question's schema before anything
  * uses it.
  */
-import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { inputResponse, isSpecType } from '@modelcontextprotocol/server';
 
 import { ToolError } from '../errors.js';
-import type { Ask, AskKind, ElicitationResult } from './markers.js';
+import type { Ask, AskKind, Elicit, ElicitationResult, ElicitUrl } from './markers.js';
 import type { Question } from './render.js';
+
+const REJECTED_BRAND = Symbol.for('mcp-resolve.rejected-answer');
+
+/**
+ * An accepted answer that cannot be used: it fails the question's schema, or the author's `check`
+ * rejected it. `reason` is what the person is shown when the question is asked again.
+ */
+export class RejectedAnswer extends ToolError {
+  constructor(
+    message: string,
+    /** The reason, in words for the person answering. */
+    readonly reason: string,
+  ) {
+    super(`${message} ${reason}`);
+    this.name = 'RejectedAnswer';
+    Object.defineProperty(this, REJECTED_BRAND, { value: true });
+  }
+
+  // ToolError answers `instanceof` by brand for every subclass; this one checks its own.
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && REJECTED_BRAND in value;
+  }
+}
+
+/**
+ * The person-facing reason an answer fails a schema: the fields to check, never the validator's
+ * own words (they can carry internals such as type names and codes).
+ */
+function schemaReason(issues: ReadonlyArray<StandardSchemaV1.Issue>): string {
+  const fields = new Set<string>();
+  for (const issue of issues) {
+    const first = issue.path?.[0];
+    if (first !== undefined) fields.add(String(typeof first === 'object' ? first.key : first));
+  }
+  return fields.size === 0
+    ? 'The answer does not fit the form.'
+    : `The answer does not fit the form: check ${[...fields].join(', ')}.`;
+}
 
 const KIND_NAMES: Record<AskKind, string> = {
   elicit: 'elicitation',
+  elicitUrl: 'elicitation',
   sample: 'sampling',
   roots: 'roots',
 };
 
-const VIEW_KINDS: Record<AskKind, string> = { elicit: 'elicit', sample: 'sampling', roots: 'roots' };
+const VIEW_KINDS: Record<AskKind, string> = {
+  elicit: 'elicit',
+  elicitUrl: 'elicit',
+  sample: 'sampling',
+  roots: 'roots',
+};
 
 /**
  * Turns a raw response into the outcome consumers receive, or throws a {@link ToolError} whose
@@ -51,13 +95,24 @@ export async function readAnswer(
       return { action: 'accept', value: view.roots };
     case 'elicit': {
       if (view.action !== 'accept') return { action: view.action };
+      // A URL-mode answer carries no content: the work happens on the page.
+      if (kind === 'elicitUrl') {
+        return { action: 'accept', value: { elicitationId: (ask as ElicitUrl).elicitationId } };
+      }
       if (view.content === undefined) {
         throw new ToolError(`Resolver '${label}': the answer was accepted with no content.`);
       }
-      const schema = (ask as { schema: StandardSchemaWithJSON }).schema;
+      const { schema, options } = ask as Elicit<unknown>;
       const result = await schema['~standard'].validate(view.content);
       if (result.issues) {
-        throw new ToolError(`Resolver '${label}': the answer does not match the requested schema.`);
+        throw new RejectedAnswer(
+          `Resolver '${label}': the answer does not match the requested schema.`,
+          schemaReason(result.issues),
+        );
+      }
+      const rejected = await options.check?.(result.value);
+      if (rejected !== undefined) {
+        throw new RejectedAnswer(`Resolver '${label}': the answer was not accepted.`, rejected);
       }
       return { action: 'accept', value: result.value };
     }

@@ -9,6 +9,7 @@ import { inputRequired } from '@modelcontextprotocol/server';
 import canonicalize from 'canonicalize';
 
 import { McpResolveError } from '../errors.js';
+import { formProperty } from './forms.js';
 import type { Ask, AskKind } from './markers.js';
 import { askKind } from './markers.js';
 
@@ -31,6 +32,17 @@ export interface Question {
   readonly rendered: RenderedQuestion;
 }
 
+/**
+ * `request` as a 2026-07-28 `inputRequests` entry carries it: that revision dropped the URL-mode
+ * `elicitationId` (and the completion notification keyed by it), so it is not sent; everything
+ * else is unchanged.
+ */
+export function onModernWire(request: InputRequest): InputRequest {
+  if (request.method !== 'elicitation/create' || request.params.mode !== 'url') return request;
+  const { elicitationId: _dropped, ...params } = request.params;
+  return { ...request, params: params as typeof request.params };
+}
+
 /** The `inputRequests` of an `input_required` result asking `questions`, by key, in order. */
 export function inputRequestsOf(questions: readonly Question[]): Record<string, InputRequest> {
   return Object.fromEntries(questions.map((question) => [question.key, question.rendered.request]));
@@ -51,7 +63,8 @@ const wireSchemas = new WeakMap<StandardSchemaWithJSON, WireSchema>();
 /**
  * A schema's own JSON Schema when it is a flat object form (each property a primitive, an enum, a
  * titled `oneOf`/`anyOf` of constants, or an array of those): the shapes elicitation allows that the
- * SDK's converter does not render, such as SEP-1330 titled enums written with `fromJsonSchema`.
+ * SDK's converter does not render, such as SEP-1330 titled enums written with `fromJsonSchema` or as a
+ * zod union of titled literals (rewritten into the SEP-1330 shape by `formProperty`).
  */
 function flatFormOf(schema: StandardSchemaWithJSON): WireSchema | undefined {
   const json = schema['~standard'].jsonSchema?.input({ target: 'draft-2020-12' });
@@ -64,8 +77,14 @@ function flatFormOf(schema: StandardSchemaWithJSON): WireSchema | undefined {
       typeof property === 'object' && property !== null && !('properties' in property) && !('$ref' in property),
   );
   if (!flat) return undefined;
-  const { $schema: _dialect, ...wire } = json;
-  return wire as WireSchema;
+  const { $schema: _dialect, properties: rendered, ...wire } = json;
+  const formProperties = Object.fromEntries(
+    Object.entries(rendered as Record<string, Record<string, unknown>>).map(([name, property]) => [
+      name,
+      formProperty(property),
+    ]),
+  );
+  return { ...wire, properties: formProperties } as WireSchema;
 }
 
 function wireSchemaOf(schema: StandardSchemaWithJSON, label: string): WireSchema {
@@ -109,11 +128,16 @@ export function renderQuestion(ask: Ask, label: string): RenderedQuestion {
   let request: InputRequest;
   switch (kind) {
     case 'elicit': {
-      const elicitAsk = ask as Extract<Ask, { message: string }>;
+      const elicitAsk = ask as Extract<Ask, { schema: unknown }>;
       request = {
         method: 'elicitation/create',
         params: { mode: 'form', message: elicitAsk.message, requestedSchema: wireSchemaOf(elicitAsk.schema, label) },
       };
+      break;
+    }
+    case 'elicitUrl': {
+      const { message, url, elicitationId } = ask as Extract<Ask, { url: string }>;
+      request = { method: 'elicitation/create', params: { mode: 'url', message, url, elicitationId } };
       break;
     }
     case 'sample':

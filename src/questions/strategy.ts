@@ -8,7 +8,7 @@
  * Another way of asking (a task parked in `input_required`, answered through `tasks/update`) is
  * a third implementation of {@link RoundStrategy}; nothing else changes.
  */
-import type { InputRequiredResult } from '@modelcontextprotocol/server';
+import type { InputRequest, InputRequiredResult } from '@modelcontextprotocol/server';
 import { inputRequired } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
@@ -17,7 +17,7 @@ import type { Ledger } from './ledger.js';
 import type { ElicitationResult } from './markers.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS, pushQuestion } from './push.js';
 import type { Question } from './render.js';
-import { inputRequestsOf } from './render.js';
+import { onModernWire } from './render.js';
 
 /** An answer a strategy obtained for a pending question (a rejection says why there is none). */
 export interface Answer {
@@ -48,8 +48,8 @@ export function modernStrategy(ctx: ToolContext, ledger: Ledger): RoundStrategy 
     recall: (question, unprompted) => ledger.recall(question, ctx.mcpReq.inputResponses, unprompted),
     admit: (question) => assertCapability(ctx.clientCapabilities, question.rendered, question.label),
     async end(pending) {
-      for (const question of pending) ledger.ask(question);
-      const inputRequests = inputRequestsOf(pending);
+      const inputRequests: Record<string, InputRequest> = {};
+      for (const question of pending) inputRequests[question.key] = onModernWire(ledger.ask(question));
       return { kind: 'reply', result: inputRequired({ inputRequests, requestState: ledger.encode() }) };
     },
   };

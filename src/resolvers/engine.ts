@@ -29,6 +29,8 @@ export type PassResult =
 interface Ready {
   readonly kind: 'ready';
   readonly outcome: ElicitationResult<unknown>;
+  /** The text of the question this outcome answers, when it answers one. */
+  readonly question?: string | undefined;
   /** Whether the value came, directly or not, from an answered question. */
   readonly fromAnswer: boolean;
 }
@@ -37,15 +39,27 @@ type NodeState = Ready | { readonly kind: 'pending' };
 
 const PENDING: NodeState = { kind: 'pending' };
 
-function abortMessage(param: string, action: 'decline' | 'cancel'): string {
-  return `Resolver for parameter '${param}' could not resolve: elicitation was ${action}`;
+/** The stable prefixes of the abort messages (documented in docs/resolvers.md). */
+const ABORT_PREFIX = { decline: 'Question declined', cancel: 'Question cancelled' } as const;
+const ABORTED = { decline: 'declined', cancel: 'cancelled' } as const;
+
+/** `Question declined: "<question>" was declined, so the call stopped (parameter '<param>').` */
+function abortMessage(param: string, action: 'decline' | 'cancel', question: string | undefined): string {
+  const what = question === undefined ? 'the question' : JSON.stringify(question);
+  return `${ABORT_PREFIX[action]}: ${what} was ${ABORTED[action]}, so the call stopped (parameter '${param}').`;
+}
+
+/** The text a person reads for a question, when it has one. */
+export function questionText(ask: Ask): string | undefined {
+  return 'message' in ask ? ask.message : undefined;
 }
 
 /** Delivers a node's outcome over `edge`; an unwrapped consumer of a decline aborts the call. */
-function deliver(edge: PlanEdge, outcome: ElicitationResult<unknown>): unknown {
+function deliver(edge: PlanEdge, state: Ready): unknown {
+  const { outcome } = state;
   if (edge.mode === 'outcome') return outcome;
   if (outcome.action === 'accept') return outcome.value;
-  throw new ToolError(abortMessage(edge.name, outcome.action));
+  throw new ToolError(abortMessage(edge.name, outcome.action, state.question));
 }
 
 /** One call's resolution of `plan`: run passes until every parameter is resolved. */
@@ -80,7 +94,7 @@ export class Resolution {
         if (state.kind === 'pending') {
           isBlocked = true;
         } else {
-          input[edge.name] = deliver(edge, state.outcome);
+          input[edge.name] = deliver(edge, state);
           dependsOnAnswer ||= state.fromAnswer;
         }
       }
@@ -99,7 +113,7 @@ export class Resolution {
           this.waiting.add(node);
           return PENDING;
         }
-        state = { kind: 'ready', outcome: answer, fromAnswer: true };
+        state = { kind: 'ready', outcome: answer, fromAnswer: true, question: questionText(value) };
       } else {
         state = { kind: 'ready', outcome: { action: 'accept', value }, fromAnswer: dependsOnAnswer };
       }
@@ -112,7 +126,7 @@ export class Resolution {
     for (const edge of this.plan.params) {
       const state = await evaluate(edge.node);
       if (state.kind === 'pending') pending = true;
-      else values[edge.name] = deliver(edge, state.outcome);
+      else values[edge.name] = deliver(edge, state);
     }
     return pending ? { kind: 'pending' } : { kind: 'resolved', values };
   }
@@ -134,7 +148,7 @@ export class Resolution {
       for (const edge of node.deps) {
         const state = evaluate(edge.node);
         if (state === undefined) return undefined;
-        input[edge.name] = deliver(edge, state.outcome);
+        input[edge.name] = deliver(edge, state);
         fromAnswer ||= state.fromAnswer;
       }
       const value = this.run(node, input);
@@ -150,7 +164,7 @@ export class Resolution {
     for (const edge of this.plan.params) {
       const state = evaluate(edge.node);
       if (state === undefined) return undefined;
-      values[edge.name] = deliver(edge, state.outcome);
+      values[edge.name] = deliver(edge, state);
     }
     return { kind: 'resolved', values };
   }
@@ -159,12 +173,12 @@ export class Resolution {
     return (node.resolver.fn as (input: unknown, ctx: ToolContext) => unknown)(input, this.ctx);
   }
 
-  /** Supplies the answer to the question (keyed `key`) the last pass left waiting. */
-  settle(key: string, outcome: ElicitationResult<unknown>): void {
+  /** Supplies the answer to the question (keyed `key`) the last pass left waiting; `question` is its text. */
+  settle(key: string, outcome: ElicitationResult<unknown>, question: string | undefined): void {
     for (const node of this.waiting) {
       if (node.key !== key) continue;
       this.waiting.delete(node);
-      this.ready.set(node, { kind: 'ready', outcome, fromAnswer: true });
+      this.ready.set(node, { kind: 'ready', outcome, fromAnswer: true, question });
       return;
     }
   }

@@ -11,7 +11,7 @@ import { renderQuestion } from '../questions/render.js';
 import type { Question } from '../questions/render.js';
 import { runRounds } from '../questions/orchestrate.js';
 import type { RoundStrategy } from '../questions/strategy.js';
-import { Resolution } from './engine.js';
+import { questionText, Resolution } from './engine.js';
 import type { ResolutionPlan } from './graph.js';
 
 /**
@@ -49,7 +49,7 @@ export function resolvePlan(
       return { kind: 'waiting', questions: waiting.splice(0) };
     },
     async settle(question, outcome) {
-      resolution.settle(question.key, await outcome);
+      resolution.settle(question.key, await outcome, questionText(question.ask));
     },
   });
 }

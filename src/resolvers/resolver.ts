@@ -7,7 +7,7 @@ import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
 import { McpResolveError } from '../errors.js';
-import type { Answered, Elicit, ElicitationResult, ListRoots, Sample } from '../questions/markers.js';
+import type { Answered, Elicit, ElicitationResult, ElicitUrl, ListRoots, Sample } from '../questions/markers.js';
 
 const RESOLVER = Symbol.for('mcp-resolve.resolver');
 const OUTCOME = Symbol.for('mcp-resolve.outcome');
@@ -70,7 +70,15 @@ export type DepValues<TDeps extends DepShape> = { [K in keyof TDeps]: Dependency
 type DepsNeeds<TDeps extends DepShape> = UnionToIntersection<{ [K in keyof TDeps]: NeedsOf<TDeps[K]> }[keyof TDeps]>;
 
 type AskKinds<R> =
-  R extends Elicit<unknown> ? 'elicit' : R extends Sample ? 'sample' : R extends ListRoots ? 'roots' : never;
+  R extends Elicit<unknown>
+    ? 'elicit'
+    : R extends ElicitUrl
+      ? 'elicitUrl'
+      : R extends Sample
+        ? 'sample'
+        : R extends ListRoots
+          ? 'roots'
+          : never;
 type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never;
 
 /** A compile-time error, readable in the editor. */

@@ -29,7 +29,10 @@ describe.each(ERAS)('decline and cancel (%s)', (era) => {
       const connection = await connect(server, { era, elicit: () => ({ action }) });
       const result = await call(connection, 't');
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain(`Resolver for parameter 'scope' could not resolve: elicitation was ${action}`);
+      // A sentence naming the question, behind the stable prefix.
+      expect(textOf(result)).toBe(
+        `Question ${action === 'decline' ? 'declined' : 'cancelled'}: "Scope?" was ${action === 'decline' ? 'declined' : 'cancelled'}, so the call stopped (parameter 'scope').`,
+      );
       expect(bodyRuns).toBe(0);
     });
 
@@ -44,9 +47,8 @@ describe.each(ERAS)('decline and cancel (%s)', (era) => {
       const connection = await connect(server, { era, elicit: () => ({ action }) });
       const result = await call(connection, 't');
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain(
-        `Resolver for parameter 'chosenScope' could not resolve: elicitation was ${action}`,
-      );
+      expect(textOf(result)).toContain(`"Scope?" was ${action === 'decline' ? 'declined' : 'cancelled'}`);
+      expect(textOf(result)).toContain(`(parameter 'chosenScope')`);
       expect(consumerRuns).toBe(0);
     });
 
@@ -121,7 +123,7 @@ describe.each(ERAS)('decline and cancel (%s)', (era) => {
     });
     const connection = await connect(server, { era, elicit: () => (events.push('declined'), { action: 'decline' }) });
     const result = await call(connection, 't');
-    expect(textOf(result)).toContain("Resolver for parameter 'go' could not resolve: elicitation was decline");
+    expect(textOf(result)).toContain("(parameter 'go')");
     // Nothing new runs once the decline is seen (`later` ran before the answer, while the question was open;
     // on modern the handler is re-entered, so `ask` runs again to find its recorded answer).
     const afterDecline = events.slice(events.indexOf('declined') + 1);
@@ -140,7 +142,7 @@ describe.each(ERAS)('decline and cancel (%s)', (era) => {
     });
     const result = await call(connection, 't');
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("Resolver for parameter 'first' could not resolve: elicitation was decline");
+    expect(textOf(result)).toContain("(parameter 'first')");
     expect(textOf(result)).not.toContain("'second'");
     // Independent questions are asked together before any answer exists, on both eras (same order, same count).
     expect(questions).toEqual(['A?', 'B?']);
@@ -167,7 +169,7 @@ describe.each(ERAS)('decline and cancel (%s)', (era) => {
     const server = newServer().tool('t', { resolve: { consumer, trailing } }, () => 'ran');
     const connection = await connect(server, { era, elicit: () => (events.push('answered'), { action: 'decline' }) });
     const result = await call(connection, 't');
-    expect(textOf(result)).toContain("Resolver for parameter 'early' could not resolve: elicitation was decline");
+    expect(textOf(result)).toContain("(parameter 'early')");
     // After the decline, only the declined resolver itself may run again (modern re-entry); nothing after it.
     const afterDecline = events.slice(events.indexOf('answered') + 1);
     expect(afterDecline.filter((event) => event !== 'declined')).toEqual([]);

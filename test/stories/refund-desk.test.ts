@@ -13,8 +13,8 @@ describe('refund desk story', () => {
     const lines: string[] = [];
     const report = await runRefundDesk({ transport, era, log: (line) => lines.push(line) });
     expect(report.failed, lines.join('\n')).toBe(0);
-    // tools/list (2 checks) + 6 calls × (result, legs or pushes, question counts).
-    expect(report.passed).toBe(20);
-    expect(lines.at(-1)).toMatch(/^refund-desk (stdio|http) (2026-07-28|2025-11-25): 20 passed, 0 failed$/);
+    // tools/list (2 checks) + 6 calls × (result, legs or pushes, question counts) + 2 form checks + 1 re-asking check.
+    expect(report.passed).toBe(23);
+    expect(lines.at(-1)).toMatch(/^refund-desk (stdio|http) (2026-07-28|2025-11-25): 23 passed, 0 failed$/);
   });
 });

@@ -6,15 +6,16 @@
  *   npx tsx examples/stories/refund-desk/client.ts --http          # starts the server on a free port
  *   npx tsx examples/stories/refund-desk/client.ts --http URL      # uses a server someone started
  *   add --legacy to speak 2025-11-25 (push elicitation) instead of 2026-07-28 (input_required rounds)
+ *   add --ask to answer the questions yourself at the terminal instead of from the script
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import type { Era, TestConnection } from 'mcp-resolve/testing';
 import { connectHttp, connectStdio } from 'mcp-resolve/testing';
+
+import { SERVER, startHttpServer } from './serverProcess.js';
 
 /** Which transport a run uses. */
 export type StoryTransport = 'stdio' | 'http';
@@ -43,7 +44,10 @@ type Topic = 'scope' | 'restock';
 interface Call {
   readonly order_id: string;
   readonly reason: string;
-  readonly answers: Partial<Record<Topic, ElicitResult>>;
+  /** Each topic's answers, in the order the question is asked (a rejected answer is asked again). */
+  readonly answers: Partial<Record<Topic, readonly ElicitResult[]>>;
+  /** The reasons shown when a question is asked again, in order. */
+  readonly reasons?: readonly string[];
   /** The structured result, or a text the error result must contain. */
   readonly expect: { readonly receipt: Record<string, unknown> } | { readonly errorContains: string };
   readonly legs: number;
@@ -53,6 +57,9 @@ interface Call {
 
 const accept = (content: Record<string, string | number | boolean>): ElicitResult => ({ action: 'accept', content });
 const DECLINE: ElicitResult = { action: 'decline' };
+
+/** The reason the desk gives when a partial refund names no item. */
+const REASON_NO_ITEM = "Pick the item to refund, or tick 'Refund the whole order'.";
 
 /** The contract's table, one entry per call. */
 const CALLS: readonly Call[] = [
@@ -68,7 +75,7 @@ const CALLS: readonly Call[] = [
   {
     order_id: 'ORD-7002',
     reason: 'arrived broken',
-    answers: { scope: accept({ full: true }), restock: accept({ restock: true }) },
+    answers: { scope: [accept({ full: true })], restock: [accept({ restock: true })] },
     expect: { receipt: { order_id: 'ORD-7002', refunded_cents: 4800, restocked: true, reason: 'arrived broken' } },
     legs: 3,
     pushes: 2,
@@ -77,7 +84,7 @@ const CALLS: readonly Call[] = [
   {
     order_id: 'ORD-7002',
     reason: 'wrong colour',
-    answers: { scope: accept({ full: false, sku: 'canvas-tote' }), restock: DECLINE },
+    answers: { scope: [accept({ full: false, sku: 'canvas-tote' })], restock: [DECLINE] },
     expect: { receipt: { order_id: 'ORD-7002', refunded_cents: 2400, restocked: false, reason: 'wrong colour' } },
     legs: 3,
     pushes: 2,
@@ -86,20 +93,27 @@ const CALLS: readonly Call[] = [
   {
     order_id: 'ORD-7002',
     reason: 'lost parcel',
-    answers: { scope: accept({ full: false, sku: 'mystery-hat' }) },
-    expect: { errorContains: "order has no item 'mystery-hat'" },
-    legs: 2,
-    pushes: 1,
-    countsAfter: { scope: 3, restock: 2 },
+    answers: {
+      scope: [
+        accept({ full: false }),
+        accept({ full: false, sku: 'mystery-hat' }),
+        accept({ full: false, sku: 'sticker-pack' }),
+      ],
+    },
+    reasons: [REASON_NO_ITEM, 'The answer does not fit the form: check sku.'],
+    expect: { receipt: { order_id: 'ORD-7002', refunded_cents: 600, restocked: false, reason: 'lost parcel' } },
+    legs: 4,
+    pushes: 3,
+    countsAfter: { scope: 5, restock: 2 },
   },
   {
     order_id: 'ORD-7002',
     reason: 'changed mind',
-    answers: { scope: DECLINE },
-    expect: { errorContains: "Resolver for parameter 'scope' could not resolve: elicitation was decline" },
+    answers: { scope: [DECLINE] },
+    expect: { errorContains: 'Question declined: "ORD-7002 has several items' },
     legs: 2,
     pushes: 1,
-    countsAfter: { scope: 4, restock: 2 },
+    countsAfter: { scope: 6, restock: 2 },
   },
   {
     order_id: 'ORD-9999',
@@ -108,11 +122,10 @@ const CALLS: readonly Call[] = [
     expect: { errorContains: "unknown order 'ORD-9999'" },
     legs: 1,
     pushes: 0,
-    countsAfter: { scope: 4, restock: 2 },
+    countsAfter: { scope: 6, restock: 2 },
   },
 ];
 
-const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
 const PROTOCOL: Record<Era, string> = { modern: '2026-07-28', legacy: '2025-11-25' };
 
 /** The scope question is the one whose form has a `full` field; every other question is about restocking. */
@@ -120,44 +133,48 @@ function topicOf(params: ElicitRequest['params']): Topic {
   return 'requestedSchema' in params && 'full' in params.requestedSchema.properties ? 'scope' : 'restock';
 }
 
-/** Starts the server over HTTP on a free port and resolves with its URL once it listens. */
-async function startHttpServer(): Promise<{ url: URL; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, '--http', '--port', '0'], {
-    stdio: ['ignore', 'inherit', 'pipe'],
-  });
-  let seen = '';
-  const url = await new Promise<URL>((resolve, reject) => {
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      seen += chunk;
-      const match = /listening on (\S+)/.exec(seen);
-      if (match?.[1]) resolve(new URL(match[1]));
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`refund-desk server exited with code ${String(code)} before listening:\n${seen}`)),
-    );
-  });
-  return {
-    url,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
+/** The SKUs of ORD-7002, the list its scope form must offer. */
+const ORDER_7002_SKUS = ['enamel-mug', 'canvas-tote', 'sticker-pack'];
+
+/**
+ * Whether a requested form guides a person: every field has a title and a description, every
+ * boolean has a default (so Submit works without touching a box), and a pick-list offers exactly
+ * `choices`, each with a title.
+ */
+function guides(form: unknown, choices: readonly string[]): boolean {
+  if (typeof form !== 'object' || form === null || !('properties' in form)) return false;
+  const fields = Object.values(form.properties as Record<string, Record<string, unknown>>);
+  const described = fields.every((field) => typeof field.title === 'string' && typeof field.description === 'string');
+  const defaulted = fields.every((field) => field.type !== 'boolean' || typeof field.default === 'boolean');
+  const offered = fields.flatMap((field) =>
+    Array.isArray(field.oneOf)
+      ? (field.oneOf as Array<{ const?: unknown; title?: unknown }>).map((option) =>
+          typeof option.title === 'string' ? option.const : undefined,
+        )
+      : [],
+  );
+  return described && defaulted && isDeepStrictEqual(offered, choices);
 }
 
 /** Runs every call of the story once and reports what passed. */
 export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
   const log = run.log ?? ((line: string) => console.log(line));
   const counts: Record<Topic, number> = { scope: 0, restock: 0 };
-  let script: Call['answers'] = {};
+  let script: Partial<Record<Topic, ElicitResult[]>> = {};
   const asked: string[] = [];
+  const reasons: string[] = [];
+  const forms: Partial<Record<Topic, unknown>> = {};
   const elicit = (params: ElicitRequest['params']): ElicitResult => {
     const topic = topicOf(params);
     counts[topic] += 1;
-    const answer = script[topic] ?? { action: 'cancel' };
-    asked.push(`    asked ${topic}: ${params.message}`, `    answered: ${JSON.stringify(answer)}`);
+    if ('requestedSchema' in params) forms[topic] = params.requestedSchema;
+    const answer = script[topic]?.shift() ?? { action: 'cancel' };
+    const [reason, question] = params.message.split('\n\n');
+    if (question !== undefined && reason !== undefined) reasons.push(reason);
+    asked.push(
+      `    asked ${topic}: ${params.message.replaceAll('\n\n', '\n      ')}`,
+      `    answered: ${JSON.stringify(answer)}`,
+    );
     return answer;
   };
 
@@ -194,8 +211,9 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
 
     for (const [index, call] of CALLS.entries()) {
       log(`[${index + 1}] refund_order ${call.order_id} "${call.reason}"`);
-      script = call.answers;
+      script = { scope: [...(call.answers.scope ?? [])], restock: [...(call.answers.restock ?? [])] };
       asked.length = 0;
+      reasons.length = 0;
       counters.reset();
       const result = await client.callTool({
         name: 'refund_order',
@@ -227,6 +245,19 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
           `1 leg, ${call.pushes} push(es) (saw ${legs} leg(s), ${counters.pushes} push(es))`,
         );
       }
+      if (call.reasons !== undefined) {
+        check(
+          isDeepStrictEqual(reasons, call.reasons),
+          `asked again ${call.reasons.length} time(s), each time showing why (saw ${JSON.stringify(reasons)})`,
+        );
+      }
+      if (index === 1) {
+        check(
+          guides(forms.scope, ORDER_7002_SKUS),
+          'the scope form guides: titles, descriptions, defaults, a SKU list',
+        );
+        check(guides(forms.restock, []), 'the restock form guides: title, description, a default');
+      }
       check(
         isDeepStrictEqual(counts, call.countsAfter),
         `questions so far: scope ${call.countsAfter.scope}, restock ${call.countsAfter.restock} (saw ${counts.scope}, ${counts.restock})`,
@@ -246,14 +277,25 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values, positionals } = parseArgs({
-    options: { http: { type: 'boolean', default: false }, legacy: { type: 'boolean', default: false } },
+    options: {
+      http: { type: 'boolean', default: false },
+      legacy: { type: 'boolean', default: false },
+      ask: { type: 'boolean', default: false },
+    },
     allowPositionals: true,
   });
   const url = positionals[0];
-  const report = await runRefundDesk({
+  const run = {
     transport: values.http ? 'http' : 'stdio',
     era: values.legacy ? 'legacy' : 'modern',
     ...(url !== undefined && { url: new URL(url) }),
-  });
-  process.exitCode = report.failed > 0 ? 1 : 0;
+  } as const;
+  if (values.ask) {
+    const { runAskMode } = await import('./ask.js');
+    const { openTerminal } = await import('../terminal/form.js');
+    await runAskMode({ ...run, terminal: openTerminal(process.stdin, process.stdout) });
+  } else {
+    const report = await runRefundDesk(run);
+    process.exitCode = report.failed > 0 ? 1 : 0;
+  }
 }

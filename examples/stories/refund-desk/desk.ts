@@ -38,10 +38,52 @@ export const ORDERS: ReadonlyMap<string, Order> = new Map([
   ],
 ]);
 
-/** What the human is asked when an order has several lines. */
+/** The shape of a scope answer: the whole order, or the one SKU to refund. */
 export const Scope = z.object({ full: z.boolean(), sku: z.string().optional() });
+
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+function buildScopeForm(order: Order) {
+  const [first, ...rest] = order.lines.map((line) =>
+    z.literal(line.sku).meta({ title: `${line.sku} (${dollars(line.cents)})` }),
+  );
+  if (first === undefined) throw new ToolError(`order ${order.id} has no items`);
+  return z.object({
+    full: z.boolean().default(true).meta({
+      title: 'Refund the whole order',
+      description: 'Leave ticked to refund every item; untick to refund only the item picked below.',
+    }),
+    sku: z
+      .union([first, ...rest])
+      .optional()
+      .meta({ title: 'Item to refund', description: 'Only used when the whole order is not refunded.' }),
+  });
+}
+
+const scopeForms = new WeakMap<Order, ReturnType<typeof buildScopeForm>>();
+
+/**
+ * What the human is asked when an order has several lines: a titled, described form whose SKU is a
+ * pick-list of the order's own items (a form client shows a select; the answer is still checked
+ * against the list here, so a SKU typed by hand that is not on the order is refused). Built once
+ * per order, so the question is identical every round.
+ */
+export function scopeForm(order: Order): ReturnType<typeof buildScopeForm> {
+  let form = scopeForms.get(order);
+  if (form === undefined) {
+    form = buildScopeForm(order);
+    scopeForms.set(order, form);
+  }
+  return form;
+}
+
 /** What the human is asked when physical items are refunded. */
-export const RestockChoice = z.object({ restock: z.boolean() });
+export const RestockChoice = z.object({
+  restock: z.boolean().default(false).meta({
+    title: 'Return the items to stock',
+    description: 'Tick only if the items came back unused and can be sold again; damaged items stay out of stock.',
+  }),
+});
 /** The tool's structured result. */
 export const Receipt = z.object({
   order_id: z.string(),
@@ -54,13 +96,18 @@ type Scope = z.output<typeof Scope>;
 
 const skus = (lines: readonly OrderLine[]) => lines.map((line) => line.sku).join(', ');
 
-/** The lines a scope covers. The SKU was typed by a human: check it against the order before use. */
+/** The lines a scope covers. The SKU comes from a person: check it against the order before use. */
 function scoped(order: Order, scope: Scope): readonly OrderLine[] {
   if (scope.full) return order.lines;
+  if (scope.sku === undefined)
+    throw new ToolError('no item picked: pick the item to refund, or refund the whole order');
   const line = order.lines.find((candidate) => candidate.sku === scope.sku);
   if (!line) throw new ToolError(`order has no item '${scope.sku ?? ''}'`);
   return [line];
 }
+
+/** Why a partial refund that names no item is asked again. */
+const NO_ITEM = "Pick the item to refund, or tick 'Refund the whole order'.";
 
 const loadOrder = resolver({ name: 'order', args: { order_id: z.string() } }, ({ order_id }) => {
   const order = ORDERS.get(order_id);
@@ -73,7 +120,13 @@ const refundScope = resolver(
   ({ order_id, order }) =>
     order.lines.length === 1
       ? { full: true }
-      : elicit(`${order_id} has several items (${skus(order.lines)}). Refund the whole order, or one SKU?`, Scope),
+      : elicit(
+          `${order_id} has several items (${skus(order.lines)}). Refund the whole order, or one item?`,
+          scopeForm(order),
+          // The form cannot say "an item is required unless the whole order is refunded"; the desk
+          // checks it and asks again, showing this reason (at most 3 times in all, the default).
+          { check: (scope) => (scope.full || scope.sku !== undefined ? undefined : NO_ITEM) },
+        ),
 );
 
 const refundAmount = resolver({ name: 'cents', deps: { order: loadOrder, scope: refundScope } }, ({ order, scope }) =>

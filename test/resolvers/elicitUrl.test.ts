@@ -1,0 +1,110 @@
+/** URL-mode questions: elicitUrl(message, url) as a resolver marker, on both eras, gated on elicitation.url. */
+import type { ElicitRequest } from '@modelcontextprotocol/client';
+import { ProtocolError } from '@modelcontextprotocol/client';
+import { elicitUrl, McpResolveError, outcome, resolver } from 'mcp-resolve';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+import { call, connect, ERAS, newServer, textOf } from './helpers.js';
+
+/** A checkout tool: the card is typed on the payment page, never through the client. */
+function checkoutServer() {
+  const runs = { body: 0 };
+  const pay = resolver({ name: 'payment', args: { order_id: z.string() } }, ({ order_id }) =>
+    elicitUrl(`Pay for ${order_id} on the payment page.`, `http://127.0.0.1:9/pay/${order_id}`),
+  );
+  const server = newServer()
+    .tool('checkout', { input: { order_id: z.string() }, resolve: { payment: pay } }, ({ payment }) => {
+      runs.body++;
+      return `paid under ${payment.elicitationId}`;
+    })
+    .tool(
+      'maybe',
+      { input: { order_id: z.string() }, resolve: { payment: outcome(pay) } },
+      ({ payment }) => payment.action,
+    );
+  return { server, runs };
+}
+
+const URL_CAPABLE = { elicitation: { form: {}, url: {} } };
+
+describe.each(ERAS)('elicitUrl (%s)', (era) => {
+  it('sends a URL-mode elicitation with a stable id; accepting gives the consumer that id', async () => {
+    const { server, runs } = checkoutServer();
+    const seen: ElicitRequest['params'][] = [];
+    const connection = await connect(server, {
+      era,
+      capabilities: URL_CAPABLE,
+      elicit: (params) => {
+        seen.push(params);
+        return { action: 'accept' };
+      },
+    });
+    const result = await call(connection, 'checkout', { order_id: 'ORD-1' });
+    expect(seen).toHaveLength(1);
+    const [request] = seen;
+    expect(request).toMatchObject({
+      mode: 'url',
+      message: 'Pay for ORD-1 on the payment page.',
+      url: 'http://127.0.0.1:9/pay/ORD-1',
+    });
+    const id = /^paid under ([A-Za-z0-9_-]{22})$/.exec(textOf(result))?.[1];
+    expect(id).toBeDefined();
+    expect(runs.body).toBe(1);
+    // 2025-11-25 sends the id (completion is reported under it); 2026-07-28 dropped the field.
+    const sentIds = () => seen.map((params) => ('elicitationId' in params ? params.elicitationId : undefined));
+    expect(sentIds()).toEqual([era === 'legacy' ? id : undefined]);
+
+    // The same question gets the same id (deterministic, so it pins across rounds); another order, another id.
+    const again = await call(connection, 'checkout', { order_id: 'ORD-1' });
+    const other = await call(connection, 'checkout', { order_id: 'ORD-2' });
+    expect(textOf(again)).toBe(`paid under ${id}`);
+    expect(textOf(other)).not.toBe(`paid under ${id}`);
+  });
+
+  it('a decline aborts an unwrapped consumer with the question named; an outcome consumer branches', async () => {
+    const { server, runs } = checkoutServer();
+    const connection = await connect(server, { era, capabilities: URL_CAPABLE, elicit: () => ({ action: 'decline' }) });
+    const result = await call(connection, 'checkout', { order_id: 'ORD-1' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      `Question declined: "Pay for ORD-1 on the payment page." was declined, so the call stopped (parameter 'payment').`,
+    );
+    expect(runs.body).toBe(0);
+    expect(textOf(await call(connection, 'maybe', { order_id: 'ORD-1' }))).toBe('decline');
+  });
+
+  it('a client without elicitation.url is refused with -32021 naming URL mode, before anything is sent', async () => {
+    const { server, runs } = checkoutServer();
+    let asked = 0;
+    const connection = await connect(server, {
+      era,
+      capabilities: { elicitation: { form: {} } },
+      elicit: () => {
+        asked++;
+        return { action: 'accept' };
+      },
+    });
+    const error = await call(connection, 'checkout', { order_id: 'ORD-1' }).then(
+      (value) => expect.fail(`expected -32021, got ${JSON.stringify(value)}`),
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(ProtocolError);
+    if (!(error instanceof ProtocolError)) return;
+    expect(error.code).toBe(-32021);
+    expect(error.message).toContain("Client does not support elicitation (URL mode), which resolver 'payment' needs");
+    expect(error.data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
+    expect([asked, runs.body]).toEqual([0, 0]);
+  });
+});
+
+describe('elicitUrl() declaration', () => {
+  it('refuses a URL that is not absolute, and takes an explicit elicitation id', () => {
+    expect(() => elicitUrl('Pay', '/pay/1')).toThrow(McpResolveError);
+    expect(() => elicitUrl('Pay', '/pay/1')).toThrow("elicitUrl(): '/pay/1' is not an absolute URL.");
+    expect(elicitUrl('Pay', 'https://pay.example/1', { elicitationId: 'pay-1' })).toMatchObject({
+      elicitationId: 'pay-1',
+      url: 'https://pay.example/1',
+    });
+  });
+});
