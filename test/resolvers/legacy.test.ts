@@ -301,6 +301,43 @@ describe('legacy per-question timeout (legacy only: a modern question holds no s
     expect(textOf(result)).toBe('G | Late | fern | ');
   });
 
+  it('[K4] a call the client cancels (its own request timeout, say) withdraws the open question and asks nothing more', async () => {
+    const { server, runs } = countedServer();
+    const later: string[] = [];
+    const connection = await connect(server, {
+      era: 'legacy',
+      elicit: () => ({ action: 'accept', content: { pick: 'unused' } }),
+      sample: () => {
+        later.push('sampling/createMessage');
+        return sampled('never');
+      },
+      roots: () => {
+        later.push('roots/list');
+        return { roots: [] };
+      },
+    });
+    const cancelCall = new AbortController();
+    let withdrawn: () => void = () => {};
+    const questionWithdrawn = new Promise<void>((resolve) => (withdrawn = resolve));
+    // The person is still looking at the form when the client gives up on the call; they answer anyway.
+    connection.client.setRequestHandler('elicitation/create', async (_request, ctx) => {
+      ctx.mcpReq.signal.addEventListener('abort', () => withdrawn(), { once: true });
+      cancelCall.abort(new Error('the client gave up on the call'));
+      await questionWithdrawn;
+      return { action: 'accept', content: { pick: 'Late' } };
+    });
+    const pending = connection.client.callTool(
+      { name: 'survey', arguments: { id: 'c' } },
+      { signal: cancelCall.signal },
+    );
+    await expect(pending).rejects.toThrow('the client gave up on the call');
+    await withDeadline(questionWithdrawn, 5_000);
+    // One more round trip on the same connection: anything the cancelled call still sent has arrived by now.
+    await connection.client.listTools();
+    expect(later).toEqual([]);
+    expect(runs.body).toBe(0);
+  });
+
   it('[K4] a timeout that is not a positive number is refused at construction', () => {
     for (const legacyQuestionTimeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(() => new McpResolveServer(INFO, { legacyQuestionTimeoutMs })).toThrow(McpResolveError);
