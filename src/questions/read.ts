@@ -34,18 +34,36 @@ export class RejectedAnswer extends ToolError {
 }
 
 /**
- * The person-facing reason an answer fails a schema: the fields to check, never the validator's
- * own words (they can carry internals such as type names and codes).
+ * The person-facing reason an answer fails a schema: the fields to check, by the titles the form
+ * shows (the property name where a field has no title), never the validator's own words (they can
+ * carry internals such as type names and codes).
  */
-function schemaReason(issues: ReadonlyArray<StandardSchemaV1.Issue>): string {
+function schemaReason(issues: ReadonlyArray<StandardSchemaV1.Issue>, titles: FieldTitles): string {
   const fields = new Set<string>();
   for (const issue of issues) {
     const first = issue.path?.[0];
-    if (first !== undefined) fields.add(String(typeof first === 'object' ? first.key : first));
+    if (first === undefined) continue;
+    const name = String(typeof first === 'object' ? first.key : first);
+    const title = Object.hasOwn(titles, name) ? titles[name] : undefined;
+    fields.add(title === undefined ? name : `"${title}"`);
   }
   return fields.size === 0
     ? 'The answer does not fit the form.'
     : `The answer does not fit the form: check ${[...fields].join(', ')}.`;
+}
+
+/** The titles of a form's fields, by property name. */
+type FieldTitles = Readonly<Record<string, string>>;
+
+/** The titles the rendered form shows for its fields. */
+function fieldTitlesOf(question: Question): FieldTitles {
+  const { params } = question.rendered.request;
+  if (params === undefined || !('requestedSchema' in params)) return {};
+  const titles: Record<string, string> = {};
+  for (const [name, property] of Object.entries(params.requestedSchema.properties)) {
+    if (typeof property.title === 'string') titles[name] = property.title;
+  }
+  return titles;
 }
 
 const KIND_NAMES: Record<AskKind, string> = {
@@ -71,6 +89,7 @@ export async function readAnswer(
   kind: AskKind,
   label: string,
   response: unknown,
+  titles: () => FieldTitles = () => ({}),
 ): Promise<ElicitationResult<unknown>> {
   const view = inputResponse({ answer: response }, 'answer');
   if (view.kind !== VIEW_KINDS[kind]) {
@@ -107,7 +126,7 @@ export async function readAnswer(
       if (result.issues) {
         throw new RejectedAnswer(
           `Resolver '${label}': the answer does not match the requested schema.`,
-          schemaReason(result.issues),
+          schemaReason(result.issues, titles()),
         );
       }
       const rejected = await options.check?.(result.value);
@@ -126,5 +145,5 @@ export async function readAnswer(
  * which is where a policy that asks again on a bad answer would hook in.
  */
 export function readAnswerTo(question: Question, response: unknown): Promise<ElicitationResult<unknown>> {
-  return readAnswer(question.ask, question.rendered.kind, question.label, response);
+  return readAnswer(question.ask, question.rendered.kind, question.label, response, () => fieldTitlesOf(question));
 }

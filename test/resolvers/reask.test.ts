@@ -43,6 +43,19 @@ describe.each(ERAS)('re-asking (%s)', (era) => {
     expect(connection.counters.pushes).toBe(era === 'modern' ? 0 : 2);
   });
 
+  it('names a failing field by the title its form shows', async () => {
+    const Titled = z.object({ quantity: z.number().int().min(1).meta({ title: 'How many mugs' }) });
+    const ask = resolver({ name: 'quantity' }, () => elicit('How many?', Titled));
+    const server = newServer().tool('order', { resolve: { q: ask } }, ({ q }) => `ordered ${q.quantity}`);
+    const messages: string[] = [];
+    const connection = await connect(server, {
+      era,
+      elicit: person([accept({ quantity: 0 }), accept({ quantity: 2 })], messages),
+    });
+    expect(textOf(await call(connection, 'order'))).toBe('ordered 2');
+    expect(messages[1]).toBe('The answer does not fit the form: check "How many mugs".\n\nHow many?');
+  });
+
   it("asks again with the author's reason when check rejects an answer", async () => {
     const { server } = quantityServer({
       check: ({ quantity }) => (quantity > 5 ? 'We only have 5 in stock.' : undefined),

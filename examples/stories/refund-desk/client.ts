@@ -100,7 +100,7 @@ const CALLS: readonly Call[] = [
         accept({ full: false, sku: 'sticker-pack' }),
       ],
     },
-    reasons: [REASON_NO_ITEM, 'The answer does not fit the form: check sku.'],
+    reasons: [REASON_NO_ITEM, 'The answer does not fit the form: check "Item to refund".'],
     expect: { receipt: { order_id: 'ORD-7002', refunded_cents: 600, restocked: false, reason: 'lost parcel' } },
     legs: 4,
     pushes: 3,
