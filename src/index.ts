@@ -1,4 +1,7 @@
-/** mcp-resolve: resolver dependency injection, era-agnostic questions and sealed state for MCP servers. */
+/**
+ * mcp-resolve: resolver dependency injection, era-agnostic questions and sealed state for MCP servers.
+ * Runtime-neutral: Web-standard APIs only (Workers, Deno, Bun, Node); Node hosting is `mcp-resolve/node`.
+ */
 export type { Era, ToolContext } from './context.js';
 export type { McpResolveErrorCode } from './errors.js';
 export { McpResolveError, ToolError } from './errors.js';
@@ -42,19 +45,10 @@ export type {
   FleetNotification,
   LegacySessionFleet,
   MemorySessionHub,
+  ServerSource,
   SharedSessionRecord,
-  HttpServerHandle,
-  ServeHttpOptions,
-  ServeStdioOptions,
-  StdioServerHandle,
 } from './hosting/index.js';
-export {
-  createDualEraHandler,
-  createMemorySessionHub,
-  INSTANCE_HEADER,
-  serveHttp,
-  serveStdio,
-} from './hosting/index.js';
+export { createDualEraHandler, createMemorySessionHub, INSTANCE_HEADER } from './hosting/index.js';
 export type {
   MemoryReplayStore,
   ReplayStore,

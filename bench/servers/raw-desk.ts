@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 
-import { serveHttp } from '../../src/hosting/index.js';
+import { serveHttp } from '../../src/node/index.js';
 import { createRawDesk } from '../fixtures/rawDesk.js';
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '0' } } });

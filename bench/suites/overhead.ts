@@ -11,7 +11,7 @@ import type { Era } from 'mcp-resolve/testing';
 import { connectHttp, connectInProcess } from 'mcp-resolve/testing';
 
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
-import { serveHttp } from '../../src/hosting/index.js';
+import { serveHttp } from '../../src/node/index.js';
 import type { DeskCall } from '../fixtures/deskCalls.js';
 import { answerDesk, answerDeskPush, DESK_ANSWERS, QUIET_CALL, THREE_LEG_CALL } from '../fixtures/deskCalls.js';
 import { createRawDesk } from '../fixtures/rawDesk.js';

@@ -18,6 +18,7 @@
 import { parseArgs } from 'node:util';
 
 import { McpResolveServer } from 'mcp-resolve';
+import { serveHttp } from 'mcp-resolve/node';
 
 import type { ListChanges } from './diagnostics.js';
 import { registerDiagnosticFixtures } from './diagnostics.js';
@@ -44,7 +45,7 @@ const changes: ListChanges = {
   toolsChanged: () => published.notify?.toolsChanged(),
   promptsChanged: () => published.notify?.promptsChanged(),
 };
-const handle = await createConformanceServer(changes).serveHttp({ port: Number(values.port) });
+const handle = await serveHttp(createConformanceServer(changes), { port: Number(values.port) });
 published.notify = handle.notify;
 // scripts/conformance.ts polls the URL itself; this line is for people starting the server by hand.
 console.error(`conformance fixture server listening on ${handle.url.href}`);

@@ -14,6 +14,7 @@ import type {
 import { Client, InMemoryTransport, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/client';
 
 import type { McpResolveServer } from 'mcp-resolve';
+import { serveStdio } from 'mcp-resolve/node';
 
 /** One call to make and how the human answers. */
 export interface Conversation {
@@ -87,7 +88,7 @@ class Wiretap implements Transport {
 export async function converse(server: McpResolveServer, conversation: Conversation): Promise<string> {
   const log = conversation.log ?? ((line: string) => console.log(line));
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
-  const served = server.serveStdio({ transport: serverEnd });
+  const served = serveStdio(server, { transport: serverEnd });
   const client = new Client(
     { name: 'conversation', version: '1.0.0' },
     { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },

@@ -23,6 +23,7 @@ import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
+import { serveHttp } from 'mcp-resolve/node';
 import type { Era, TestConnection } from 'mcp-resolve/testing';
 import { connectHttp, connectStdio } from 'mcp-resolve/testing';
 
@@ -48,7 +49,7 @@ async function serve(name: string, option: DeckOption, http: boolean, legacyOnly
     };
   }
   if (!legacyOnly) {
-    const handle = await option.server().serveHttp({ port: 0 });
+    const handle = await serveHttp(option.server(), { port: 0 });
     return { connect: (era, elicit) => connectHttp(handle.url, { era, elicit }), stop: () => handle.close() };
   }
   // A legacy-only HTTP deployment: the SDK's sessionful transport, with no 2026-07-28 leg at all.

@@ -5,6 +5,7 @@
  *   npx tsx examples/mrtr-options/serve.ts <option> --legacy-only                  # a pre-MRTR server
  */
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from 'mcp-resolve/node';
 
 import { isOptionName, NAIVE_E, OPTIONS } from './deck.js';
 
@@ -19,5 +20,5 @@ if (flag === '--legacy-only') {
   // A plain connect speaks only the 2025-11-25 era: what an MRTR-only client meets in an old deployment.
   await server.createServer().connect(new StdioServerTransport());
 } else {
-  server.serveStdio();
+  serveStdio(server);
 }

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 
 import { elicit, McpResolveServer, outcome, resolver, ToolError } from 'mcp-resolve';
+import { serveStdio } from 'mcp-resolve/node';
 
 const ORDERS = new Map([['ORD-1', { id: 'ORD-1', total: 1500 }]]);
 
@@ -18,15 +19,15 @@ const confirm = resolver({ deps: { order: loadOrder } }, ({ order }) =>
   elicit(`Refund ${order.total} cents for ${order.id}?`, z.object({ ok: z.boolean() })),
 );
 
-new McpResolveServer({ name: 'desk', version: '1.0.0' })
-  .tool(
-    'refund',
-    {
-      input: { order_id: z.string() }, // what the model sees
-      resolve: { order: loadOrder, confirm: outcome(confirm) }, // what it never sees
-    },
-    (
-      { order, confirm }, // types inferred from the resolvers
-    ) => (confirm.action === 'accept' && confirm.value.ok ? `refunded ${order.total}` : 'not refunded'),
-  )
-  .serveStdio(); // or .serveHttp({ port: 3000 }): both eras, one URL
+const desk = new McpResolveServer({ name: 'desk', version: '1.0.0' }).tool(
+  'refund',
+  {
+    input: { order_id: z.string() }, // what the model sees
+    resolve: { order: loadOrder, confirm: outcome(confirm) }, // what it never sees
+  },
+  (
+    { order, confirm }, // types inferred from the resolvers
+  ) => (confirm.action === 'accept' && confirm.value.ok ? `refunded ${order.total}` : 'not refunded'),
+);
+
+serveStdio(desk); // or serveHttp(desk, { port: 3000 }); on Workers, Deno, Bun: createDualEraHandler(desk).fetch

@@ -19,6 +19,8 @@ import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import { createLegacySessionLeg } from './legacySessions.js';
 import type { DualEraHttpOptions } from './options.js';
 import { resolveDualEraHttpOptions } from './options.js';
+import type { ServerSource } from './source.js';
+import { factoryOf } from './source.js';
 
 const NESTED_BATCH = 'a JSON-RPC batch entry must be a message object, not an array';
 
@@ -36,10 +38,12 @@ export interface DualEraHandler {
 }
 
 /**
- * Creates a `fetch` handler that serves `factory` to modern and legacy clients on one path, behind
- * the Host/Origin DNS-rebinding guard (loopback names by default) and a JSON Content-Type check.
+ * Creates a `fetch` handler that serves a `McpResolveServer` (or an SDK server factory) to modern and
+ * legacy clients on one path, behind the Host/Origin DNS-rebinding guard (loopback names by default)
+ * and a JSON Content-Type check. Web-standard only: runs on Workers, Deno, Bun and Node.
  */
-export function createDualEraHandler(factory: McpServerFactory, options?: DualEraHttpOptions): DualEraHandler {
+export function createDualEraHandler(server: ServerSource, options?: DualEraHttpOptions): DualEraHandler {
+  const factory: McpServerFactory = factoryOf(server);
   const resolved = resolveDualEraHttpOptions('createDualEraHandler()', options);
   const { path, allowedHosts, allowedOrigins, maxRequestBodySize, onerror } = resolved;
   const report = (error: unknown): void => {
@@ -51,12 +55,17 @@ export function createDualEraHandler(factory: McpServerFactory, options?: DualEr
   };
   const modern = createMcpHandler(factory, { legacy: 'reject', onerror: report, maxRequestBodySize });
   const fleet = resolved.sessionFleet;
-  const legacy = createLegacySessionLeg(factory, {
-    idleMs: resolved.legacySessionIdleMs,
-    maxSessions: resolved.maxLegacySessions,
-    fleet,
-    onerror: report,
-  });
+  // With legacy: 'reject' there is no session leg: 2025-era traffic reaches the strict modern handler, which refuses it.
+  const legacy =
+    resolved.legacy === 'sessions'
+      ? createLegacySessionLeg(factory, {
+          idleMs: resolved.legacySessionIdleMs,
+          maxSessions: resolved.maxLegacySessions,
+          fleet,
+          onerror: report,
+        })
+      : undefined;
+  const legacyLeg = legacy ?? modern;
   let closed = false;
 
   async function route(request: Request, init: McpHandlerRequestOptions): Promise<Response> {
@@ -75,7 +84,7 @@ export function createDualEraHandler(factory: McpServerFactory, options?: DualEr
     const authInfo = init.authInfo;
     if (method !== 'POST') {
       const forward = { ...(authInfo !== undefined && { authInfo }) };
-      return (await isLegacyRequest(request)) ? legacy.fetch(request, forward) : modern.fetch(request, forward);
+      return (await isLegacyRequest(request)) ? legacyLeg.fetch(request, forward) : modern.fetch(request, forward);
     }
     if (!isJsonContentType(request.headers.get('content-type'))) {
       report(new Error('Unsupported Media Type: Content-Type must be application/json'));
@@ -94,7 +103,7 @@ export function createDualEraHandler(factory: McpServerFactory, options?: DualEr
     parsedBody = normalizeInbound(parsedBody);
     const forward = { ...(authInfo !== undefined && { authInfo }), parsedBody };
     return (await isLegacyRequest(request, parsedBody, { maxRequestBodySize }))
-      ? legacy.fetch(request, forward)
+      ? legacyLeg.fetch(request, forward)
       : modern.fetch(request, forward);
   }
 
@@ -111,13 +120,13 @@ export function createDualEraHandler(factory: McpServerFactory, options?: DualEr
     },
     async close() {
       closed = true;
-      await Promise.all([legacy.close(), modern.close()]);
+      await Promise.all([legacy?.close(), modern.close()]);
     },
     notify: {
-      toolsChanged: () => (modern.notify.toolsChanged(), legacy.notify.toolsChanged()),
-      promptsChanged: () => (modern.notify.promptsChanged(), legacy.notify.promptsChanged()),
-      resourcesChanged: () => (modern.notify.resourcesChanged(), legacy.notify.resourcesChanged()),
-      resourceUpdated: (uri) => (modern.notify.resourceUpdated(uri), legacy.notify.resourceUpdated(uri)),
+      toolsChanged: () => (modern.notify.toolsChanged(), legacy?.notify.toolsChanged()),
+      promptsChanged: () => (modern.notify.promptsChanged(), legacy?.notify.promptsChanged()),
+      resourcesChanged: () => (modern.notify.resourcesChanged(), legacy?.notify.resourcesChanged()),
+      resourceUpdated: (uri) => (modern.notify.resourceUpdated(uri), legacy?.notify.resourceUpdated(uri)),
     },
   };
 }

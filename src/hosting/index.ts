@@ -1,12 +1,10 @@
 /**
- * Hosting: both protocol eras of one server factory over HTTP (one URL path) or stdio.
- * `createDualEraHandler` is web-standard; `serveHttp` and `serveStdio` need Node.
+ * Hosting that runs on every runtime: one Web-standard `fetch` handler serving both protocol eras
+ * of one server on one URL path. Node hosting (`serveHttp`, `serveStdio`) is `mcp-resolve/node`.
  */
 
 export { createDualEraHandler, INSTANCE_HEADER } from './dualEraHandler.js';
 export type { DualEraHandler } from './dualEraHandler.js';
-export { serveHttp } from './http.js';
-export type { HttpServerHandle, ServeHttpOptions } from './http.js';
 export type { DualEraHttpOptions } from './options.js';
 export { createMemorySessionHub } from './sessionFleet.js';
 export type {
@@ -16,5 +14,4 @@ export type {
   MemorySessionHub,
   SharedSessionRecord,
 } from './sessionFleet.js';
-export { serveStdio } from './stdio.js';
-export type { ServeStdioOptions, StdioServerHandle } from './stdio.js';
+export type { ServerSource } from './source.js';

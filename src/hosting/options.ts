@@ -46,6 +46,15 @@ export interface DualEraHttpOptions {
    * @default undefined — sessions live in this process only
    */
   sessionFleet?: LegacySessionFleet;
+  /**
+   * How 2025-11-25 (legacy) clients are served: `'sessions'` holds a session per client in this
+   * process so the server can push questions mid-call; `'reject'` refuses them with the SDK's
+   * modern-only error (HTTP 400, JSON-RPC `-32022` "Unsupported protocol version: 2025-11-25" with
+   * `data.supported: ['2026-07-28']`) — right on hosts
+   * that cannot hold a session across requests, such as a Cloudflare Worker without a Durable Object.
+   * @default 'sessions'
+   */
+  legacy?: 'sessions' | 'reject';
   /** Upper bound, in bytes, on a POST body; larger bodies answer 413. @default 4 MiB */
   maxRequestBodySize?: number;
   /** Receives out-of-band errors and rejected requests (reporting only; responses are unaffected). */
@@ -60,6 +69,7 @@ export interface ResolvedDualEraHttpOptions {
   readonly legacySessionIdleMs: number;
   readonly maxLegacySessions: number;
   readonly sessionFleet: LegacySessionFleet | undefined;
+  readonly legacy: 'sessions' | 'reject';
   readonly maxRequestBodySize: number;
   readonly onerror: (error: Error) => void;
 }
@@ -119,8 +129,17 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
       `The default is ${DEFAULT_MAX_REQUEST_BODY_SIZE}.`,
     );
   }
+  const legacy = options.legacy ?? 'sessions';
+  if (legacy !== 'sessions' && legacy !== 'reject') {
+    throw invalid(
+      api,
+      `legacy must be 'sessions' or 'reject' (got ${JSON.stringify(legacy)})`,
+      "Omit it for 'sessions'.",
+    );
+  }
   return {
     path,
+    legacy,
     allowedHosts: hostnameList(api, 'allowedHosts', options.allowedHosts) ?? localhostAllowedHostnames(),
     allowedOrigins: hostnameList(api, 'allowedOrigins', options.allowedOrigins) ?? localhostAllowedOrigins(),
     legacySessionIdleMs,

@@ -5,7 +5,6 @@
  * A round that reaches another instance, or arrives after the TTL, fails with a clear error
  * telling the client to start over: multi-instance deployments need sticky routing.
  */
-import { randomUUID } from 'node:crypto';
 
 import type {
   ClientCapabilities,
@@ -148,7 +147,7 @@ class MemoryContinuationStore implements ContinuationStore {
       if (entry.expiresAt > now && this.frames.size < this.maxEntries) break;
       this.frames.delete(id); // insertion order is expiry order: drop the expired, then the oldest while full
     }
-    const id = randomUUID();
+    const id = crypto.randomUUID(); // Web Crypto: every runtime
     this.frames.set(id, { frame, expiresAt: now + this.ttlMs });
     return id;
   }

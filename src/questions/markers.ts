@@ -12,9 +12,9 @@ import type {
   StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 
-import { createHash } from 'node:crypto';
-
 import { McpResolveError } from '../errors.js';
+import { utf8 } from '../state/bytes.js';
+import { defaultPrimitives } from '../state/primitives.js';
 
 const MARKER = Symbol.for('mcp-resolve.marker');
 
@@ -117,9 +117,14 @@ export function elicitUrl(message: string, url: string, options: ElicitUrlOption
   } catch {
     throw new McpResolveError('invalid_declaration', `elicitUrl(): '${url}' is not an absolute URL.`);
   }
-  const elicitationId =
-    options.elicitationId ?? createHash('sha256').update(`${message}\n${parsed.href}`).digest('base64url').slice(0, 22);
+  const elicitationId = options.elicitationId ?? stableId(`${message}\n${parsed.href}`);
   return { [MARKER]: 'elicitUrl', message, url: parsed.href, elicitationId };
+}
+
+/** 22 base64url characters of SHA-256 (node:crypto where present, else @noble/hashes: same bytes). */
+function stableId(text: string): string {
+  const primitives = defaultPrimitives();
+  return primitives.encodeBase64url(primitives.sha256([utf8(text)])).slice(0, 22);
 }
 
 /** Asks the client's LLM to complete `params`. */

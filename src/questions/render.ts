@@ -2,13 +2,13 @@
  * Rendering a marker into the wire request it stands for, and the digest that pins an answer to
  * the exact question it answers (method, message, schema or sampling parameters).
  */
-import { createHash } from 'node:crypto';
-
 import type { InputRequest, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { inputRequired } from '@modelcontextprotocol/server';
 import canonicalize from 'canonicalize';
 
 import { McpResolveError } from '../errors.js';
+import { utf8 } from '../state/bytes.js';
+import { defaultPrimitives } from '../state/primitives.js';
 import { formProperty } from './forms.js';
 import type { Ask, AskKind } from './markers.js';
 import { askKind } from './markers.js';
@@ -117,9 +117,8 @@ function wireSchemaOf(schema: StandardSchemaWithJSON, label: string): WireSchema
 
 /** The stable digest of a wire request (RFC 8785 canonical JSON, SHA-256, base64url). */
 function digestOf(value: unknown): string {
-  return createHash('sha256')
-    .update(canonicalize(value) ?? '')
-    .digest('base64url');
+  const primitives = defaultPrimitives(); // node:crypto where present, else @noble/hashes: same bytes
+  return primitives.encodeBase64url(primitives.sha256([utf8(canonicalize(value) ?? '')]));
 }
 
 /** Renders the marker a resolver (named `label` in messages) returned. */

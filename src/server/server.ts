@@ -14,8 +14,6 @@ import type {
 import type { McpServer } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
-import type { HttpServerHandle, ServeHttpOptions, ServeStdioOptions, StdioServerHandle } from '../hosting/index.js';
-import { serveHttp, serveStdio } from '../hosting/index.js';
 import type { SealingOptions } from '../state/index.js';
 import { createSealer, principalFrom } from '../state/index.js';
 import type { CompiledPrompt, PromptArgs, PromptBody, PromptDeclaration } from './prompt.js';
@@ -189,14 +187,4 @@ export class McpResolveServer {
     );
     return mcp;
   };
-
-  /** Serves both eras on this process's stdio (the first message picks the era). */
-  serveStdio(options?: ServeStdioOptions): StdioServerHandle {
-    return serveStdio(this.createServer, options);
-  }
-
-  /** Serves both eras over HTTP on one URL (default `http://127.0.0.1:<port>/mcp`), with DNS-rebinding protection on. */
-  serveHttp(options?: ServeHttpOptions): Promise<HttpServerHandle> {
-    return serveHttp(this.createServer, options);
-  }
 }

@@ -5,13 +5,13 @@
  * Strings are encoded as UTF-16LE code units, which is lossless even for lone surrogates; the
  * arguments are canonicalised with RFC 8785 (JCS) and hashed as UTF-8.
  */
-import { createHash, createHmac } from 'node:crypto';
-import type { Hash } from 'node:crypto';
-
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import canonicalize from 'canonicalize';
 import type { MultiRoundMethod } from '../multiRound.js';
 import { isMultiRoundMethod } from '../multiRound.js';
+
+import { concatBytes, lengthPrefix, utf16le, utf8 } from './bytes.js';
+import type { CryptoPrimitives, HmacKey } from './primitives.js';
 
 /** The request a sealed `requestState` belongs to; the verifier recomputes it from the inbound request. */
 export interface RequestBinding {
@@ -28,7 +28,7 @@ export interface RequestBinding {
 /** A binding checked and reduced to what the token formats need. */
 export interface BindingDigest {
   /** SHA-256 over method, target and canonical arguments. */
-  readonly request: Buffer;
+  readonly request: Uint8Array;
   /** The principal string, or undefined when the request carries none. */
   readonly principal: string | undefined;
 }
@@ -38,25 +38,14 @@ export type BindingDigestResult =
   | { readonly ok: true; readonly digest: BindingDigest }
   | { readonly ok: false; readonly reason: 'invalid_binding' | 'arguments_not_canonical' };
 
-function lengthPrefix(length: number): Buffer {
-  const prefix = Buffer.allocUnsafe(4);
-  prefix.writeUInt32BE(length, 0);
-  return prefix;
-}
-
-function updateString(hash: Hash, text: string): void {
-  const bytes = Buffer.from(text, 'utf16le');
-  hash.update(lengthPrefix(bytes.length)).update(bytes);
-}
-
-function prefixed(bytes: Buffer): readonly Buffer[] {
+function prefixed(bytes: Uint8Array): readonly Uint8Array[] {
   return [lengthPrefix(bytes.length), bytes];
 }
 
-const REQUEST_LABEL = prefixed(Buffer.from('mcp-resolve request binding v1', 'utf16le'));
+const REQUEST_LABEL = prefixed(utf16le('mcp-resolve request binding v1'));
 
 /** Checks a binding's shape at run time and digests method, target and canonical arguments. */
-export function digestBinding(binding: unknown): BindingDigestResult {
+export function digestBinding(binding: unknown, primitives: CryptoPrimitives): BindingDigestResult {
   if (typeof binding !== 'object' || binding === null) return { ok: false, reason: 'invalid_binding' };
   const method = 'method' in binding ? binding.method : undefined;
   const target = 'target' in binding ? binding.target : undefined;
@@ -73,34 +62,49 @@ export function digestBinding(binding: unknown): BindingDigestResult {
     return { ok: false, reason: 'arguments_not_canonical' };
   }
   if (canonical === undefined) return { ok: false, reason: 'arguments_not_canonical' };
-  const encoded = Buffer.concat([
+  const request = primitives.sha256([
     ...REQUEST_LABEL,
-    ...prefixed(Buffer.from(method, 'utf16le')),
-    ...prefixed(Buffer.from(target, 'utf16le')),
-    ...prefixed(Buffer.from(canonical, 'utf8')),
+    ...prefixed(utf16le(method)),
+    ...prefixed(utf16le(target)),
+    ...prefixed(utf8(canonical)),
   ]);
-  return { ok: true, digest: { request: createHash('sha256').update(encoded).digest(), principal } };
+  return { ok: true, digest: { request, principal } };
 }
 
 /** SHA-256 of the audience, computed once per sealer. */
-export function digestAudience(audience: string): Buffer {
-  const hash = createHash('sha256');
-  updateString(hash, 'mcp-resolve audience v1');
-  updateString(hash, audience);
-  return hash.digest();
+export function digestAudience(audience: string, primitives: CryptoPrimitives): Uint8Array {
+  return primitives.sha256([...prefixed(utf16le('mcp-resolve audience v1')), ...prefixed(utf16le(audience))]);
 }
 
-/** The principal as it enters associated data: `0x00`, or `0x01` followed by HMAC-SHA256(key, principal). */
-export function saltedPrincipal(key: Buffer, principal: string | undefined): Buffer {
-  if (principal === undefined) return Buffer.of(0);
-  const mac = createHmac('sha256', key).update(Buffer.from(principal, 'utf16le')).digest();
-  return Buffer.concat([Buffer.of(1), mac]);
+const ABSENT = Uint8Array.of(0);
+const PRESENT = Uint8Array.of(1);
+const SALTED_CACHE_ENTRIES = 1024;
+const saltedCaches = new WeakMap<HmacKey, Map<string, Uint8Array>>();
+
+/**
+ * The principal as it enters associated data: `0x00`, or `0x01` followed by HMAC-SHA256(key, principal).
+ * Remembered per key for the last principals seen (a bounded map), so a user's rounds MAC it once.
+ */
+export function saltedPrincipal(mac: HmacKey, principal: string | undefined): Uint8Array {
+  if (principal === undefined) return ABSENT;
+  let cache = saltedCaches.get(mac);
+  if (cache === undefined) {
+    cache = new Map();
+    saltedCaches.set(mac, cache);
+  }
+  let salted = cache.get(principal);
+  if (salted === undefined) {
+    salted = concatBytes([PRESENT, mac([utf16le(principal)])]);
+    if (cache.size >= SALTED_CACHE_ENTRIES) cache.clear();
+    cache.set(principal, salted);
+  }
+  return salted;
 }
 
 /** The principal as raw bytes for a per-token salted MAC: `0x00`, or `0x01` followed by its UTF-16LE code units. */
-export function principalBytes(principal: string | undefined): Buffer {
-  if (principal === undefined) return Buffer.of(0);
-  return Buffer.concat([Buffer.of(1), Buffer.from(principal, 'utf16le')]);
+export function principalBytes(principal: string | undefined): Uint8Array {
+  if (principal === undefined) return ABSENT;
+  return concatBytes([PRESENT, utf16le(principal)]);
 }
 
 /**

@@ -16,17 +16,16 @@
  *
  * Integrity of the whole envelope is the codec's job (it must throw for anything it did not mint).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-
 import type { BindingDigest } from './binding.js';
 import { principalBytes } from './binding.js';
+import { concatBytes, equalBytes, readUint48, toBase64url, writeUint48 } from './bytes.js';
+import type { CryptoPrimitives } from './primitives.js';
 import type { OpenOutcome } from './token.js';
 
 /** The version byte of the codec envelope (distinct from the built-in token's `0x01`). */
 export const ENVELOPE_VERSION = 0x02;
 
 const OFFSET_ISSUED_AT = 1;
-const ISSUED_AT_BYTES = 6;
 const OFFSET_ID = 7;
 const ID_BYTES = 16;
 const OFFSET_TAGS = 23;
@@ -35,52 +34,49 @@ const TAG_BYTES = 16;
 /** Bytes the envelope adds to the payload before the codec sees it. */
 export const ENVELOPE_OVERHEAD_BYTES = OFFSET_TAGS + 3 * TAG_BYTES;
 
-function tags(id: Buffer, binding: BindingDigest, audience: Buffer): Buffer {
+function tags(id: Uint8Array, binding: BindingDigest, audience: Uint8Array, primitives: CryptoPrimitives): Uint8Array {
+  const mac = primitives.hmacKey(id);
   const parts = [binding.request, audience, principalBytes(binding.principal)];
-  return Buffer.concat(
-    parts.map((part, index) =>
-      createHmac('sha256', id).update(Buffer.of(index)).update(part).digest().subarray(0, TAG_BYTES),
-    ),
-  );
-}
-
-function copyOf(bytes: Uint8Array): Uint8Array {
-  const copy = new Uint8Array(bytes.length);
-  copy.set(bytes);
-  return copy;
+  return concatBytes(parts.map((part, index) => mac([Uint8Array.of(index), part]).subarray(0, TAG_BYTES)));
 }
 
 /** Wraps a payload with issued-at, a random token id and the binding tags. */
 export function buildEnvelope(
   issuedAt: number,
   binding: BindingDigest,
-  audience: Buffer,
+  audience: Uint8Array,
   plaintext: Uint8Array,
+  primitives: CryptoPrimitives,
 ): Uint8Array {
-  const id = randomBytes(ID_BYTES);
-  const header = Buffer.alloc(OFFSET_ID);
-  header[0] = ENVELOPE_VERSION;
-  header.writeUIntBE(issuedAt, OFFSET_ISSUED_AT, ISSUED_AT_BYTES);
-  const bindingTags = tags(id, binding, audience);
-  // A fresh array of its own: never a view into Node's shared buffer pool.
+  const id = new Uint8Array(ID_BYTES);
+  primitives.fillRandom(id);
   const envelope = new Uint8Array(ENVELOPE_OVERHEAD_BYTES + plaintext.length);
-  envelope.set(header, 0);
+  envelope[0] = ENVELOPE_VERSION;
+  writeUint48(envelope, OFFSET_ISSUED_AT, issuedAt);
   envelope.set(id, OFFSET_ID);
-  envelope.set(bindingTags, OFFSET_TAGS);
+  envelope.set(tags(id, binding, audience, primitives), OFFSET_TAGS);
   envelope.set(plaintext, ENVELOPE_OVERHEAD_BYTES);
   return envelope;
 }
 
-/** Parses an envelope the codec returned and checks its tags against the inbound binding. */
-export function openEnvelope(bytes: Uint8Array, binding: BindingDigest, audience: Buffer): OpenOutcome {
-  const envelope = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+/**
+ * Parses an envelope the codec returned and checks its tags against the inbound binding. The codec
+ * authenticated the whole envelope (it throws for anything it did not mint), so a differing tag is a
+ * proven mismatch.
+ */
+export function openEnvelope(
+  envelope: Uint8Array,
+  binding: BindingDigest,
+  audience: Uint8Array,
+  primitives: CryptoPrimitives,
+): OpenOutcome {
   if (envelope.length === 0) return { ok: false, reason: 'malformed' };
   if (envelope[0] !== ENVELOPE_VERSION) return { ok: false, reason: 'bad_version' };
   if (envelope.length < ENVELOPE_OVERHEAD_BYTES) return { ok: false, reason: 'malformed' };
   const id = envelope.subarray(OFFSET_ID, OFFSET_ID + ID_BYTES);
-  const expected = tags(id, binding, audience);
+  const expected = tags(id, binding, audience, primitives);
   const same = (index: number): boolean =>
-    timingSafeEqual(
+    equalBytes(
       expected.subarray(index * TAG_BYTES, (index + 1) * TAG_BYTES),
       envelope.subarray(OFFSET_TAGS + index * TAG_BYTES, OFFSET_TAGS + (index + 1) * TAG_BYTES),
     );
@@ -90,9 +86,9 @@ export function openEnvelope(bytes: Uint8Array, binding: BindingDigest, audience
   return {
     ok: true,
     token: {
-      plaintext: copyOf(envelope.subarray(ENVELOPE_OVERHEAD_BYTES)),
-      issuedAt: envelope.readUIntBE(OFFSET_ISSUED_AT, ISSUED_AT_BYTES),
-      tokenId: id.toString('base64url'),
+      plaintext: Uint8Array.from(envelope.subarray(ENVELOPE_OVERHEAD_BYTES)), // a copy, even of a Buffer
+      issuedAt: readUint48(envelope, OFFSET_ISSUED_AT),
+      tokenId: toBase64url(id),
     },
   };
 }

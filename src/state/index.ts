@@ -8,7 +8,9 @@ export type { RejectReason, SealingLogger, ServerFailureReason } from './errors.
 export { invalidRequestStateError } from './errors.js';
 export { ENVELOPE_OVERHEAD_BYTES, ENVELOPE_VERSION } from './envelope.js';
 export { MIN_KEY_BYTES, REQUEST_STATE_KEYS_ENV } from './keys.js';
-export type { SealingCodec, SealingOptions } from './options.js';
+export type { InternalSealingOptions, SealingCodec, SealingOptions } from './options.js';
+export type { CryptoPrimitives } from './primitives.js';
+export { nodePrimitives, webPrimitives } from './primitives.js';
 export { DEFAULT_SKEW_SECONDS, DEFAULT_TTL_SECONDS } from './options.js';
 export type { MemoryReplayStore, MemoryReplayStoreOptions, ReplayStore } from './replay.js';
 export { createMemoryReplayStore, DEFAULT_MAX_REPLAY_ENTRIES } from './replay.js';

@@ -5,9 +5,9 @@
  * the principal, an HMAC key for mismatch hints and a 4-byte key id. The first key seals; every
  * key opens.
  */
-import { hkdfSync, randomBytes } from 'node:crypto';
-
 import { McpResolveError } from '../errors.js';
+import { equalBytes, fromBase64Strict, fromBase64urlStrict, fromHex, readUint32, utf8 } from './bytes.js';
+import type { AesGcmKey, CryptoPrimitives, HmacKey } from './primitives.js';
 
 /** The environment variable a fleet sets to share keys: comma-separated hex or base64 keys. */
 export const REQUEST_STATE_KEYS_ENV = 'MCP_REQUEST_STATE_KEYS';
@@ -15,19 +15,19 @@ export const REQUEST_STATE_KEYS_ENV = 'MCP_REQUEST_STATE_KEYS';
 /** The minimum length of a sealing key in bytes. */
 export const MIN_KEY_BYTES = 32;
 
-const HKDF_SALT = Buffer.from('mcp-resolve/request-state/v1', 'utf8');
+const HKDF_SALT = utf8('mcp-resolve/request-state/v1');
 const GENERATE_HINT = "Generate a key with: node -e \"console.log(require('crypto').randomBytes(32).toString('hex'))\"";
 
-/** Subkeys derived from one raw key; never logged. */
+/** Subkeys derived from one raw key and prepared for use once; never logged. */
 export interface DerivedKey {
   /** The 4-byte key id (big-endian) carried in clear in every token. */
   readonly id: number;
   /** The AES-256-GCM key. */
-  readonly encryptionKey: Buffer;
-  /** The HMAC-SHA256 key that salts the principal before it enters the associated data. */
-  readonly principalKey: Buffer;
-  /** The HMAC-SHA256 key of the 2-byte mismatch hints. */
-  readonly hintKey: Buffer;
+  readonly aead: AesGcmKey;
+  /** HMAC-SHA256 that salts the principal before it enters the associated data. */
+  readonly principalMac: HmacKey;
+  /** HMAC-SHA256 of the mismatch hints and of the header proof that authenticates them. */
+  readonly hintMac: HmacKey;
 }
 
 /** A validated ring: the sealing key plus every key that may open, by key id. */
@@ -49,28 +49,13 @@ export function describeType(value: unknown): string {
   return typeof value;
 }
 
-const HEX = /^[0-9a-fA-F]+$/;
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
-
 /** Decodes a hex, base64 or base64url key string exactly (hex tried first), or returns undefined. */
-function decodeKeyString(text: string): Buffer | undefined {
-  if (text.length % 2 === 0 && HEX.test(text)) return Buffer.from(text, 'hex');
-  if (BASE64.test(text)) {
-    if (text.includes('=') && text.length % 4 !== 0) return undefined;
-    const body = text.replace(/=+$/, '');
-    const bytes = Buffer.from(body, 'base64');
-    return bytes.toString('base64').replace(/=+$/, '') === body ? bytes : undefined;
-  }
-  if (BASE64URL.test(text)) {
-    const bytes = Buffer.from(text, 'base64url');
-    return bytes.toString('base64url') === text ? bytes : undefined;
-  }
-  return undefined;
+function decodeKeyString(text: string): Uint8Array | undefined {
+  return fromHex(text) ?? fromBase64Strict(text) ?? fromBase64urlStrict(text);
 }
 
-function decodeEntry(entry: unknown, label: string): Buffer {
-  let bytes: Buffer;
+function decodeEntry(entry: unknown, label: string): Uint8Array {
+  let bytes: Uint8Array;
   if (typeof entry === 'string') {
     if (entry.length === 0)
       throw invalidKeys(`${label} is an empty string; remove it or put a key there. ${GENERATE_HINT}`);
@@ -82,7 +67,7 @@ function decodeEntry(entry: unknown, label: string): Buffer {
     }
     bytes = decoded;
   } else if (entry instanceof Uint8Array) {
-    bytes = Buffer.from(entry); // a copy: later changes to the caller's array do not change the ring
+    bytes = Uint8Array.from(entry); // a copy: later changes to the caller's array do not change the ring
   } else {
     throw invalidKeys(
       `${label} must be a hex or base64 string or a Uint8Array (got ${describeType(entry)}). ${GENERATE_HINT}`,
@@ -96,33 +81,30 @@ function decodeEntry(entry: unknown, label: string): Buffer {
   return bytes;
 }
 
-function expand(ikm: Buffer, info: string, length: number): Buffer {
-  return Buffer.from(hkdfSync('sha256', ikm, HKDF_SALT, info, length));
-}
-
-/** Derives the subkeys of one raw key with HKDF-SHA256 (one salt, one `info` label per subkey). */
-function deriveKey(ikm: Buffer): DerivedKey {
+/** Derives the subkeys of one raw key with HKDF-SHA256 (one salt, one `info` label per subkey) and prepares them. */
+function deriveKey(ikm: Uint8Array, primitives: CryptoPrimitives): DerivedKey {
+  const expand = (info: string, length: number) => primitives.hkdf(ikm, HKDF_SALT, info, length);
   return {
-    id: expand(ikm, 'key id', 4).readUInt32BE(0),
-    encryptionKey: expand(ikm, 'aes-256-gcm key', 32),
-    principalKey: expand(ikm, 'principal hmac key', 32),
-    hintKey: expand(ikm, 'mismatch hint hmac key', 32),
+    id: readUint32(expand('key id', 4), 0),
+    aead: primitives.aesGcmKey(expand('aes-256-gcm key', 32)),
+    principalMac: primitives.hmacKey(expand('principal hmac key', 32)),
+    hintMac: primitives.hmacKey(expand('mismatch hint hmac key', 32)),
   };
 }
 
-function buildRing(raw: readonly Buffer[], labels: readonly string[]): KeyRing {
+function buildRing(raw: readonly Uint8Array[], labels: readonly string[], primitives: CryptoPrimitives): KeyRing {
   const byId = new Map<number, DerivedKey>();
   const labelById = new Map<number, string>();
   let sealing: DerivedKey | undefined;
   raw.forEach((ikm, index) => {
     const label = labels[index] ?? `key ${index}`;
-    const duplicateOf = raw.findIndex((other, otherIndex) => otherIndex < index && other.equals(ikm));
+    const duplicateOf = raw.findIndex((other, otherIndex) => otherIndex < index && equalBytes(other, ikm));
     if (duplicateOf !== -1) {
       throw invalidKeys(
         `${label} repeats ${labels[duplicateOf] ?? `key ${duplicateOf}`}; every key in the ring must be distinct.`,
       );
     }
-    const derived = deriveKey(ikm);
+    const derived = deriveKey(ikm, primitives);
     const clash = labelById.get(derived.id);
     if (clash !== undefined) {
       throw invalidKeys(
@@ -138,7 +120,7 @@ function buildRing(raw: readonly Buffer[], labels: readonly string[]): KeyRing {
 }
 
 /** Validates `options.keys` and derives its ring, throwing `invalid_keys` with an exact message. */
-export function keyRingFromOption(keys: unknown): KeyRing {
+export function keyRingFromOption(keys: unknown, primitives: CryptoPrimitives): KeyRing {
   if (!Array.isArray(keys)) {
     throw invalidKeys(
       `options.keys must be an array of keys (got ${describeType(keys)}); wrap a single key in an array: keys: [key].`,
@@ -154,11 +136,12 @@ export function keyRingFromOption(keys: unknown): KeyRing {
   return buildRing(
     entries.map((entry, index) => decodeEntry(entry, labels[index] ?? '')),
     labels,
+    primitives,
   );
 }
 
 /** Parses the value of `MCP_REQUEST_STATE_KEYS` (comma-separated, blanks trimmed) into a ring. */
-export function keyRingFromEnv(value: string): KeyRing {
+export function keyRingFromEnv(value: string, primitives: CryptoPrimitives): KeyRing {
   if (value.trim().length === 0) {
     throw invalidKeys(
       `${REQUEST_STATE_KEYS_ENV} is set but empty; set it to comma-separated keys (hex or base64) of ${MIN_KEY_BYTES} bytes or more, or unset it for a random per-process key. ${GENERATE_HINT}`,
@@ -169,13 +152,23 @@ export function keyRingFromEnv(value: string): KeyRing {
   return buildRing(
     entries.map((entry, index) => decodeEntry(entry, labels[index] ?? '')),
     labels,
+    primitives,
   );
 }
 
-let processRing: KeyRing | undefined;
+let processKey: Uint8Array | undefined;
+const processRings = new WeakMap<CryptoPrimitives, KeyRing>();
 
-/** The ring of the one random key this process uses when no key is configured (derived once). */
-export function processKeyRing(): KeyRing {
-  processRing ??= buildRing([randomBytes(MIN_KEY_BYTES)], ['the per-process key']);
-  return processRing;
+/** The ring of the one random key this process (or isolate) uses when no key is configured, derived once per primitives. */
+export function processKeyRing(primitives: CryptoPrimitives): KeyRing {
+  if (processKey === undefined) {
+    processKey = new Uint8Array(MIN_KEY_BYTES);
+    primitives.fillRandom(processKey);
+  }
+  let ring = processRings.get(primitives);
+  if (ring === undefined) {
+    ring = buildRing([processKey], ['the per-process key'], primitives);
+    processRings.set(primitives, ring);
+  }
+  return ring;
 }

@@ -6,6 +6,8 @@ import { McpResolveError } from '../errors.js';
 import type { SealingLogger } from './errors.js';
 import type { KeyRing } from './keys.js';
 import { describeType, keyRingFromEnv, keyRingFromOption, processKeyRing, REQUEST_STATE_KEYS_ENV } from './keys.js';
+import type { CryptoPrimitives } from './primitives.js';
+import { defaultPrimitives } from './primitives.js';
 import type { ReplayStore } from './replay.js';
 import { createMemoryReplayStore, processReplayStore } from './replay.js';
 
@@ -37,6 +39,12 @@ export interface SealingOptions {
   now?: () => number;
 }
 
+/** Sealing options plus the choice of primitives, for tests and benchmarks that compare them (same token format). */
+export interface InternalSealingOptions extends SealingOptions {
+  /** Default: synchronous `node:crypto` where the runtime has it, else Web Crypto. */
+  primitives?: CryptoPrimitives;
+}
+
 /** How tokens are produced: the built-in AEAD with a key ring, or a codec. */
 export type SealingFormat =
   { readonly kind: 'builtin'; readonly ring: KeyRing } | { readonly kind: 'codec'; readonly codec: SealingCodec };
@@ -57,6 +65,8 @@ export interface ResolvedSealingOptions {
   readonly logger: SealingLogger;
   /** The clock, ms since the epoch. */
   readonly now: () => number;
+  /** The cryptographic primitives (same bytes whichever is chosen). */
+  readonly primitives: CryptoPrimitives;
 }
 
 /** The default TTL of one round, in seconds. */
@@ -79,7 +89,16 @@ function seconds(value: unknown, name: string, fallback: number, allowZero: bool
   return value;
 }
 
-function resolveFormat(options: SealingOptions): { format: SealingFormat; shared: boolean } {
+/** The value of an environment variable where the runtime has `process.env` (Node, Bun, Deno; not a Worker). */
+function environmentValue(name: string): string | undefined {
+  const host: { process?: { env?: Record<string, string | undefined> } } = globalThis;
+  return host.process?.env?.[name];
+}
+
+function resolveFormat(
+  options: SealingOptions,
+  primitives: CryptoPrimitives,
+): { format: SealingFormat; shared: boolean } {
   const { keys, codec } = options;
   if (codec !== undefined) {
     if (keys !== undefined)
@@ -94,10 +113,14 @@ function resolveFormat(options: SealingOptions): { format: SealingFormat; shared
     }
     return { format: { kind: 'codec', codec }, shared: true };
   }
-  if (keys !== undefined) return { format: { kind: 'builtin', ring: keyRingFromOption(keys) }, shared: true };
-  const fromEnv = process.env[REQUEST_STATE_KEYS_ENV];
-  if (fromEnv !== undefined) return { format: { kind: 'builtin', ring: keyRingFromEnv(fromEnv) }, shared: true };
-  return { format: { kind: 'builtin', ring: processKeyRing() }, shared: false };
+  if (keys !== undefined) {
+    return { format: { kind: 'builtin', ring: keyRingFromOption(keys, primitives) }, shared: true };
+  }
+  const fromEnv = environmentValue(REQUEST_STATE_KEYS_ENV);
+  if (fromEnv !== undefined) {
+    return { format: { kind: 'builtin', ring: keyRingFromEnv(fromEnv, primitives) }, shared: true };
+  }
+  return { format: { kind: 'builtin', ring: processKeyRing(primitives) }, shared: false };
 }
 
 function resolveAudience(serverName: unknown, audience: unknown, shared: boolean, needs: string): string {
@@ -138,11 +161,15 @@ function resolveReplayStore(
 }
 
 /** Validates `createSealer`'s arguments and applies every default. */
-export function resolveSealingOptions(serverName: string, options: SealingOptions | undefined): ResolvedSealingOptions {
+export function resolveSealingOptions(
+  serverName: string,
+  options: InternalSealingOptions | undefined,
+): ResolvedSealingOptions {
   if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
     throw invalidOptions(`options must be an object (got ${describeType(options)}).`);
   }
-  const given: SealingOptions = options ?? {};
+  const given: InternalSealingOptions = options ?? {};
+  const primitives = given.primitives ?? defaultPrimitives();
   if (given.now !== undefined && typeof given.now !== 'function') {
     throw invalidOptions(
       `options.now must be a function returning ms since the epoch (got ${describeType(given.now)}).`,
@@ -156,7 +183,7 @@ export function resolveSealingOptions(serverName: string, options: SealingOption
   }
   const ttlSeconds = seconds(given.ttlSeconds, 'ttlSeconds', DEFAULT_TTL_SECONDS, false);
   const skewSeconds = seconds(given.skewSeconds, 'skewSeconds', DEFAULT_SKEW_SECONDS, true);
-  const { format, shared } = resolveFormat(given);
+  const { format, shared } = resolveFormat(given, primitives);
   const needs =
     given.codec !== undefined
       ? 'a codec (options.codec) needs'
@@ -174,5 +201,6 @@ export function resolveSealingOptions(serverName: string, options: SealingOption
     replayStore,
     logger,
     now: given.now ?? Date.now,
+    primitives,
   };
 }

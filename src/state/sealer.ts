@@ -12,10 +12,11 @@ import { digestAudience, digestBinding } from './binding.js';
 import { buildEnvelope, openEnvelope } from './envelope.js';
 import type { RejectReason, ServerFailureReason } from './errors.js';
 import { invalidRequestStateError, logRejected, logServerFailure, sealingInternalError } from './errors.js';
-import type { ResolvedSealingOptions, SealingFormat, SealingOptions } from './options.js';
+import type { InternalSealingOptions, ResolvedSealingOptions, SealingFormat } from './options.js';
 import { resolveSealingOptions } from './options.js';
+import type { CryptoPrimitives } from './primitives.js';
 import type { OpenOutcome } from './token.js';
-import { MAX_ISSUED_AT, openToken, sealToken } from './token.js';
+import { builtinTokens, MAX_ISSUED_AT } from './token.js';
 
 /** Seals outgoing and opens incoming `requestState` for one server (audience); methods may be passed around detached. */
 export interface RequestStateSealer {
@@ -33,20 +34,14 @@ interface Engine {
   open(token: string, binding: BindingDigest): Promise<OpenOutcome>;
 }
 
-function engineFor(format: SealingFormat, audience: string): Engine {
-  const digest = digestAudience(audience);
-  if (format.kind === 'builtin') {
-    return {
-      seal: async (issuedAt, binding, plaintext) =>
-        sealToken(format.ring.sealing, issuedAt, binding, digest, plaintext),
-      open: async (token, binding) => openToken(format.ring, token, binding, digest),
-    };
-  }
+function engineFor(format: SealingFormat, audience: string, primitives: CryptoPrimitives): Engine {
+  const digest = digestAudience(audience, primitives);
+  if (format.kind === 'builtin') return builtinTokens(format.ring, digest, primitives);
   const { codec } = format;
   return {
     seal: async (issuedAt, binding, plaintext) => {
       try {
-        const token: unknown = await codec.seal(buildEnvelope(issuedAt, binding, digest, plaintext));
+        const token: unknown = await codec.seal(buildEnvelope(issuedAt, binding, digest, plaintext, primitives));
         return typeof token === 'string' ? token : undefined;
       } catch {
         return undefined;
@@ -60,7 +55,7 @@ function engineFor(format: SealingFormat, audience: string): Engine {
         return { ok: false, reason: 'codec_error' };
       }
       if (!(bytes instanceof Uint8Array)) return { ok: false, reason: 'codec_error' };
-      return openEnvelope(bytes, binding, digest);
+      return openEnvelope(bytes, binding, digest, primitives);
     },
   };
 }
@@ -84,10 +79,10 @@ type Checked =
  * Creates the sealer of a server named `serverName` (the default audience); throws
  * `McpResolveError` (`invalid_keys` / `invalid_options`) with an exact message for bad configuration.
  */
-export function createSealer(serverName: string, options?: SealingOptions): RequestStateSealer {
+export function createSealer(serverName: string, options?: InternalSealingOptions): RequestStateSealer {
   const resolved = resolveSealingOptions(serverName, options);
-  const { logger, now, replayStore } = resolved;
-  const engine = engineFor(resolved.format, resolved.audience);
+  const { logger, now, replayStore, primitives } = resolved;
+  const engine = engineFor(resolved.format, resolved.audience, primitives);
 
   const fail = (binding: unknown, failure: ServerFailureReason): ProtocolError => {
     logServerFailure(logger, methodOf(binding), failure);
@@ -96,7 +91,7 @@ export function createSealer(serverName: string, options?: SealingOptions): Requ
 
   const seal = async (plaintext: Uint8Array, binding: RequestBinding): Promise<string> => {
     if (!(plaintext instanceof Uint8Array)) throw fail(binding, 'invalid_plaintext');
-    const digested = digestBinding(binding);
+    const digested = digestBinding(binding, primitives);
     if (!digested.ok) throw fail(binding, digested.reason);
     const issuedAt = Math.floor(now());
     if (!(issuedAt >= 0 && issuedAt <= MAX_ISSUED_AT)) throw fail(binding, 'bad_clock');
@@ -107,7 +102,7 @@ export function createSealer(serverName: string, options?: SealingOptions): Requ
 
   const check = async (token: unknown, binding: RequestBinding): Promise<Checked> => {
     if (typeof token !== 'string') return { ok: false, reason: 'not_a_string' };
-    const digested = digestBinding(binding);
+    const digested = digestBinding(binding, primitives);
     if (!digested.ok) return digested;
     const outcome = await engine.open(token, digested.digest);
     if (!outcome.ok) return outcome;

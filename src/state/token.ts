@@ -3,39 +3,56 @@
  *
  * Byte layout (then base64url without padding):
  *
- * | offset | bytes | field                                                      |
- * |--------|-------|------------------------------------------------------------|
- * | 0      | 1     | version `0x01`                                             |
- * | 1      | 4     | key id (HKDF-derived)                                      |
- * | 5      | 6     | issued-at, ms since the epoch, unsigned big-endian         |
- * | 11     | 12    | GCM nonce (random); also the token id                      |
- * | 23     | 6     | mismatch hints: 2 bytes each for request, audience, principal |
- * | 29     | n     | ciphertext                                                 |
- * | 29 + n | 16    | GCM tag                                                    |
+ * | offset | bytes | field                                                             |
+ * |--------|-------|-------------------------------------------------------------------|
+ * | 0      | 1     | version `0x03`                                                    |
+ * | 1      | 4     | key id (HKDF-derived)                                             |
+ * | 5      | 6     | issued-at, ms since the epoch, unsigned big-endian                |
+ * | 11     | 12    | GCM nonce (random); also the token id                             |
+ * | 23     | 6     | mismatch hints: 2 bytes each for request, audience, principal     |
+ * | 29     | 6     | header proof = HMAC(hintKey, 0xff ‖ bytes 0..29)[0..6]            |
+ * | 35     | n     | ciphertext                                                        |
+ * | 35 + n | 16    | GCM tag                                                           |
  *
- * Associated data = bytes 0..29 ‖ request digest ‖ audience digest ‖ salted principal, so the
- * header (version, key id, issued-at, hints) and the whole binding are authenticated without
- * travelling. The hints are truncated HMACs over the nonce (so tokens cannot be linked) that only
- * serve to name the reason of a failure in the log.
+ * Associated data = bytes 0..35 ‖ request digest ‖ audience digest ‖ salted principal, so the
+ * header and the whole binding are authenticated at full strength without travelling.
+ *
+ * The hints are the first 2 bytes of each component's digest, masked with HMAC(hintKey, 0x00 ‖
+ * nonce) (so tokens cannot be linked); they only serve to name the reason of a failure in the log,
+ * and only once proven: when GCM fails, the header proof (which
+ * does not depend on the binding) is checked first; only an authentic header's hints are compared
+ * with the inbound binding, and a differing authentic hint proves that component changed. A header
+ * that does not authenticate is `tampered`, whatever its hint bytes say. Nothing is computed for the
+ * log on the success path. The proof is 48 bits: it guards the accuracy of a log line, not the token
+ * (GCM does that), and keeps the overhead a multiple of 3 bytes (51 bytes, 68 base64url characters).
  */
-import { createCipheriv, createDecipheriv, createHmac, randomFillSync } from 'node:crypto';
-
+import {
+  concatBytes,
+  equalBytes,
+  fromBase64urlStrict,
+  readUint32,
+  readUint48,
+  writeUint32,
+  writeUint48,
+} from './bytes.js';
 import type { BindingDigest } from './binding.js';
 import { saltedPrincipal } from './binding.js';
 import type { RejectReason } from './errors.js';
 import type { DerivedKey, KeyRing } from './keys.js';
+import type { CryptoPrimitives } from './primitives.js';
 
-/** The version byte of the built-in token format. */
-export const TOKEN_VERSION = 0x01;
+/** The version byte of the built-in token format (`0x01` was the format before header proofs; `0x02` is the codec envelope). */
+export const TOKEN_VERSION = 0x03;
 
 const OFFSET_KEY_ID = 1;
 const OFFSET_ISSUED_AT = 5;
-const ISSUED_AT_BYTES = 6;
 const OFFSET_NONCE = 11;
 const NONCE_BYTES = 12;
 const OFFSET_HINTS = 23;
 const HINT_BYTES = 2;
-const HEADER_BYTES = 29;
+const OFFSET_PROOF = 29;
+const PROOF_BYTES = 6;
+const HEADER_BYTES = 35;
 const TAG_BYTES = 16;
 
 /** Bytes a built-in token adds to the plaintext before base64url (header + tag). */
@@ -58,137 +75,129 @@ export interface OpenedToken {
 export type OpenOutcome =
   { readonly ok: true; readonly token: OpenedToken } | { readonly ok: false; readonly reason: RejectReason };
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const BASE64URL = /^[A-Za-z0-9_-]*$/;
+const PROOF_LABEL = Uint8Array.of(0xff);
+const MASK_LABEL = Uint8Array.of(0x00);
+const NO_PRINCIPAL_HINT = new Uint8Array(HINT_BYTES);
 
-/** Decodes unpadded base64url exactly: no other characters, no padding, no non-zero trailing bits. */
-function decodeBase64urlStrict(text: string): Buffer | undefined {
-  if (!BASE64URL.test(text)) return undefined;
-  const remainder = text.length % 4;
-  if (remainder === 1) return undefined;
-  if (remainder !== 0) {
-    const last = ALPHABET.indexOf(text.charAt(text.length - 1));
-    if ((last & (remainder === 2 ? 0x0f : 0x03)) !== 0) return undefined;
+function associatedData(
+  header: Uint8Array,
+  binding: BindingDigest,
+  audience: Uint8Array,
+  principal: Uint8Array,
+): Uint8Array {
+  return concatBytes([header, binding.request, audience, principal]);
+}
+
+/** The three 2-byte hints (request, audience, principal) under one per-token mask: one HMAC, not three. */
+function hints(
+  key: DerivedKey,
+  nonce: Uint8Array,
+  binding: BindingDigest,
+  audience: Uint8Array,
+  principal: Uint8Array,
+): Uint8Array {
+  const mask = key.hintMac([MASK_LABEL, nonce]);
+  // The salted principal is 0x00 (absent) or 0x01 ‖ HMAC: its hint is the HMAC's first bytes, or zeros.
+  const principalHint = principal.length > 1 ? principal.subarray(1, 1 + HINT_BYTES) : NO_PRINCIPAL_HINT;
+  const sources = [binding.request, audience, principalHint];
+  const out = new Uint8Array(3 * HINT_BYTES);
+  for (let index = 0; index < out.length; index++) {
+    const source = sources[Math.floor(index / HINT_BYTES)];
+    out[index] = ((source?.[index % HINT_BYTES] ?? 0) ^ (mask[index] ?? 0)) & 0xff;
   }
-  return Buffer.from(text, 'base64url');
+  return out;
 }
 
-function associatedData(header: Buffer, binding: BindingDigest, audience: Buffer, principal: Buffer): Buffer {
-  return Buffer.concat([header, binding.request, audience, principal]);
-}
-
-function hint(key: DerivedKey, label: number, nonce: Buffer, digest: Buffer): Buffer {
-  return createHmac('sha256', key.hintKey)
-    .update(Buffer.of(label))
-    .update(nonce)
-    .update(digest)
-    .digest()
-    .subarray(0, HINT_BYTES);
-}
-
-function hints(key: DerivedKey, nonce: Buffer, binding: BindingDigest, audience: Buffer, principal: Buffer): Buffer {
-  return Buffer.concat([
-    hint(key, 0, nonce, binding.request),
-    hint(key, 1, nonce, audience),
-    hint(key, 2, nonce, principal),
-  ]);
+function headerProof(key: DerivedKey, token: Uint8Array): Uint8Array {
+  return key.hintMac([PROOF_LABEL, token.subarray(0, OFFSET_PROOF)]).subarray(0, PROOF_BYTES);
 }
 
 const NONCE_POOL_BYTES = NONCE_BYTES * 256;
-let noncePool = Buffer.alloc(0);
-let noncePoolOffset = 0;
 
-/** Copies 12 fresh CSPRNG bytes into `target` (drawn from a pool, each byte used once: one syscall per 256 nonces). */
-function writeNonce(target: Buffer, offset: number): void {
-  if (noncePoolOffset + NONCE_BYTES > noncePool.length) {
-    noncePool = randomFillSync(Buffer.allocUnsafe(NONCE_POOL_BYTES));
-    noncePoolOffset = 0;
-  }
-  noncePool.copy(target, offset, noncePoolOffset, noncePoolOffset + NONCE_BYTES);
-  noncePool.fill(0, noncePoolOffset, noncePoolOffset + NONCE_BYTES);
-  noncePoolOffset += NONCE_BYTES;
-}
-
-/** Seals a payload under the ring's sealing key, bound to a request digest and an audience digest. */
-export function sealToken(
-  key: DerivedKey,
-  issuedAt: number,
-  binding: BindingDigest,
-  audience: Buffer,
-  plaintext: Uint8Array,
-): string {
-  const token = Buffer.alloc(HEADER_BYTES + plaintext.length + TAG_BYTES);
-  token[0] = TOKEN_VERSION;
-  token.writeUInt32BE(key.id, OFFSET_KEY_ID);
-  token.writeUIntBE(issuedAt, OFFSET_ISSUED_AT, ISSUED_AT_BYTES);
-  writeNonce(token, OFFSET_NONCE);
-  const nonce = token.subarray(OFFSET_NONCE, OFFSET_NONCE + NONCE_BYTES);
-  const principal = saltedPrincipal(key.principalKey, binding.principal);
-  hints(key, nonce, binding, audience, principal).copy(token, OFFSET_HINTS);
-  const cipher = createCipheriv('aes-256-gcm', key.encryptionKey, nonce, { authTagLength: TAG_BYTES });
-  cipher.setAAD(associatedData(token.subarray(0, HEADER_BYTES), binding, audience, principal));
-  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  ciphertext.copy(token, HEADER_BYTES);
-  cipher.getAuthTag().copy(token, HEADER_BYTES + ciphertext.length);
-  return token.toString('base64url');
-}
-
-/** Names the bound component whose hint differs (audience first), or `tampered` when none or all differ. */
-function diagnose(
-  key: DerivedKey,
-  token: Buffer,
-  binding: BindingDigest,
-  audience: Buffer,
-  principal: Buffer,
-): RejectReason {
-  const nonce = token.subarray(OFFSET_NONCE, OFFSET_NONCE + NONCE_BYTES);
-  const expected = hints(key, nonce, binding, audience, principal);
-  const actual = token.subarray(OFFSET_HINTS, OFFSET_HINTS + 3 * HINT_BYTES);
-  const differs = [0, 1, 2].map(
-    (index) =>
-      !expected
-        .subarray(index * HINT_BYTES, (index + 1) * HINT_BYTES)
-        .equals(actual.subarray(index * HINT_BYTES, (index + 1) * HINT_BYTES)),
-  );
-  // None or all differing: the header itself (nonce, key id) was altered, or everything is foreign.
-  if (differs.every(Boolean) || !differs.some(Boolean)) return 'tampered';
-  if (differs[1] === true) return 'audience_mismatch';
-  if (differs[0] === true) return 'binding_mismatch';
-  return 'principal_mismatch';
-}
-
-/** Decodes, authenticates and decrypts a built-in token against the binding it must match. */
-export function openToken(ring: KeyRing, text: string, binding: BindingDigest, audience: Buffer): OpenOutcome {
-  const token = decodeBase64urlStrict(text);
-  if (token === undefined || token.length === 0) return { ok: false, reason: 'malformed' };
-  if (token[0] !== TOKEN_VERSION) return { ok: false, reason: 'bad_version' };
-  if (token.length < TOKEN_OVERHEAD_BYTES) return { ok: false, reason: 'malformed' };
-  const key = ring.byId.get(token.readUInt32BE(OFFSET_KEY_ID));
-  if (key === undefined) return { ok: false, reason: 'unknown_key' };
-  const principal = saltedPrincipal(key.principalKey, binding.principal);
-  const nonce = token.subarray(OFFSET_NONCE, OFFSET_NONCE + NONCE_BYTES);
-  const tagStart = token.length - TAG_BYTES;
-  const decipher = createDecipheriv('aes-256-gcm', key.encryptionKey, nonce, { authTagLength: TAG_BYTES });
-  decipher.setAAD(associatedData(token.subarray(0, HEADER_BYTES), binding, audience, principal));
-  decipher.setAuthTag(token.subarray(tagStart));
-  let body: Buffer;
-  let tail: Buffer;
-  try {
-    body = decipher.update(token.subarray(HEADER_BYTES, tagStart));
-    tail = decipher.final();
-  } catch {
-    return { ok: false, reason: diagnose(key, token, binding, audience, principal) };
-  }
-  // A fresh array of its own: never a view into Node's shared buffer pool.
-  const plaintext = new Uint8Array(body.length + tail.length);
-  plaintext.set(body);
-  plaintext.set(tail, body.length);
-  return {
-    ok: true,
-    token: {
-      plaintext,
-      issuedAt: token.readUIntBE(OFFSET_ISSUED_AT, ISSUED_AT_BYTES),
-      tokenId: nonce.toString('base64url'),
-    },
+/** 12 fresh CSPRNG bytes per call, drawn from a pool (each byte used once: one random call per 256 nonces). */
+function noncePool(primitives: CryptoPrimitives): (target: Uint8Array, offset: number) => void {
+  const pool = new Uint8Array(NONCE_POOL_BYTES);
+  let used = NONCE_POOL_BYTES;
+  return (target, offset) => {
+    if (used + NONCE_BYTES > pool.length) {
+      primitives.fillRandom(pool);
+      used = 0;
+    }
+    target.set(pool.subarray(used, used + NONCE_BYTES), offset);
+    pool.fill(0, used, used + NONCE_BYTES);
+    used += NONCE_BYTES;
   };
+}
+
+/** The built-in format over one ring and audience: seal under the first key, open under any. */
+export interface BuiltinTokens {
+  /** Seals a payload bound to a request digest. */
+  seal(issuedAt: number, binding: BindingDigest, plaintext: Uint8Array): Promise<string>;
+  /** Decodes, authenticates and decrypts a token against the binding it must match. */
+  open(text: string, binding: BindingDigest): Promise<OpenOutcome>;
+}
+
+/** Creates the built-in token format for a ring and an audience digest. */
+export function builtinTokens(ring: KeyRing, audience: Uint8Array, primitives: CryptoPrimitives): BuiltinTokens {
+  const writeNonce = noncePool(primitives);
+
+  const seal = async (issuedAt: number, binding: BindingDigest, plaintext: Uint8Array): Promise<string> => {
+    const key = ring.sealing;
+    const header = new Uint8Array(HEADER_BYTES);
+    header[0] = TOKEN_VERSION;
+    writeUint32(header, OFFSET_KEY_ID, key.id);
+    writeUint48(header, OFFSET_ISSUED_AT, issuedAt);
+    writeNonce(header, OFFSET_NONCE);
+    const nonce = header.subarray(OFFSET_NONCE, OFFSET_NONCE + NONCE_BYTES);
+    const principal = saltedPrincipal(key.principalMac, binding.principal);
+    header.set(hints(key, nonce, binding, audience, principal), OFFSET_HINTS);
+    header.set(headerProof(key, header), OFFSET_PROOF);
+    const sealed = await key.aead.encrypt(nonce, associatedData(header, binding, audience, principal), plaintext);
+    return primitives.encodeBase64url(concatBytes([header, sealed]));
+  };
+
+  /** Why GCM failed, named only from an authenticated header (see the module comment). */
+  const diagnose = (
+    key: DerivedKey,
+    token: Uint8Array,
+    binding: BindingDigest,
+    principal: Uint8Array,
+  ): RejectReason => {
+    if (!equalBytes(headerProof(key, token), token.subarray(OFFSET_PROOF, HEADER_BYTES))) return 'tampered';
+    const nonce = token.subarray(OFFSET_NONCE, OFFSET_NONCE + NONCE_BYTES);
+    const expected = hints(key, nonce, binding, audience, principal);
+    const differs = (index: number) =>
+      !equalBytes(
+        expected.subarray(index * HINT_BYTES, (index + 1) * HINT_BYTES),
+        token.subarray(OFFSET_HINTS + index * HINT_BYTES, OFFSET_HINTS + (index + 1) * HINT_BYTES),
+      );
+    if (differs(1)) return 'audience_mismatch';
+    if (differs(0)) return 'binding_mismatch';
+    if (differs(2)) return 'principal_mismatch';
+    return 'tampered'; // an authentic header over an altered ciphertext or tag
+  };
+
+  const open = async (text: string, binding: BindingDigest): Promise<OpenOutcome> => {
+    const token = fromBase64urlStrict(text, primitives.decodeBase64url);
+    if (token === undefined || token.length === 0) return { ok: false, reason: 'malformed' };
+    if (token[0] !== TOKEN_VERSION) return { ok: false, reason: 'bad_version' };
+    if (token.length < TOKEN_OVERHEAD_BYTES) return { ok: false, reason: 'malformed' };
+    const key = ring.byId.get(readUint32(token, OFFSET_KEY_ID));
+    if (key === undefined) return { ok: false, reason: 'unknown_key' };
+    const principal = saltedPrincipal(key.principalMac, binding.principal);
+    const header = token.subarray(0, HEADER_BYTES);
+    const nonce = token.subarray(OFFSET_NONCE, OFFSET_NONCE + NONCE_BYTES);
+    const plaintext = await key.aead.decrypt(
+      nonce,
+      associatedData(header, binding, audience, principal),
+      token.subarray(HEADER_BYTES),
+    );
+    if (plaintext === undefined) return { ok: false, reason: diagnose(key, token, binding, principal) };
+    return {
+      ok: true,
+      token: { plaintext, issuedAt: readUint48(token, OFFSET_ISSUED_AT), tokenId: primitives.encodeBase64url(nonce) },
+    };
+  };
+
+  return { seal, open };
 }

@@ -1,8 +1,8 @@
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { HttpServerHandle } from '../../src/hosting/index.js';
-import { serveHttp } from '../../src/hosting/index.js';
+import type { HttpServerHandle } from '../../src/node/index.js';
+import { serveHttp } from '../../src/node/index.js';
 import { connectHttp } from '../../src/testing/index.js';
 import { answers, firstText } from '../testing/scripted.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';

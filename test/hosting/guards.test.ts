@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { McpResolveError } from '../../src/errors.js';
-import type { HttpServerHandle } from '../../src/hosting/index.js';
-import { createDualEraHandler, serveHttp } from '../../src/hosting/index.js';
+import { createDualEraHandler } from '../../src/hosting/index.js';
+import type { HttpServerHandle } from '../../src/node/index.js';
+import { serveHttp } from '../../src/node/index.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
 import { ACCEPT, openLegacySession, rawRequest, send } from './wire.js';
 

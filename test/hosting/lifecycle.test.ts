@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
-import { serveHttp } from '../../src/hosting/index.js';
+import { serveHttp } from '../../src/node/index.js';
 import { connectHttp } from '../../src/testing/index.js';
 import { answers } from '../testing/scripted.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { OptionName } from '../../examples/mrtr-options/deck.js';
 import { OPTIONS } from '../../examples/mrtr-options/deck.js';
-import { serveHttp } from '../../src/hosting/index.js';
+import { serveHttp } from '../../src/node/index.js';
 import { answerUnits, onCleanup, SHARED, textOf, TOKYO } from './helpers.js';
 
 const SERVE = fileURLToPath(new URL('../../examples/mrtr-options/serve.ts', import.meta.url));
@@ -76,7 +76,7 @@ describe('over HTTP (both eras on one URL)', () => {
   );
 
   it.each(cases)('option $name, $era', async ({ name, era }) => {
-    const handle = await OPTIONS[name].server().serveHttp({ port: 0 });
+    const handle = await serveHttp(OPTIONS[name].server(), { port: 0 });
     onCleanup(() => handle.close());
     const connection = await connectHttp(handle.url, { era, elicit: answerUnits('imperial') });
     onCleanup(() => connection.close());

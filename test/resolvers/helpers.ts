@@ -17,7 +17,8 @@ import {
   isJSONRPCResultResponse,
 } from '@modelcontextprotocol/client';
 import type { McpResolveServerOptions, SampleResult } from 'mcp-resolve';
-import { McpResolveServer, serveStdio } from 'mcp-resolve';
+import { McpResolveServer } from 'mcp-resolve';
+import { serveStdio } from 'mcp-resolve/node';
 import type { ConnectOptions, Era, ManualConnection, RoundOutcome, TestConnection } from 'mcp-resolve/testing';
 import { connectInProcess, connectManual as connectManualClient } from 'mcp-resolve/testing';
 import { afterEach, expect } from 'vitest';

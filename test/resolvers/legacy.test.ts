@@ -2,6 +2,7 @@
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { elicit, listRoots, McpResolveError, McpResolveServer, outcome, resolver, sample } from 'mcp-resolve';
+import { serveHttp } from 'mcp-resolve/node';
 import { connectHttp } from 'mcp-resolve/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -70,7 +71,7 @@ describe('legacy pushes (legacy only: pushes are the legacy mechanism)', () => {
 
   it("[K1] over Streamable HTTP the push rides the call's own response stream (no GET stream is open)", async () => {
     const { server } = countedServer();
-    const served = await server.serveHttp({ port: 0 });
+    const served = await serveHttp(server, { port: 0 });
     onCleanup(() => served.close());
     const sessionId = await openLegacySession(
       { url: served.url },
@@ -113,7 +114,7 @@ describe('legacy pushes (legacy only: pushes are the legacy mechanism)', () => {
 
   it('[K1] a legacy client over Streamable HTTP (serveHttp + connectHttp) gets one push per question within one leg', async () => {
     const { server, runs } = countedServer();
-    const served = await server.serveHttp({ port: 0 });
+    const served = await serveHttp(server, { port: 0 });
     onCleanup(() => served.close());
     const connection = await connectHttp(served.url, {
       era: 'legacy',

@@ -6,6 +6,8 @@
  */
 import { parseArgs } from 'node:util';
 
+import { serveHttp, serveStdio } from 'mcp-resolve/node';
+
 import { createBookingDesk, startPaymentPage } from './desk.js';
 
 const { values } = parseArgs({
@@ -16,12 +18,12 @@ const page = await startPaymentPage();
 const desk = createBookingDesk(page);
 console.error(`booking-desk payment page on ${page.url.href}`);
 if (values.http) {
-  const handle = await desk.serveHttp({ port: Number(values.port) });
+  const handle = await serveHttp(desk, { port: Number(values.port) });
   console.error(`booking-desk listening on ${handle.url.href}`);
   const stop = () => void Promise.all([handle.close(), page.close()]).then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } else {
-  const handle = desk.serveStdio();
+  const handle = serveStdio(desk);
   process.stdin.once('end', () => void Promise.all([handle.close(), page.close()]));
 }

@@ -140,7 +140,10 @@ const askRestock = resolver({ name: 'restock', deps: { order: loadOrder, scope: 
     : elicit(`The refund includes physical items (${skus(physical)}). Return them to stock?`, RestockChoice);
 });
 
-/** Builds the refund desk server (one definition; hosting makes instances per connection or request). */
+/**
+ * Builds the refund desk server (one definition; hosting makes instances per connection or request).
+ * `options` carries what differs per host, e.g. sealing keys read from a Worker's secrets.
+ */
 export function createRefundDesk(options?: McpResolveServerOptions): McpResolveServer {
   return new McpResolveServer({ name: 'refund-desk', version: '1.0.0' }, options).tool(
     'refund_order',

@@ -11,6 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 
+import { serveHttp, serveStdio } from 'mcp-resolve/node';
 import { connectRedisFleet } from 'mcp-resolve/redis';
 import type { RedisFleet } from 'mcp-resolve/redis';
 
@@ -47,7 +48,7 @@ if (redisUrl !== undefined && redisUrl !== '') {
 const desk = createRefundDesk(fleet && { requestState: { replayGuard: fleet.replayStore } });
 if (values.http) {
   const port = Number(values.port);
-  const handle = await desk.serveHttp({ port, ...(fleet && { sessionFleet: fleet.sessions }) });
+  const handle = await serveHttp(desk, { port, ...(fleet && { sessionFleet: fleet.sessions }) });
   // The client waits for this line (on stderr: stdout stays free for the stdio protocol).
   const member = fleet === undefined ? '' : ` (instance ${fleet.sessions.instanceId}, redis ${redisUrl ?? ''})`;
   console.error(`refund-desk listening on ${handle.url.href}${member}`);
@@ -55,5 +56,5 @@ if (values.http) {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } else {
-  desk.serveStdio();
+  serveStdio(desk);
 }

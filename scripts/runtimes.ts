@@ -1,0 +1,444 @@
+/**
+ * `npm run runtimes`: the refund desk on Node, Bun, Deno and workerd, each on loopback on a free
+ * port, driven over HTTP by the story client (examples/stories/refund-desk/client.ts).
+ *
+ * - Node: `server.ts` (mcp-resolve/node). Bun: `bun.ts` run by Bun itself. Deno: `deno.ts` bundled
+ *   by esbuild (Deno runs the bundle; the project's `.js`-suffixed TypeScript imports are a Node/TS
+ *   convention Deno does not resolve). workerd: `worker.ts` bundled with the Worker conditions and
+ *   served by the `workerd` binary (chosen over wrangler/miniflare: it is the runtime itself, one
+ *   npm package, no dev server or account in between).
+ * - Every runtime gets the 2026-07-28 story; Node, Bun and Deno also 2025-11-25; on workerd a
+ *   2025-11-25 client must get the documented clean refusal.
+ * - One token format everywhere: a call is continued across runtimes (a round sealed by Node opens
+ *   on workerd and the other way round) with the same keys and audience.
+ * - An independent Worker that imports the built `dist/` by package name (`npm run build` first)
+ *   serves its own resolver tool under workerd and answers a modern client.
+ *
+ * Prints `runtimes <runtime> <era>: N passed, M failed` per line; exits non-zero on any failure;
+ * stops every process it started and removes its temp dir on every exit path.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { isCallToolResult, isInputRequiredResult } from '@modelcontextprotocol/server';
+import { build } from 'esbuild';
+import { MODERN_PROTOCOL_VERSION } from 'mcp-resolve/testing';
+
+import { runRefundDesk } from '../examples/stories/refund-desk/client.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const STORY = join(ROOT, 'examples/stories/refund-desk');
+const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
+
+type Runtime = 'node' | 'bun' | 'deno' | 'workerd';
+
+/** One line of the report. */
+interface Line {
+  readonly runtime: Runtime;
+  readonly era: string;
+  passed: number;
+  failed: number;
+}
+
+const lines: Line[] = [];
+const children: ChildProcess[] = [];
+const verbose = process.argv.includes('--verbose');
+const log = (text: string) => {
+  if (verbose) console.error(text);
+};
+
+/** The report line of a runtime and era (checks beyond the story add to the same line). */
+function line(runtime: Runtime, era: string): Line {
+  const known = lines.find((entry) => entry.runtime === runtime && entry.era === era);
+  if (known !== undefined) return known;
+  const entry = { runtime, era, passed: 0, failed: 0 };
+  lines.push(entry);
+  return entry;
+}
+
+function check(target: Line, ok: boolean, what: string): void {
+  if (ok) target.passed += 1;
+  else target.failed += 1;
+  if (!ok || verbose) console.error(`  ${target.runtime} ${target.era}: ${ok ? 'ok  ' : 'FAIL'} ${what}`);
+}
+
+/** A free loopback port (for workerd, whose config names its sockets' ports). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** Starts a process and resolves with the URL it prints (`listening on <url>`) on stderr. */
+async function startPrinting(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<URL> {
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  let seen = '';
+  return new Promise<URL>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within 60 s:\n${seen}`)), 60_000);
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      seen += chunk;
+      log(`[${name}] ${chunk.trimEnd()}`);
+      const match = /listening on (\S+)/.exec(seen);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(new URL(match[1]));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with code ${String(code)} before listening:\n${seen}`));
+    });
+  });
+}
+
+/** Starts workerd on a config and resolves once every URL answers HTTP. */
+async function startWorkerd(config: string, urls: readonly URL[]): Promise<void> {
+  const child = spawn(bin('workerd'), ['serve', config, '--verbose'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let seen = '';
+  const collect = (chunk: Buffer) => {
+    seen += chunk.toString('utf8');
+    log(`[workerd] ${chunk.toString('utf8').trimEnd()}`);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const deadline = Date.now() + 60_000;
+  for (const url of urls) {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`workerd exited with code ${child.exitCode}:\n${seen}`);
+      if (Date.now() > deadline) throw new Error(`workerd did not answer on ${url.href} within 60 s:\n${seen}`);
+      const answered = await fetch(url, { method: 'GET' }).then(
+        () => true,
+        () => false,
+      );
+      if (answered) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+/** Bundles an entry; `node:*` built-ins stay imports (Deno provides them; the Worker bundles must have none). */
+async function bundle(entry: string, outfile: string, conditions: string[], tsconfig?: string): Promise<void> {
+  await build({
+    external: conditions.includes('deno') ? ['node:*'] : [],
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'neutral',
+    format: 'esm',
+    mainFields: ['module', 'main'],
+    conditions,
+    logLevel: 'error',
+    ...(tsconfig !== undefined && { tsconfig }),
+  });
+}
+
+/** Runs the story once on a URL and adds its counts to a line. */
+async function story(runtime: Runtime, era: 'modern' | 'legacy', url: URL): Promise<void> {
+  const target = line(runtime, era === 'modern' ? '2026-07-28' : '2025-11-25');
+  const report = await runRefundDesk({ transport: 'http', era, url, log });
+  target.passed += report.passed;
+  target.failed += report.failed;
+  if (report.failed > 0 && !verbose) console.error(`  ${runtime}: ${report.summary} (rerun with --verbose)`);
+}
+
+/** A 2025-11-25 `initialize` against workerd must be refused cleanly: HTTP 400, a JSON-RPC error naming 2026-07-28. */
+async function legacyRefusal(url: URL): Promise<void> {
+  const target = line('workerd', '2025-11-25');
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: { elicitation: { form: {} } },
+        clientInfo: { name: 'legacy-client', version: '1.0.0' },
+      },
+    }),
+  });
+  const text = await response.text();
+  log(`[workerd] legacy initialize → ${response.status} ${text}`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const error = typeof body === 'object' && body !== null && 'error' in body ? body.error : undefined;
+  check(target, response.status === 400, `legacy initialize answers HTTP 400 (got ${response.status})`);
+  check(
+    target,
+    typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number',
+    'the answer is a JSON-RPC error',
+  );
+  check(
+    target,
+    text.includes(MODERN_PROTOCOL_VERSION),
+    `the error names the supported version ${MODERN_PROTOCOL_VERSION}`,
+  );
+  // A real legacy SDK client fails to connect, with that error, instead of hanging.
+  const client = new Client(
+    { name: 'legacy-client', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } } },
+  );
+  const connected = await client.connect(new StreamableHTTPClientTransport(url)).then(
+    () => true,
+    () => false,
+  );
+  check(target, !connected, 'a 2025-11-25 SDK client is refused at connect');
+  await client.close().catch(() => {});
+}
+
+/** A modern client whose every leg the caller drives (no auto-fulfilment). */
+async function manualClient(url: URL): Promise<Client> {
+  const client = new Client(
+    { name: 'cross-runtime', version: '1.0.0' },
+    {
+      capabilities: { elicitation: { form: {} } },
+      versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } },
+      inputRequired: { autoFulfill: false },
+    },
+  );
+  await client.connect(new StreamableHTTPClientTransport(url));
+  return client;
+}
+
+async function leg(client: Client, params: Record<string, unknown>): Promise<unknown> {
+  return client.request({ method: 'tools/call', params }, { allowInputRequired: true });
+}
+
+/** Continues one call across two runtimes: round 1 on `a`, round 2 on `b` (opens a's token), round 3 on `a` (opens b's). */
+async function crossRuntime(a: { runtime: Runtime; url: URL }, b: { runtime: Runtime; url: URL }): Promise<void> {
+  const target = line(a.runtime, MODERN_PROTOCOL_VERSION);
+  const [onA, onB] = await Promise.all([manualClient(a.url), manualClient(b.url)]);
+  try {
+    const args = { order_id: 'ORD-7002', reason: 'arrived broken' };
+    const first = await leg(onA, { name: 'refund_order', arguments: args });
+    const firstKey = isInputRequiredResult(first) ? Object.keys(first.inputRequests ?? {})[0] : undefined;
+    check(
+      target,
+      isInputRequiredResult(first) && firstKey !== undefined && typeof first.requestState === 'string',
+      `${a.runtime} asks the scope question and seals its state`,
+    );
+    if (!isInputRequiredResult(first) || firstKey === undefined) return;
+    const second = await leg(onB, {
+      name: 'refund_order',
+      arguments: args,
+      inputResponses: { [firstKey]: { action: 'accept', content: { full: true } } },
+      requestState: first.requestState,
+    });
+    const secondKey = isInputRequiredResult(second) ? Object.keys(second.inputRequests ?? {})[0] : undefined;
+    check(
+      target,
+      isInputRequiredResult(second) && secondKey !== undefined,
+      `${b.runtime} opens ${a.runtime}'s token and asks the next question`,
+    );
+    if (!isInputRequiredResult(second) || secondKey === undefined) return;
+    const third = await leg(onA, {
+      name: 'refund_order',
+      arguments: args,
+      inputResponses: { [secondKey]: { action: 'accept', content: { restock: true } } },
+      requestState: second.requestState,
+    });
+    const receipt = isCallToolResult(third) ? third.structuredContent : undefined;
+    check(
+      target,
+      JSON.stringify(receipt) ===
+        JSON.stringify({ order_id: 'ORD-7002', refunded_cents: 4800, restocked: true, reason: 'arrived broken' }),
+      `${a.runtime} opens ${b.runtime}'s token and completes the refund (${JSON.stringify(receipt)})`,
+    );
+  } finally {
+    await Promise.all([onA.close(), onB.close()]);
+  }
+}
+
+/** The independent Worker, outside the repository: imports `mcp-resolve` by package name, resolved to the built package. */
+const INDEPENDENT_WORKER = `
+import { z } from 'zod';
+import { createDualEraHandler, elicit, McpResolveServer, resolver } from 'mcp-resolve';
+
+const greeting = resolver({ args: { name: z.string() } }, ({ name }) =>
+  elicit('How formal should the greeting to ' + name + ' be?', z.object({ formal: z.boolean() })),
+);
+
+let handler;
+export default {
+  fetch(request, env) {
+    handler ??= createDualEraHandler(
+      new McpResolveServer({ name: 'greeter', version: '1.0.0' }, { requestState: { keys: [env.KEY] } }).tool(
+        'greet',
+        { input: { name: z.string() }, resolve: { style: greeting } },
+        ({ name, style }) => (style.formal ? 'Good day, ' + name + '.' : 'Hi ' + name + '!'),
+      ),
+      { legacy: 'reject' },
+    );
+    return handler.fetch(request);
+  },
+};
+`;
+
+async function independentWorker(url: URL): Promise<void> {
+  const target = line('workerd', MODERN_PROTOCOL_VERSION);
+  const client = new Client(
+    { name: 'greeter-client', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } },
+  );
+  let asked = '';
+  client.setRequestHandler('elicitation/create', (request) => {
+    asked = request.params.message;
+    return { action: 'accept', content: { formal: true } };
+  });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(url));
+    const { tools } = await client.listTools();
+    check(
+      target,
+      tools.length === 1 &&
+        tools[0]?.name === 'greet' &&
+        Object.keys(tools[0].inputSchema.properties ?? {}).join() === 'name',
+      'lists greet(name) with only the model-facing input',
+    );
+    const result = await client.callTool({ name: 'greet', arguments: { name: 'Ada' } });
+    const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+    check(target, asked === 'How formal should the greeting to Ada be?', `asks its resolver's question (${asked})`);
+    check(target, !result.isError && text === 'Good day, Ada.', `answers from the resolved value (${text})`);
+  } finally {
+    await client.close();
+  }
+}
+
+function workerdConfig(desk: number, independent: number, keys: string, independentKey: string): string {
+  const text = (value: string) => JSON.stringify(value);
+  return `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [ (name = "desk", worker = .desk), (name = "independent", worker = .independent) ],
+  sockets = [
+    (name = "desk", address = "127.0.0.1:${desk}", http = (), service = "desk"),
+    (name = "independent", address = "127.0.0.1:${independent}", http = (), service = "independent"),
+  ],
+);
+const desk :Workerd.Worker = (
+  modules = [ (name = "worker.js", esModule = embed "worker.js") ],
+  compatibilityDate = "2025-09-01",
+  bindings = [ (name = "MCP_REQUEST_STATE_KEYS", text = ${text(keys)}) ],
+);
+const independent :Workerd.Worker = (
+  modules = [ (name = "independent.js", esModule = embed "independent.js") ],
+  compatibilityDate = "2025-09-01",
+  bindings = [ (name = "KEY", text = ${text(independentKey)}) ],
+);
+`;
+}
+
+async function stopAll(): Promise<void> {
+  await Promise.all(
+    children.map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const exited = once(child, 'exit');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }),
+  );
+}
+
+async function main(): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'mcp-resolve-runtimes-'));
+  const onSignal = () =>
+    void stopAll().then(() => rm(dir, { recursive: true, force: true }).finally(() => process.exit(130)));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    // One key ring and one audience (the server name) for every runtime: tokens cross between them.
+    const keys = randomBytes(32).toString('hex');
+    const env = { ...process.env, MCP_REQUEST_STATE_KEYS: keys, PORT: '0', DENO_NO_UPDATE_CHECK: '1' };
+
+    await bundle(join(STORY, 'deno.ts'), join(dir, 'deno.js'), ['deno', 'import'], join(ROOT, 'tsconfig.json'));
+    await bundle(
+      join(STORY, 'worker.ts'),
+      join(dir, 'worker.js'),
+      ['workerd', 'worker', 'browser', 'import'],
+      join(ROOT, 'tsconfig.json'),
+    );
+    // The independent Worker lives outside the repository and finds mcp-resolve as an installed package would.
+    const app = join(dir, 'independent');
+    await writeFile(join(dir, 'package.json'), '{"type":"module"}');
+    await rm(app, { recursive: true, force: true });
+    await import('node:fs/promises').then((fs) => fs.mkdir(join(app, 'node_modules'), { recursive: true }));
+    await symlink(ROOT, join(app, 'node_modules', 'mcp-resolve'), 'dir');
+    await symlink(join(ROOT, 'node_modules', 'zod'), join(app, 'node_modules', 'zod'), 'dir'); // the app's own zod
+    await writeFile(join(app, 'worker.js'), INDEPENDENT_WORKER);
+    await writeFile(join(app, 'tsconfig.json'), '{}');
+    await bundle(
+      join(app, 'worker.js'),
+      join(dir, 'independent.js'),
+      ['workerd', 'worker', 'browser', 'import'],
+      join(app, 'tsconfig.json'),
+    );
+
+    const [deskPort, independentPort] = [await freePort(), await freePort()];
+    await writeFile(
+      join(dir, 'config.capnp'),
+      workerdConfig(deskPort, independentPort, keys, randomBytes(32).toString('hex')),
+    );
+    const workerdUrl = new URL(`http://127.0.0.1:${deskPort}/mcp`);
+    const independentUrl = new URL(`http://127.0.0.1:${independentPort}/mcp`);
+
+    const [nodeUrl, bunUrl, denoUrl] = await Promise.all([
+      startPrinting(
+        'node',
+        process.execPath,
+        ['--import', 'tsx', join(STORY, 'server.ts'), '--http', '--port', '0'],
+        env,
+      ),
+      startPrinting('bun', bin('bun'), [join(STORY, 'bun.ts')], env),
+      startPrinting(
+        'deno',
+        bin('deno'),
+        ['run', '--allow-net', '--allow-env', '--no-prompt', join(dir, 'deno.js')],
+        env,
+      ),
+      startWorkerd(join(dir, 'config.capnp'), [workerdUrl, independentUrl]),
+    ]);
+    const urls: Record<Runtime, URL> = { node: nodeUrl, bun: bunUrl, deno: denoUrl, workerd: workerdUrl };
+
+    for (const runtime of ['node', 'bun', 'deno', 'workerd'] as const) {
+      await story(runtime, 'modern', urls[runtime]);
+      if (runtime === 'workerd') await legacyRefusal(urls.workerd);
+      else await story(runtime, 'legacy', urls[runtime]);
+    }
+    await crossRuntime({ runtime: 'node', url: urls.node }, { runtime: 'workerd', url: urls.workerd });
+    await crossRuntime({ runtime: 'workerd', url: urls.workerd }, { runtime: 'node', url: urls.node });
+    await independentWorker(independentUrl);
+  } catch (error) {
+    const target = line('node', 'setup');
+    check(target, false, error instanceof Error ? (error.stack ?? error.message) : String(error));
+  } finally {
+    await stopAll();
+    await rm(dir, { recursive: true, force: true });
+  }
+  for (const entry of lines)
+    console.log(`runtimes ${entry.runtime} ${entry.era}: ${entry.passed} passed, ${entry.failed} failed`);
+  return lines.some((entry) => entry.failed > 0) || lines.length === 0 ? 1 : 0;
+}
+
+process.exitCode = await main();
