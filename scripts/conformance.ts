@@ -8,8 +8,10 @@
  *    stops the server (its whole process group, on every exit path).
  * 4. Runs the client scenario `sep-2322-client-request-state` against the client command.
  * 5. Prints `conformance <revision>: N scored scenarios passed, M failed` per revision, with the
- *    failing check ids, and exits non-zero on any scored failure, on any WARNING in an MRTR
- *    (`input-required-result-*`) scenario, or on a failing client scenario.
+ *    failing check ids, then `conformance <revision> unscored: N passed, M failed` for the
+ *    scenarios the suite runs but does not score (extensions, drafts), and exits non-zero on any
+ *    scored failure, on any WARNING in an MRTR (`input-required-result-*`) scenario, on a failing
+ *    Tasks extension (`tasks-*`) scenario, or on a failing client scenario.
  *
  * Usage: npx tsx scripts/conformance.ts [--server "<command>"] [--client "<command>"]
  *   --server / CONFORMANCE_SERVER  server command; `{port}` is replaced by the port, otherwise
@@ -30,6 +32,8 @@ const NODE_VERSION = '22.23.3';
 const REVISIONS = ['2026-07-28', '2025-11-25'] as const;
 const CLIENT_SCENARIO = 'sep-2322-client-request-state';
 const MRTR_PREFIX = 'input-required-result-';
+/** Unscored scenarios that must pass all the same: the Tasks extension, which the library implements. */
+const REQUIRED_UNSCORED_PREFIX = 'tasks-';
 const DEFAULT_SERVER = 'npx tsx examples/conformance/server.ts --port {port}';
 // TODO(conformance client): examples/conformance/client.ts does not exist yet. It must take the mock
 // server's URL as its last argument and connect the way the stories do: `connectHttp(url, { era: 'modern',
@@ -238,7 +242,36 @@ async function runRevision(node: string, cli: string, url: string, revision: str
   console.log(`conformance ${revision}: ${scored.length - failed} scored scenarios passed, ${failed} failed`);
   for (const line of failures) console.log(line);
   for (const line of warnings) console.log(line);
-  return scored.length > 0 && failed === 0;
+  const unscored = reportUnscored(revision, found, new Set(scored));
+  return scored.length > 0 && failed === 0 && unscored;
+}
+
+/**
+ * Prints the scenarios the suite ran without scoring them: one line of counts, then each failing
+ * check. A scenario passes when none of its checks failed (one that only skipped passes, and says
+ * so). Returns false when a required unscored scenario (`tasks-*`) failed.
+ */
+function reportUnscored(revision: string, found: Map<string, Check[]>, scored: Set<string>): boolean {
+  const lines: string[] = [];
+  let passed = 0;
+  let failed = 0;
+  let requiredFailed = false;
+  for (const [scenario, checks] of [...found].sort(([a], [b]) => a.localeCompare(b))) {
+    if (scored.has(scenario)) continue;
+    const bad = checks.filter((c) => c.status === 'FAILURE');
+    const required = scenario.startsWith(REQUIRED_UNSCORED_PREFIX);
+    if (bad.length === 0) {
+      passed++;
+      if (checks.every((c) => c.status === 'SKIPPED')) lines.push(`  - ${scenario}: every check skipped by the suite`);
+      continue;
+    }
+    failed++;
+    requiredFailed ||= required;
+    lines.push(...bad.map((check) => formatCheck(required ? '✗' : '·', scenario, check)));
+  }
+  console.log(`conformance ${revision} unscored: ${passed} passed, ${failed} failed`);
+  for (const line of lines) console.log(line);
+  return !requiredFailed;
 }
 
 /** Runs the client scenario against the client command; returns whether it passed. */

@@ -59,3 +59,16 @@ export type {
   SdkSealingOptions,
 } from './state/index.js';
 export { createMemoryReplayStore, principalFrom, REQUEST_STATE_KEYS_ENV, sealRequestState } from './state/index.js';
+export type {
+  MemoryTaskStoreOptions,
+  PendingQuestion,
+  TaskAnswer,
+  TaskDeclaration,
+  TaskError,
+  TaskOptions,
+  TaskRecord,
+  TaskStatus,
+  TaskStore,
+  TaskSupport,
+} from './tasks/index.js';
+export { createMemoryTaskStore, TASKS_EXTENSION } from './tasks/index.js';

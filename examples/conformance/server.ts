@@ -12,6 +12,7 @@
  * - `pushes.ts`      the 2025-11-25 sampling and elicitation fixtures (SEP-1034, SEP-1330)
  * - `plain.ts`       content, progress, logging, prompts, resources, completion, subscriptions
  * - `schemas.ts`     a SEP-2243 header-mirrored argument, and a JSON Schema 2020-12 input (SDK registry)
+ * - `tasks.ts`       the `tasks-*` fixtures (SEP-2663): tools declared with `task`
  *
  * See docs/conformance.md for what each scenario checks and which library feature it exercises.
  */
@@ -26,6 +27,7 @@ import { registerMrtrFixtures } from './mrtr.js';
 import { registerPlainFixtures } from './plain.js';
 import { registerPushFixtures } from './pushes.js';
 import { registerSchemaFixtures } from './schemas.js';
+import { registerTaskFixtures } from './tasks.js';
 
 /** Builds the conformance fixture server (one definition; hosting makes an instance per request or session). */
 export function createConformanceServer(changes: ListChanges): McpResolveServer {
@@ -35,6 +37,7 @@ export function createConformanceServer(changes: ListChanges): McpResolveServer 
   registerMrtrFixtures(server);
   registerDiagnosticFixtures(server, changes);
   registerSchemaFixtures(server);
+  registerTaskFixtures(server);
   return server;
 }
 

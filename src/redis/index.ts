@@ -10,3 +10,5 @@ export { createRedisReplayStore, DEFAULT_REPLAY_KEY_PREFIX } from './replayStore
 export type { RedisReplayStoreOptions } from './replayStore.js';
 export { createRedisSessionFleet, DEFAULT_SESSION_KEY_PREFIX } from './sessionFleet.js';
 export type { RedisSessionFleetOptions } from './sessionFleet.js';
+export { createRedisTaskStore, DEFAULT_TASK_KEY_PREFIX } from './taskStore.js';
+export type { RedisTaskStoreOptions } from './taskStore.js';

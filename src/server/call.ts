@@ -15,7 +15,8 @@ import type { CompiledTool } from './tool.js';
 const MIXED_FLOW =
   'the multi-round flow is driven either by resolvers or by the tool body: a tool with resolved parameters cannot return input_required itself';
 
-function toolError(message: string): CallToolResult {
+/** A tool error result carrying `message`. */
+export function toolError(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
@@ -62,13 +63,14 @@ export function callTool(
 }
 
 /** The validated arguments, or the `isError` result that ends the call. */
-type ValidatedInput =
+export type ValidatedInput =
   | { readonly ok: true; readonly args: Record<string, unknown> }
   | { readonly ok: false; readonly result: CallToolResult };
 
 const NO_INPUT: ValidatedInput = { ok: true, args: {} };
 
-function validateInput(tool: CompiledTool, rawArgs: Record<string, unknown>): MaybePromise<ValidatedInput> {
+/** Validates a call's arguments against the tool's input. */
+export function validateInput(tool: CompiledTool, rawArgs: Record<string, unknown>): MaybePromise<ValidatedInput> {
   if (tool.input === undefined) return NO_INPUT;
   return then(tool.input['~standard'].validate(rawArgs), (parsed): ValidatedInput => {
     if (!parsed.issues) return { ok: true, args: parsed.value as Record<string, unknown> };
@@ -87,10 +89,7 @@ function runTool(
   round: RoundScope,
   services: RoundServices,
 ): MaybePromise<CallResult> {
-  const fail = (error: unknown): CallToolResult => {
-    if (error instanceof ProtocolError) throw error;
-    return toolError(services.maskError(error, { method: 'tools/call', name: tool.name }));
-  };
+  const fail = (error: unknown): CallToolResult => toolFailure(error, tool, services);
   try {
     const outcome = then(round.resolve(tool.plan, args), (resolved) => {
       if (isInputRequiredResult(resolved)) return resolved;
@@ -100,6 +99,15 @@ function runTool(
   } catch (error) {
     return fail(error);
   }
+}
+
+/**
+ * A failure inside a call of `tool`: protocol errors stay JSON-RPC errors (rethrown), anything
+ * else is the tool's error result, its message masked unless it is a `ToolError` or the library's.
+ */
+export function toolFailure(error: unknown, tool: CompiledTool, services: RoundServices): CallToolResult {
+  if (error instanceof ProtocolError) throw error;
+  return toolError(services.maskError(error, { method: 'tools/call', name: tool.name }));
 }
 
 /** Turns what the body returned into the round's result: sealed `input_required`, or the checked, projected result. */
@@ -114,6 +122,15 @@ function finish(
     const state = value.requestState;
     return state === undefined ? value : round.seal(state).then((sealed) => ({ ...value, requestState: sealed }));
   }
+  return checkedResult(tool, value, services);
+}
+
+/** A body's (non-`input_required`) value as the call's result: normalised, output-checked, projected. */
+export function checkedResult(
+  tool: CompiledTool,
+  value: unknown,
+  services: RoundServices,
+): MaybePromise<CallToolResult> {
   const result = toResult(tool, value);
   if (tool.output === undefined || result.isError)
     return services.server.projectCallToolResult(result, tool.outputJson);

@@ -35,6 +35,10 @@ import type {
 } from './tool.js';
 import { compileTool } from './tool.js';
 import { ResolvingMcpServer, serveTools } from './toolRegistry.js';
+import { registerTaskMethods } from '../tasks/handlers.js';
+import type { TaskOptions } from '../tasks/runner.js';
+import { TaskRunner } from '../tasks/runner.js';
+import { TASKS_EXTENSION } from '../tasks/wire.js';
 
 /** Options for {@link McpResolveServer}. */
 export interface McpResolveServerOptions {
@@ -62,6 +66,8 @@ export interface McpResolveServerOptions {
    * only: a message may carry internals (connection strings, hosts). The hook still runs. Default `false`.
    */
   readonly exposeErrorMessages?: boolean;
+  /** Task storage, TTL and polling interval for tools declared with `task` (the Tasks extension). */
+  readonly tasks?: TaskOptions;
 }
 
 const DEFAULT_LEGACY_QUESTION_TIMEOUT_MS = 600_000;
@@ -81,6 +87,8 @@ export class McpResolveServer {
   private readonly prompts = new Map<string, CompiledPrompt>();
   private readonly resources = new Map<string, CompiledResource>();
   private readonly setups: Array<(server: McpServer) => void> = [];
+  /** Runs the tools declared with `task`, and serves the extension's methods. */
+  private readonly taskRunner: TaskRunner;
 
   constructor(info: Implementation, options: McpResolveServerOptions = {}) {
     this.info = info;
@@ -98,6 +106,7 @@ export class McpResolveServer {
       legacyQuestionTimeoutMs: timeout ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
       maskError: createErrorMasker(options),
     };
+    this.taskRunner = new TaskRunner(this.tools, options.tasks);
   }
 
   /**
@@ -160,17 +169,20 @@ export class McpResolveServer {
 
   /** Creates a fresh SDK server instance with this server's tools; the factory hosting calls per connection or request. */
   readonly createServer = (): McpServer => {
+    const tasks = [...this.tools.values()].some((tool) => tool.task !== undefined);
     const mcp = new ResolvingMcpServer(
       this.info,
       {
         ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
         ...(this.options.inputRequired !== undefined && { inputRequired: this.options.inputRequired }),
+        ...(tasks && { capabilities: { extensions: { [TASKS_EXTENSION]: {} } } }),
       },
       (this.toolInputs ??= new Map([...this.tools].map(([name, tool]) => [name, tool.definition.inputSchema]))),
     );
     const services: RoundServices = { ...this.roundDefaults, server: mcp.server };
     for (const prompt of this.prompts.values()) registerPrompt(mcp, prompt, services);
     for (const resource of this.resources.values()) registerResource(mcp, resource, services);
+    if (tasks) registerTaskMethods(mcp, this.taskRunner, services);
     const tools = this.tools;
     serveTools(
       mcp,
@@ -178,7 +190,9 @@ export class McpResolveServer {
         definitions: (this.toolList ??= [...tools.values()].map((tool) => tool.definition)),
         call: (request, ctx) => {
           const tool = tools.get(request.params.name);
-          return tool === undefined ? undefined : callTool(tool, request, ctx, services);
+          if (tool === undefined) return undefined;
+          if (tool.task !== undefined) return this.taskRunner.call(tool, tool.task, request, ctx, services);
+          return callTool(tool, request, ctx, services);
         },
       },
       (instance) => {

@@ -17,6 +17,8 @@ import { McpResolveError } from '../errors.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { compilePlan } from '../resolvers/graph.js';
 import { assertRegistration } from './registration.js';
+import type { TaskDeclaration, TaskSupport } from '../tasks/runner.js';
+import { taskSupportOf } from '../tasks/runner.js';
 import type { DeclarationError, Dependency, DependencyValue, NeedsOf, Simplify } from '../resolvers/resolver.js';
 
 /** A tool's model-facing input: a zod raw shape, or any Standard Schema (with JSON Schema) of an object. */
@@ -61,6 +63,11 @@ export interface ToolDeclaration<TInput extends ToolInput, TResolve extends Reso
   readonly resolve?: TResolve;
   /** The structured result's schema; the body then returns the structured value. */
   readonly output?: TOutput;
+  /**
+   * Runs the tool as a task (the Tasks extension) when the request declares the extension:
+   * `'optional'`, `'required'`, or `{ support, questions }` (see {@link TaskSupport}).
+   */
+  readonly task?: TaskDeclaration;
 }
 
 type BodyResult<TResolve, TOutput> = TOutput extends StandardSchemaV1
@@ -81,6 +88,8 @@ export interface CompiledTool {
   readonly output: StandardSchemaV1 | undefined;
   readonly outputJson: Record<string, unknown> | undefined;
   readonly plan: ResolutionPlan;
+  /** How the tool takes part in the Tasks extension; `undefined` when it never runs as a task. */
+  readonly task: TaskSupport | undefined;
   readonly body: (params: Record<string, unknown>, ctx: ToolContext) => unknown;
 }
 
@@ -148,6 +157,7 @@ export function compileTool(
     output,
     outputJson,
     plan,
+    task: taskSupportOf(declaration.task),
     body: body as CompiledTool['body'],
   };
 }

@@ -1,6 +1,7 @@
 /**
  * `mcp-resolve/testing`: connect an SDK client to a server on either protocol era (in process,
- * over HTTP or over stdio), answer its questions from a script, and count what crossed the wire.
+ * over HTTP or over stdio), answer its questions from a script, count what crossed the wire, and
+ * drive Tasks extension tasks (`taskOf`, `getTask`, `updateTask`, `cancelTask`).
  */
 
 export type { ScriptedAnswers } from './scriptedAnswers.js';
@@ -15,3 +16,5 @@ export { connectStdio } from './stdio.js';
 export type { StdioConnectOptions } from './stdio.js';
 export { connectManual } from './manual.js';
 export type { Continuation, ManualConnection, RoundOutcome } from './manual.js';
+export type { DetailedTask, TaskHandle } from '../tasks/client.js';
+export { cancelTask, getTask, taskOf, updateTask } from '../tasks/client.js';

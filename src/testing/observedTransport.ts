@@ -1,12 +1,14 @@
 /**
  * A client transport decorator that reports every JSON-RPC request crossing it, in either
- * direction, and otherwise forwards everything to the transport it wraps.
+ * direction, lets a Tasks extension `CreateTaskResult` through to the SDK client (see
+ * `adaptTaskResult`), and otherwise forwards everything to the transport it wraps.
  */
 
 import type { Transport } from '@modelcontextprotocol/client';
 import { isJSONRPCRequest } from '@modelcontextprotocol/client';
 
 import { ForwardingTransport } from '../hosting/forwardingTransport.js';
+import { adaptTaskResult } from '../tasks/client.js';
 
 /** Receives the requests an {@link ObservedTransport} sees. */
 export interface TransportObserver {
@@ -22,7 +24,7 @@ export class ObservedTransport extends ForwardingTransport {
     super(inner, {
       received: (message) => {
         if (isJSONRPCRequest(message)) observer.incomingRequest(message.method);
-        return message;
+        return adaptTaskResult(message);
       },
       sending: (message) => {
         if (isJSONRPCRequest(message)) observer.outgoingRequest(message.method);

@@ -1,0 +1,19 @@
+/**
+ * `npm run story:expense-approval`: the expense desk over stdio and HTTP, as tasks on 2026-07-28
+ * and as pushed questions on 2025-11-25. Exits non-zero if any run has a failed check.
+ */
+import type { StoryTransport } from './client.js';
+import { runExpenseApproval } from './client.js';
+
+let failed = 0;
+const summaries: string[] = [];
+for (const transport of ['stdio', 'http'] satisfies StoryTransport[]) {
+  for (const era of ['modern', 'legacy'] as const) {
+    console.log(`\n=== expense approval over ${transport}, ${era === 'modern' ? '2026-07-28' : '2025-11-25'} ===`);
+    const report = await runExpenseApproval({ transport, era });
+    failed += report.failed;
+    summaries.push(report.summary);
+  }
+}
+console.log(`\n${summaries.join('\n')}`);
+process.exitCode = failed > 0 ? 1 : 0;

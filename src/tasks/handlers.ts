@@ -1,0 +1,43 @@
+/**
+ * The Tasks extension's methods on an SDK server instance: `tasks/get`, `tasks/update` and
+ * `tasks/cancel`, registered with explicit schemas (the SDK serves these names on 2026-07-28 only
+ * when so registered), gated on the request declaring the extension, and refused on 2025-11-25.
+ */
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+
+import { clientCapabilitiesOf, eraOf } from '../server/requestEra.js';
+import type { RoundServices } from '../server/roundScope.js';
+import type { TaskRunner } from './runner.js';
+import { declaresTasks, TaskRefParams, tasksNotDeclared } from './wire.js';
+
+/** Refuses a tasks method on a request that cannot use it. */
+function assertTaskRequest(method: string, ctx: ServerContext, services: RoundServices): void {
+  const era = eraOf(ctx);
+  if (era === 'legacy') {
+    throw new ProtocolError(
+      ProtocolErrorCode.MethodNotFound,
+      `${method}: the Tasks extension is served on protocol 2026-07-28; this 2025-11-25 connection runs tools without tasks.`,
+    );
+  }
+  if (!declaresTasks(clientCapabilitiesOf(ctx, services.server, era))) throw tasksNotDeclared(method);
+}
+
+/** Registers the extension's methods on `mcp`, served by `runner`. */
+export function registerTaskMethods(mcp: McpServer, runner: TaskRunner, services: RoundServices): void {
+  mcp.server.setRequestHandler('tasks/get', { params: TaskRefParams }, async (params, ctx) => {
+    assertTaskRequest('tasks/get', ctx, services);
+    return runner.get(params.taskId, ctx, services);
+  });
+  mcp.server.setRequestHandler('tasks/update', { params: TaskRefParams }, async (params, ctx) => {
+    assertTaskRequest('tasks/update', ctx, services);
+    const { inputResponses = {}, droppedInputResponseKeys = [] } = ctx.mcpReq;
+    await runner.update(params.taskId, inputResponses, droppedInputResponseKeys, ctx, services);
+    return {};
+  });
+  mcp.server.setRequestHandler('tasks/cancel', { params: TaskRefParams }, async (params, ctx) => {
+    assertTaskRequest('tasks/cancel', ctx, services);
+    await runner.cancel(params.taskId, ctx, services);
+    return {};
+  });
+}

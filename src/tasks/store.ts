@@ -1,0 +1,84 @@
+/**
+ * Where tasks live between requests. A task's state is written only by the server: the client
+ * holds nothing but the task id, so nothing at rest is client-controlled. Every write is a
+ * compare-and-set on the record's revision, which is what lets any instance sharing a store serve
+ * `tasks/get`, `tasks/update` and `tasks/cancel` without ever running a task's body twice.
+ */
+import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/server';
+
+/** A task's status, as the Tasks extension names them. */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** A question a parked task waits on, under the opaque key the server minted for it. */
+export interface PendingQuestion {
+  /** The resolver (plan node) the question belongs to. */
+  readonly node: string;
+  /** The digest that pins an answer to this exact question. */
+  readonly digest: string;
+  /** The wire request the client sees in `inputRequests`. */
+  readonly request: InputRequest;
+}
+
+/** An answer recorded for a resolver, pinned to the question it answered. */
+export interface TaskAnswer {
+  readonly digest: string;
+  readonly response: unknown;
+}
+
+/** The JSON-RPC error a failed task carries. */
+export interface TaskError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** One task as stored. Records are replaced whole; `revision` grows by one on every write. */
+export interface TaskRecord {
+  readonly taskId: string;
+  readonly revision: number;
+  readonly status: TaskStatus;
+  readonly statusMessage?: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  /** ISO 8601. */
+  readonly lastUpdatedAt: string;
+  /** How long the task is kept after creation, in ms. */
+  readonly ttlMs: number;
+  /** Epoch ms after which the store forgets the task (`createdAt` + `ttlMs`). */
+  readonly expiresAt: number;
+  readonly pollIntervalMs: number;
+  /** Who created it; other principals are told the task does not exist. */
+  readonly principal?: string;
+  /** The call the task runs. */
+  readonly call: {
+    readonly tool: string;
+    readonly arguments: Record<string, unknown>;
+    readonly clientCapabilities?: ClientCapabilities;
+  };
+  /** Questions waiting for an answer, by opaque key (non-empty exactly when `input_required`). */
+  readonly pending: Record<string, PendingQuestion>;
+  /** Answers received so far, by resolver. */
+  readonly answers: Record<string, TaskAnswer>;
+  /** Set once the body has been entered: it never runs again, whatever happens later. */
+  readonly bodyStarted: boolean;
+  /** The tool result, when `completed`. */
+  readonly result?: Record<string, unknown>;
+  /** The JSON-RPC error, when `failed`. */
+  readonly error?: TaskError;
+}
+
+/**
+ * Task persistence. Implementations must make `create` durable before it resolves (a `get` right
+ * after it finds the task) and must forget a task once its `expiresAt` has passed.
+ */
+export interface TaskStore {
+  /** Stores a new task. */
+  create(record: TaskRecord): Promise<void>;
+  /** The task, or `undefined` when it does not exist or has expired. */
+  get(taskId: string): Promise<TaskRecord | undefined>;
+  /**
+   * Replaces the task when its stored revision is still `expectedRevision`; resolves `false` when
+   * another write came first (or the task is gone), and the caller re-reads and decides again.
+   */
+  replace(record: TaskRecord, expectedRevision: number): Promise<boolean>;
+}

@@ -1,0 +1,68 @@
+/**
+ * The task round strategy: the third way the questions layer gets a question answered, beside
+ * `input_required` rounds (2026-07-28) and pushed requests (2025-11-25). A run waiting on questions
+ * parks the task in `input_required` with them, each under a key the server mints (opaque to the
+ * client, never reused within the task); the answers `tasks/update` records are recalled on the
+ * next run, pinned to the exact question they answer, so a question that changed is asked again
+ * and an answer is never reused for a different question.
+ */
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import { inputRequired } from '@modelcontextprotocol/server';
+
+import { assertCapability } from '../questions/capabilities.js';
+import { ownEntry, pinOf } from '../questions/ledger.js';
+import type { ElicitationResult } from '../questions/markers.js';
+import { readAnswerTo } from '../questions/read.js';
+import type { Question } from '../questions/render.js';
+import type { RoundEnd, RoundStrategy } from '../questions/strategy.js';
+import type { PendingQuestion, TaskAnswer } from './store.js';
+
+/** A fresh opaque key: unique over the task's lifetime, saying nothing about the resolver. */
+function mintKey(): string {
+  return `q-${crypto.randomUUID()}`;
+}
+
+/** One run of a task: answers from its record; a waiting run parks under fresh keys. */
+export class TaskRound implements RoundStrategy {
+  /** The questions the run parked on, by minted key (set by `end`). */
+  readonly parked: Record<string, PendingQuestion> = {};
+  /** The answers still valid after this run, by question key. */
+  readonly answers: Record<string, TaskAnswer>;
+  /** Why recorded answers were set aside, for the task's status message. */
+  readonly rejected: string[] = [];
+
+  constructor(
+    answers: Readonly<Record<string, TaskAnswer>>,
+    private readonly capabilities: ClientCapabilities | undefined,
+  ) {
+    this.answers = { ...answers };
+  }
+
+  async recall(question: Question): Promise<ElicitationResult<unknown> | undefined> {
+    const recorded = ownEntry(this.answers, question.key);
+    if (recorded === undefined) return undefined;
+    if (recorded.digest === pinOf(question.rendered)) {
+      try {
+        return await readAnswerTo(question, recorded.response);
+      } catch (error) {
+        this.rejected.push(`${error instanceof Error ? error.message : String(error)} It is asked again.`);
+      }
+    }
+    delete this.answers[question.key];
+    return undefined;
+  }
+
+  admit(question: Question): void {
+    assertCapability(this.capabilities, question.rendered, question.label);
+  }
+
+  end(pending: readonly Question[]): Promise<RoundEnd> {
+    const inputRequests: Record<string, PendingQuestion['request']> = {};
+    for (const question of pending) {
+      const key = mintKey();
+      this.parked[key] = { node: question.key, digest: pinOf(question.rendered), request: question.rendered.request };
+      inputRequests[key] = question.rendered.request;
+    }
+    return Promise.resolve({ kind: 'reply', result: inputRequired({ inputRequests }) });
+  }
+}

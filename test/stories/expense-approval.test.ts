@@ -1,0 +1,24 @@
+/** The expense approval story runs end to end over real stdio and HTTP on both eras, and every check passes. */
+import { describe, expect, it } from 'vitest';
+
+import type { StoryTransport } from '../../examples/stories/expense-approval/client.js';
+import { runExpenseApproval } from '../../examples/stories/expense-approval/client.js';
+
+const COMBINATIONS = (['stdio', 'http'] satisfies StoryTransport[]).flatMap((transport) =>
+  (['modern', 'legacy'] as const).map((era) => ({ transport, era })),
+);
+
+/** Checks per run: tasks on 2026-07-28 (5 submissions, one partial answer, one cancel), pushes on 2025-11-25 (4 submissions). */
+const CHECKS = { modern: 16, legacy: 12 } as const;
+
+describe('expense approval story', () => {
+  it.each(COMBINATIONS)('passes every check over $transport on the $era era', async ({ transport, era }) => {
+    const lines: string[] = [];
+    const report = await runExpenseApproval({ transport, era, log: (line) => lines.push(line) });
+    expect(report.failed, lines.join('\n')).toBe(0);
+    expect(report.passed).toBe(CHECKS[era]);
+    expect(lines.at(-1)).toMatch(
+      new RegExp(`^expense-approval ${transport} (2026-07-28|2025-11-25): ${CHECKS[era]} passed, 0 failed$`),
+    );
+  });
+});
