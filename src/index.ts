@@ -33,7 +33,7 @@ export type {
 } from './resolvers/resolver.js';
 export { outcome, resolver } from './resolvers/resolver.js';
 export type { ErrorHook, FailureInfo } from './server/masking.js';
-export type { McpResolveServerOptions } from './server/server.js';
+export type { McpResolveServerOptions, ToolStep } from './server/server.js';
 export { McpResolveServer } from './server/server.js';
 export type { InputValues, ResolvedValues, ResolveShape, ToolBody, ToolDeclaration, ToolInput } from './server/tool.js';
 export type { PromptArgs, PromptBody, PromptDeclaration } from './server/prompt.js';

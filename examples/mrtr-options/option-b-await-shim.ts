@@ -9,8 +9,8 @@
 import type { InputRequiredResult, StandardSchemaV1, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { inputRequired } from '@modelcontextprotocol/server';
 
-import type { ElicitationResult, ToolContext, ToolInput } from 'mcp-resolve';
-import type { ArgsOf, WrappedBody } from 'mcp-resolve/mrtr';
+import type { ElicitationResult, ToolContext } from 'mcp-resolve';
+import type { WrappedBody } from 'mcp-resolve/mrtr';
 import { answerOf, pushElicit } from 'mcp-resolve/mrtr';
 
 import type { DeckServer } from './weather.js';
@@ -29,11 +29,10 @@ class NeedsInput extends Error {
 }
 
 /** The unsafe shim: exception → `input_required`; answers are read back by call order on the retry. */
-function awaitShim<TInput extends ToolInput>(
-  _input: TInput,
-  handler: (ctx: ToolContext & { elicit: Elicit }, args: ArgsOf<TInput>) => Promise<string>,
-): WrappedBody<TInput> {
-  return async (args: ArgsOf<TInput>, ctx: ToolContext): Promise<string | InputRequiredResult> => {
+function awaitShim<TArgs>(
+  handler: (ctx: ToolContext & { elicit: Elicit }, args: TArgs) => Promise<string>,
+): WrappedBody<TArgs> {
+  return async (args: TArgs, ctx: ToolContext): Promise<string | InputRequiredResult> => {
     let asked = 0;
     const elicit: Elicit = async (message, schema) => {
       if (ctx.era === 'legacy') return pushElicit(ctx, message, schema);
@@ -52,14 +51,14 @@ function awaitShim<TInput extends ToolInput>(
 }
 
 export const weatherServer: DeckServer = (options) =>
-  deckServer('b', options).tool(
-    'weather',
-    { input: WEATHER_INPUT },
-    awaitShim(WEATHER_INPUT, async (ctx, { location }) => {
-      audit(location); // ✗ looks like it runs once; on modern it runs again on the retry
-      const answer = await ctx.elicit(UNITS_QUESTION, UnitsForm);
-      return weather(location, answer.action === 'accept' ? answer.value.units : DEFAULT_UNITS);
-    }),
-  );
+  deckServer('b', options)
+    .tool('weather', { input: WEATHER_INPUT })
+    .handle(
+      awaitShim(async (ctx, { location }) => {
+        audit(location); // ✗ looks like it runs once; on modern it runs again on the retry
+        const answer = await ctx.elicit(UNITS_QUESTION, UnitsForm);
+        return weather(location, answer.action === 'accept' ? answer.value.units : DEFAULT_UNITS);
+      }),
+    );
 
 export const createServer = weatherServer().createServer;

@@ -4,7 +4,7 @@
  * a step builder, linear continuations held in memory, and journaled replay.
  */
 export { answerOf } from './answerOf.js';
-export type { ArgsOf, HandlerResult, WrappedBody } from './body.js';
+export type { HandlerResult, WrappedBody } from './body.js';
 export type { EraBody } from './byEra.js';
 export { byEra, eraOf } from './byEra.js';
 export type { JournaledContext, JournaledHandler, JournaledOptions, SuspendInfo } from './journaled.js';

@@ -33,8 +33,7 @@ import type { Question } from '../questions/render.js';
 import { renderQuestion } from '../questions/render.js';
 import { runRounds } from '../questions/orchestrate.js';
 import { strategyFor } from '../questions/strategy.js';
-import type { ToolInput } from '../server/tool.js';
-import type { ArgsOf, HandlerResult, WrappedBody } from './body.js';
+import type { HandlerResult, WrappedBody } from './body.js';
 import { never, RoundGate } from './gate.js';
 import { asRecorded } from './json.js';
 
@@ -111,12 +110,8 @@ function positiveInteger(value: number | undefined, name: string, fallback: numb
   return value;
 }
 
-/** Turns a linear handler into the body of a tool whose input is `input`; its rounds replay the handler from a sealed journal. */
-export function journaled<TInput extends ToolInput>(
-  _input: TInput,
-  handler: JournaledHandler<ArgsOf<TInput>>,
-  options: JournaledOptions = {},
-): WrappedBody<TInput> {
+/** Turns a linear handler into a tool body; its rounds replay the handler from a sealed journal. */
+export function journaled<TArgs>(handler: JournaledHandler<TArgs>, options: JournaledOptions = {}): WrappedBody<TArgs> {
   if (typeof handler !== 'function') {
     throw new McpResolveError('invalid_usage', `journaled(): the handler must be a function (got ${typeof handler}).`);
   }
@@ -126,7 +121,7 @@ export function journaled<TInput extends ToolInput>(
     'legacyQuestionTimeoutMs',
     DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
   );
-  return async (args: ArgsOf<TInput>, ctx: ToolContext) => {
+  return async (args: TArgs, ctx: ToolContext) => {
     const result = await runJournaled(handler, args, ctx, timeoutMs);
     if (!isInputRequiredResult(result)) return result;
     const journal = result.requestState ?? '';

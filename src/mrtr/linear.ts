@@ -23,8 +23,7 @@ import { elicit as elicitMarker } from '../questions/markers.js';
 import { readAnswerTo } from '../questions/read.js';
 import type { Question } from '../questions/render.js';
 import { inputRequestsOf, renderQuestion } from '../questions/render.js';
-import type { ToolInput } from '../server/tool.js';
-import type { ArgsOf, HandlerResult, WrappedBody } from './body.js';
+import type { HandlerResult, WrappedBody } from './body.js';
 import { never, RoundGate } from './gate.js';
 import { parseState } from './json.js';
 
@@ -225,12 +224,8 @@ function deliver(frame: Frame, responses: Readonly<Record<string, unknown>> | un
   }
 }
 
-/** Turns a linear handler into the body of a tool whose input is `input`; its frame waits in `options.store` between rounds. */
-export function linear<TInput extends ToolInput>(
-  _input: TInput,
-  handler: LinearHandler<ArgsOf<TInput>>,
-  options: LinearOptions,
-): WrappedBody<TInput> {
+/** Turns a linear handler into a tool body; its frame waits in `options.store` between rounds. */
+export function linear<TArgs>(handler: LinearHandler<TArgs>, options: LinearOptions): WrappedBody<TArgs> {
   const store = options.store;
   if (!(store instanceof MemoryContinuationStore)) {
     throw new McpResolveError('invalid_usage', 'linear(): the store must come from createContinuationStore().');
@@ -238,7 +233,7 @@ export function linear<TInput extends ToolInput>(
   if (typeof handler !== 'function') {
     throw new McpResolveError('invalid_usage', `linear(): the handler must be a function (got ${typeof handler}).`);
   }
-  return async (args: ArgsOf<TInput>, ctx: ToolContext): Promise<HandlerResult | InputRequiredResult> => {
+  return async (args: TArgs, ctx: ToolContext): Promise<HandlerResult | InputRequiredResult> => {
     if (ctx.era === 'legacy') return handler(legacyContext(ctx), args);
     const state = ctx.mcpReq.requestState();
     let frame: Frame;

@@ -1,5 +1,5 @@
 /**
- * Option F: an at-most-once guard for side effects in a modern-native body. `withOnce(input, body)`
+ * Option F: an at-most-once guard for side effects in a modern-native body. `withOnce(body)`
  * keeps the keys of effects that already ran in the state the body returns (sealed by the library)
  * and hands the body its own state back untouched; `once(ctx, key, fn)` skips `fn` when `key` is
  * recorded. Not crash-safe: an effect that ran in a round whose reply never reached the client runs
@@ -11,8 +11,7 @@ import { z } from 'zod';
 
 import type { ToolContext } from '../context.js';
 import { McpResolveError, ToolError } from '../errors.js';
-import type { ToolInput } from '../server/tool.js';
-import type { ArgsOf, HandlerResult, WrappedBody } from './body.js';
+import type { HandlerResult, WrappedBody } from './body.js';
 import { withRequestState } from './body.js';
 import { parseState } from './json.js';
 
@@ -44,17 +43,16 @@ function encode(done: ReadonlySet<string>, inner: string | undefined): string {
 }
 
 /**
- * Wraps a modern-native body of a tool whose input is `input` so `once(ctx, key, fn)` works inside
- * it: the keys of effects that ran travel in the `requestState` of every `input_required` it returns.
+ * Wraps a modern-native tool body so `once(ctx, key, fn)` works inside it: the keys of effects
+ * that ran travel in the `requestState` of every `input_required` it returns.
  */
-export function withOnce<TInput extends ToolInput>(
-  _input: TInput,
+export function withOnce<TArgs>(
   body: (
-    args: ArgsOf<TInput>,
+    args: TArgs,
     ctx: ToolContext,
   ) => HandlerResult | InputRequiredResult | Promise<HandlerResult | InputRequiredResult>,
-): WrappedBody<TInput> {
-  return async (args: ArgsOf<TInput>, ctx: ToolContext) => {
+): WrappedBody<TArgs> {
+  return async (args: TArgs, ctx: ToolContext) => {
     const { done, inner } = decode(ctx.mcpReq.requestState());
     const innerCtx = withRequestState(ctx, inner);
     const record: OnceRecord = { done: new Set(done), running: new Map() };
@@ -76,7 +74,7 @@ export async function once<T>(ctx: ToolContext, key: string, fn: () => T | Promi
     throw new McpResolveError(
       'invalid_usage',
       `once(): ctx does not belong to a withOnce() body (key '${key}'). ` +
-        'Wrap the tool body: .tool(name, { input }, withOnce(input, async (args, ctx) => …)).',
+        'Wrap the tool body: .tool(name, { input }).handle(withOnce(async (args, ctx) => …)).',
     );
   }
   if (record.done.has(key)) return undefined;

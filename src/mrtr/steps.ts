@@ -11,8 +11,7 @@ import { z } from 'zod';
 import type { ToolContext } from '../context.js';
 import { McpResolveError, ToolError } from '../errors.js';
 import type { Simplify } from '../resolvers/resolver.js';
-import type { ToolInput } from '../server/tool.js';
-import type { ArgsOf, HandlerResult, WrappedBody } from './body.js';
+import type { HandlerResult, WrappedBody } from './body.js';
 import { withRequestState } from './body.js';
 import { asRecorded, parseState } from './json.js';
 
@@ -31,23 +30,23 @@ export type NewStepName<TName extends string, TResults> = TName extends keyof TR
   ? `Step '${TName}' is already declared: step names must be unique`
   : TName;
 
-/** A step builder before its end step, for a tool whose input is `TInput`. */
-export interface StepBuilder<TInput extends ToolInput, TResults> {
+/** A step builder before its end step, for a tool whose validated arguments are `TArgs`. */
+export interface StepBuilder<TArgs, TResults> {
   /** Adds an incomplete step named `name`; its data (not `input_required`) becomes `results[name]` for later steps. */
   ask<TName extends string, TOut>(
     name: NewStepName<TName, TResults>,
-    fn: StepFn<ArgsOf<TInput>, TResults, TOut>,
-  ): StepBuilder<TInput, Simplify<TResults & { readonly [K in TName]: Exclude<TOut, InputRequiredResult> }>>;
-  /** Adds the end step, which runs exactly once with every result. */
-  end(fn: EndFn<ArgsOf<TInput>, TResults, HandlerResult>): FinishedSteps<TInput>;
-  /** Always throws `invalid_usage`: a step body needs an end step. */
-  build(): never;
+    fn: StepFn<TArgs, TResults, TOut>,
+  ): StepBuilder<TArgs, Simplify<TResults & { readonly [K in TName]: Exclude<TOut, InputRequiredResult> }>>;
+  /** Adds the end step, which runs exactly once with every result; the definition returns what this returns. */
+  end(fn: EndFn<TArgs, TResults, HandlerResult>): FinishedSteps<TArgs>;
 }
 
-/** A step builder with its end step: only `build()` is left. */
-export interface FinishedSteps<TInput extends ToolInput> {
-  /** The tool body: pass it to `.tool(name, { input }, body)`. */
-  build(): WrappedBody<TInput>;
+declare const finished: unique symbol;
+
+/** A step builder with its end step: what a `steps()` definition returns (nothing is left to add). */
+export interface FinishedSteps<TArgs> {
+  /** Type-only mark: only `.end()` makes a finished definition. */
+  readonly [finished]: TArgs;
 }
 
 interface Step {
@@ -141,14 +140,25 @@ class Builder {
 
   build(): (args: unknown, ctx: ToolContext) => Promise<unknown> {
     if (this.endFn === undefined) {
-      throw invalid('steps().build(): there is no end step. Add .end((args, results, ctx) => …) before .build().');
+      throw invalid('steps(): there is no end step. End the definition with .end((args, results, ctx) => …).');
     }
     return bodyOf(this.steps, this.endFn);
   }
 }
 
-/** Starts a step body for a tool whose model-facing input is `input` (the same value given to `.tool()`). */
-export function steps<TInput extends ToolInput>(_input: TInput): StepBuilder<TInput, Record<never, never>> {
-  // The one cast seam of this builder: the runtime builder is untyped, the interface above is precise.
-  return new Builder([], undefined) as unknown as StepBuilder<TInput, Record<never, never>>;
+/**
+ * Builds a tool body from named steps: `define` receives an empty builder and returns it after
+ * `.ask(…)` steps and one `.end(…)`. In `.tool(name, { input }).handle(steps((s) => …))` the
+ * step functions' `args` are typed from `input`.
+ */
+export function steps<TArgs>(
+  define: (builder: StepBuilder<TArgs, Record<never, never>>) => FinishedSteps<TArgs>,
+): WrappedBody<TArgs> {
+  if (typeof define !== 'function') throw invalid(`steps(): the definition must be a function (got ${typeof define}).`);
+  // The cast seams of this builder: the runtime builder is untyped, the interfaces above are precise.
+  const defined: unknown = define(new Builder([], undefined) as unknown as StepBuilder<TArgs, Record<never, never>>);
+  if (!(defined instanceof Builder)) {
+    throw invalid('steps(): the definition must return its builder after .end(…), e.g. (s) => s.ask(…).end(…).');
+  }
+  return defined.build() as WrappedBody<TArgs>;
 }

@@ -72,6 +72,15 @@ export interface McpResolveServerOptions {
 
 const DEFAULT_LEGACY_QUESTION_TIMEOUT_MS = 600_000;
 
+/** A declared tool waiting for its body: what `.tool(name, declaration)` returns. */
+export interface ToolStep<TServer, TInput extends ToolInput, TResolve extends ResolveShape, TOutput> {
+  /**
+   * Registers the tool with `body` and returns the server. Throws like `.tool(name, declaration, body)`:
+   * a name already registered, or a resolver graph that cannot run.
+   */
+  handle(body: ToolBody<TInput, TResolve, TOutput>): TServer;
+}
+
 /** An MCP server whose tools can take parameters from resolvers, served on both protocol eras. */
 export class McpResolveServer {
   /** The server's name and version, as advertised. */
@@ -110,6 +119,22 @@ export class McpResolveServer {
   }
 
   /**
+   * Declares a tool whose body comes next: `.tool(name, declaration).handle(body)` registers it and
+   * returns this server. The declaration fixes the body's parameter types first, so a wrapper
+   * passed to `handle` (`journaled`, `linear`, `steps`, `withOnce`, `byEra`) types its handler's
+   * `args` from `input` without annotations.
+   */
+  tool<
+    TInput extends ToolInput = Record<never, never>,
+    TResolve extends ResolveShape = Record<never, never>,
+    TOutput = undefined,
+  >(
+    name: string,
+    declaration: ToolDeclaration<TInput, TResolve, TOutput> & {
+      readonly resolve?: CheckedResolve<InputValues<TInput>, TResolve>;
+    },
+  ): ToolStep<this, TInput, TResolve, TOutput>;
+  /**
    * Registers a tool. Throws at once if the resolver graph cannot run (a cycle, an argument the
    * input lacks, a resolved parameter that is also a model argument).
    */
@@ -123,7 +148,17 @@ export class McpResolveServer {
       readonly resolve?: CheckedResolve<InputValues<TInput>, TResolve>;
     },
     body: NoInfer<ToolBody<TInput, TResolve, TOutput>>,
-  ): this {
+  ): this;
+  tool(
+    name: string,
+    declaration: ToolDeclaration<ToolInput, ResolveShape, unknown>,
+    ...body: [] | [unknown]
+  ): this | ToolStep<this, ToolInput, ResolveShape, unknown> {
+    if (body.length === 0) return { handle: (handler) => this.register(name, declaration, handler) };
+    return this.register(name, declaration, body[0]);
+  }
+
+  private register(name: string, declaration: ToolDeclaration<ToolInput, ResolveShape, unknown>, body: unknown): this {
     if (this.tools.has(name)) {
       throw new McpResolveError('invalid_declaration', `Tool '${name}' is already registered on this server.`);
     }

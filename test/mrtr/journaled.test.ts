@@ -45,11 +45,9 @@ function journaledServer(
   serverOptions: McpResolveServerOptions = SHARED,
 ): McpResolveServer {
   const input = { location: z.string() };
-  return new McpResolveServer({ name: 'journal-test', version: '1.0.0' }, serverOptions).tool(
-    'weather',
-    { input },
-    journaled(input, handler, options),
-  );
+  return new McpResolveServer({ name: 'journal-test', version: '1.0.0' }, serverOptions)
+    .tool('weather', { input })
+    .handle(journaled(handler, options));
 }
 
 /** Answers an elicitation by echoing the first word of its message as the pick. */
@@ -365,7 +363,7 @@ describe('the journal is measured and bounded', () => {
   });
 
   it('rejects a bound that is not a positive integer at construction', () => {
-    expect(() => journaled({}, () => '', { maxJournalBytes: 0 })).toThrow(
+    expect(() => journaled(() => '', { maxJournalBytes: 0 })).toThrow(
       /maxJournalBytes must be a positive integer \(got 0\)/,
     );
   });

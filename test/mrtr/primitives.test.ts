@@ -39,16 +39,16 @@ const server = () => new McpResolveServer({ name: 'primitives', version: '1.0.0'
 describe('once (option F)', () => {
   it("keeps its guard across the SDK shim's re-entries on legacy, and hands the body its own state back", async () => {
     let effects = 0;
-    const tool = server().tool(
-      'weather',
-      { input: INPUT },
-      withOnce(INPUT, async (_args, ctx) => {
-        await once(ctx, 'effect', () => void (effects += 1));
-        const pick = answerOf(ctx, 'pick', Pick);
-        if (pick === undefined) return inputRequired({ inputRequests: { pick: PICK_REQUEST }, requestState: 'mine' });
-        return `${String(ctx.mcpReq.requestState())}: ${pick.action === 'accept' ? pick.value.pick : pick.action}`;
-      }),
-    );
+    const tool = server()
+      .tool('weather', { input: INPUT })
+      .handle(
+        withOnce(async (_args, ctx) => {
+          await once(ctx, 'effect', () => void (effects += 1));
+          const pick = answerOf(ctx, 'pick', Pick);
+          if (pick === undefined) return inputRequired({ inputRequests: { pick: PICK_REQUEST }, requestState: 'mine' });
+          return `${String(ctx.mcpReq.requestState())}: ${pick.action === 'accept' ? pick.value.pick : pick.action}`;
+        }),
+      );
     for (const era of ['modern', 'legacy'] as const) {
       effects = 0;
       const seen = await observe(await connect(tool.createServer, { era, elicit: () => accept({ pick: 'p' }) }));
@@ -63,14 +63,14 @@ describe('once (option F)', () => {
 
   it('runs concurrent calls for one key once', async () => {
     let effects = 0;
-    const tool = server().tool(
-      'weather',
-      { input: INPUT },
-      withOnce(INPUT, async (_args, ctx) => {
-        const runs = await Promise.all([1, 2, 3].map(() => once(ctx, 'effect', () => (effects += 1))));
-        return runs.join(',');
-      }),
-    );
+    const tool = server()
+      .tool('weather', { input: INPUT })
+      .handle(
+        withOnce(async (_args, ctx) => {
+          const runs = await Promise.all([1, 2, 3].map(() => once(ctx, 'effect', () => (effects += 1))));
+          return runs.join(',');
+        }),
+      );
     expect((await observe(await connect(tool.createServer, { era: 'modern' }))).text).toBe('1,,');
     expect(effects).toBe(1);
   });
@@ -82,62 +82,79 @@ describe('once (option F)', () => {
     const seen = await observe(await connect(tool.createServer, { era: 'modern' }));
     expect(seen.isError).toBe(true);
     expect(seen.text).toBe(
-      "once(): ctx does not belong to a withOnce() body (key 'effect'). Wrap the tool body: .tool(name, { input }, withOnce(input, async (args, ctx) => …)).",
+      "once(): ctx does not belong to a withOnce() body (key 'effect'). Wrap the tool body: .tool(name, { input }).handle(withOnce(async (args, ctx) => …)).",
     );
   });
 });
 
 describe('the step builder (option G)', () => {
-  it('types each result from its step, without the input_required arm', () => {
-    steps(INPUT)
-      .ask('units', () =>
-        Math.random() > 2 ? inputRequired({ inputRequests: { pick: PICK_REQUEST } }) : ('metric' as const),
-      )
-      .ask('count', (_args, _ctx, results) => {
-        expectTypeOf(results).toEqualTypeOf<{ readonly units: 'metric' }>();
-        return 3;
-      })
-      .end((args, results) => {
-        expectTypeOf(args).toEqualTypeOf<{ location: string }>();
-        expectTypeOf(results).toEqualTypeOf<{ readonly units: 'metric'; readonly count: number }>();
-        return `${args.location}: ${results.units} × ${results.count}`;
-      });
+  it('types the arguments from the input and each result from its step, without the input_required arm', () => {
+    server()
+      .tool('weather', { input: INPUT })
+      .handle(
+        steps((step) =>
+          step
+            .ask('units', () =>
+              Math.random() > 2 ? inputRequired({ inputRequests: { pick: PICK_REQUEST } }) : ('metric' as const),
+            )
+            .ask('count', (_args, _ctx, results) => {
+              expectTypeOf(results).toEqualTypeOf<{ readonly units: 'metric' }>();
+              return 3;
+            })
+            .end((args, results) => {
+              expectTypeOf(args).toEqualTypeOf<{ location: string }>();
+              expectTypeOf(results).toEqualTypeOf<{ readonly units: 'metric'; readonly count: number }>();
+              return `${args.location}: ${results.units} × ${results.count}`;
+            }),
+        ),
+      );
   });
 
-  it('rejects a duplicate step name and a missing end step with invalid_usage', () => {
-    const builder = steps(INPUT).ask('units', () => 'metric');
-    // @ts-expect-error - the compile-time error reads "Step 'units' is already declared: step names must be unique"
-    expect(() => builder.ask('units', () => 'imperial')).toThrow(
+  it('rejects a duplicate step name, a missing end step and a foreign definition with invalid_usage', () => {
+    expect(() =>
+      steps<{ location: string }>((step) => {
+        const builder = step.ask('units', () => 'metric');
+        // @ts-expect-error - the compile-time error reads "Step 'units' is already declared: step names must be unique"
+        return builder.ask('units', () => 'imperial').end(() => '');
+      }),
+    ).toThrow(
       expect.objectContaining({
         code: 'invalid_usage',
         message: expect.stringContaining("a step named 'units' is already declared"),
       }),
     );
-    expect(() => builder.build()).toThrow(McpResolveError);
-    expect(() => builder.build()).toThrow(
-      'steps().build(): there is no end step. Add .end((args, results, ctx) => …) before .build().',
+    // @ts-expect-error - a definition must end with .end(…): a bare builder is not a finished definition
+    const unfinished = () => steps<{ location: string }>((step) => step.ask('units', () => 'metric'));
+    expect(unfinished).toThrow(McpResolveError);
+    expect(unfinished).toThrow(
+      'steps(): there is no end step. End the definition with .end((args, results, ctx) => …).',
+    );
+    // @ts-expect-error - the definition must return the builder it was given
+    expect(() => steps(() => ({}))).toThrow(
+      'steps(): the definition must return its builder after .end(…), e.g. (s) => s.ask(…).end(…).',
     );
   });
 
   it('gives an asking step its own requestState back, and runs the end step once', async () => {
     let ends = 0;
-    const tool = server().tool(
-      'weather',
-      { input: INPUT },
-      steps(INPUT)
-        .ask('first', () => 'ready')
-        .ask('pick', (_args, ctx) => {
-          const pick = answerOf(ctx, 'pick', Pick);
-          if (pick === undefined)
-            return inputRequired({ inputRequests: { pick: PICK_REQUEST }, requestState: 'step-own' });
-          return `${String(ctx.mcpReq.requestState())}/${pick.action === 'accept' ? pick.value.pick : pick.action}`;
-        })
-        .end((_args, { first, pick }) => {
-          ends += 1;
-          return `${first} ${pick}`;
-        })
-        .build(),
-    );
+    const tool = server()
+      .tool('weather', { input: INPUT })
+      .handle(
+        steps((step) =>
+          step
+            .ask('first', () => 'ready')
+            .ask('pick', (_args, ctx) => {
+              const pick = answerOf(ctx, 'pick', Pick);
+              if (pick === undefined)
+                return inputRequired({ inputRequests: { pick: PICK_REQUEST }, requestState: 'step-own' });
+              return `${String(ctx.mcpReq.requestState())}/${pick.action === 'accept' ? pick.value.pick : pick.action}`;
+            })
+            .end((_args, { first, pick }) => {
+              ends += 1;
+              return `${first} ${pick}`;
+            }),
+        ),
+      );
     const seen = await observe(
       await connect(tool.createServer, { era: 'modern', elicit: () => accept({ pick: 'p' }) }),
     );
@@ -147,23 +164,22 @@ describe('the step builder (option G)', () => {
 
 describe('linear continuations (option H)', () => {
   const linearServer = (store = createContinuationStore()) =>
-    server().tool(
-      'weather',
-      { input: INPUT },
-      linear(
-        INPUT,
-        async (ctx) => {
-          try {
-            const [a, b] = await Promise.all([ctx.elicit('Alpha?', Pick), ctx.elicit('Beta?', Pick)]);
-            return `${a.pick} ${b.pick}`;
-          } catch (error) {
-            if (error instanceof ElicitationDeclinedError) return `not accepted: ${error.action}`;
-            throw error;
-          }
-        },
-        { store },
-      ),
-    );
+    server()
+      .tool('weather', { input: INPUT })
+      .handle(
+        linear(
+          async (ctx) => {
+            try {
+              const [a, b] = await Promise.all([ctx.elicit('Alpha?', Pick), ctx.elicit('Beta?', Pick)]);
+              return `${a.pick} ${b.pick}`;
+            } catch (error) {
+              if (error instanceof ElicitationDeclinedError) return `not accepted: ${error.action}`;
+              throw error;
+            }
+          },
+          { store },
+        ),
+      );
 
   it('batches concurrent questions in one round and frees the frame when done', async () => {
     const store = createContinuationStore();
@@ -218,7 +234,7 @@ describe('linear continuations (option H)', () => {
   });
 
   it('refuses a store that did not come from createContinuationStore()', () => {
-    expect(() => linear(INPUT, () => '', { store: { size: 0, ttlMs: 1 } })).toThrow(
+    expect(() => linear(() => '', { store: { size: 0, ttlMs: 1 } })).toThrow(
       'linear(): the store must come from createContinuationStore().',
     );
   });
@@ -226,14 +242,14 @@ describe('linear continuations (option H)', () => {
 
 describe('era and answers', () => {
   it('eraOf and byEra follow the request, not the server', async () => {
-    const tool = server().tool(
-      'weather',
-      { input: INPUT },
-      byEra(INPUT, {
-        modern: (_args, ctx) => `modern arm, ${eraOf(ctx)}`,
-        legacy: (_args, ctx) => `legacy arm, ${eraOf(ctx)}`,
-      }),
-    );
+    const tool = server()
+      .tool('weather', { input: INPUT })
+      .handle(
+        byEra({
+          modern: (_args, ctx) => `modern arm, ${eraOf(ctx)}`,
+          legacy: (_args, ctx) => `legacy arm, ${eraOf(ctx)}`,
+        }),
+      );
     const texts = await Promise.all(
       (['modern', 'legacy'] as const).map(
         async (era) => (await observe(await connect(tool.createServer, { era }))).text,

@@ -1,0 +1,120 @@
+/**
+ * The builder step `.tool(name, declaration).handle(body)` fixes the arguments' type before the
+ * body is written, so every mrtr wrapper types its handler's `args` from `input` with no
+ * annotation, and reading a property the input lacks does not compile.
+ */
+import type { ToolStep } from 'mcp-resolve';
+import { McpResolveServer, outcome, resolver } from 'mcp-resolve';
+import type { JournaledContext, LinearContext } from 'mcp-resolve/mrtr';
+import { byEra, createContinuationStore, journaled, linear, steps, withOnce } from 'mcp-resolve/mrtr';
+import { describe, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+
+const input = { location: z.string(), days: z.number().int().optional() };
+type Args = { location: string; days?: number | undefined };
+
+const server = () => new McpResolveServer({ name: 'test', version: '1.0.0' });
+const store = createContinuationStore();
+
+describe('.tool(name, declaration) without a body', () => {
+  it('returns a step whose handle() registers the tool and returns the server for chaining', () => {
+    const step = server().tool('weather', { input });
+    expectTypeOf(step).toEqualTypeOf<ToolStep<McpResolveServer, typeof input, Record<never, never>, undefined>>();
+    expectTypeOf(step.handle(({ location }) => location)).toEqualTypeOf<McpResolveServer>();
+  });
+
+  it('still takes a resolver tool in one call, and a resolver tool through the step', () => {
+    const units = resolver({ name: 'units' }, () => 'metric' as const);
+    server()
+      .tool('a', { input, resolve: { units } }, ({ location, units: u }) => {
+        expectTypeOf(u).toEqualTypeOf<'metric'>();
+        return location;
+      })
+      .tool('b', { input, resolve: { units: outcome(units) } })
+      .handle(({ units: u }) => {
+        expectTypeOf(u.action).toEqualTypeOf<'accept' | 'decline' | 'cancel'>();
+        return 'ok';
+      });
+  });
+});
+
+describe('wrappers infer args from the input', () => {
+  it('journaled', () => {
+    server()
+      .tool('weather', { input })
+      .handle(
+        journaled(async (ctx, args) => {
+          expectTypeOf(ctx).toEqualTypeOf<JournaledContext>();
+          expectTypeOf(args).toEqualTypeOf<Args>();
+          // @ts-expect-error - 'city' is not in the input
+          return args.city;
+        }),
+      );
+  });
+
+  it('linear', () => {
+    server()
+      .tool('weather', { input })
+      .handle(
+        linear(
+          async (ctx, args) => {
+            expectTypeOf(ctx).toEqualTypeOf<LinearContext>();
+            expectTypeOf(args).toEqualTypeOf<Args>();
+            // @ts-expect-error - 'city' is not in the input
+            return args.city;
+          },
+          { store },
+        ),
+      );
+  });
+
+  it('withOnce', () => {
+    server()
+      .tool('weather', { input })
+      .handle(
+        withOnce((args) => {
+          expectTypeOf(args).toEqualTypeOf<Args>();
+          // @ts-expect-error - 'city' is not in the input
+          return args.city;
+        }),
+      );
+  });
+
+  it('byEra', () => {
+    server()
+      .tool('weather', { input })
+      .handle(
+        byEra({
+          modern: (args) => {
+            expectTypeOf(args).toEqualTypeOf<Args>();
+            return args.location;
+          },
+          // @ts-expect-error - 'city' is not in the input
+          legacy: (args) => args.city,
+        }),
+      );
+  });
+
+  it('steps', () => {
+    server()
+      .tool('weather', { input })
+      .handle(
+        steps((step) =>
+          step
+            .ask('units', (args) => {
+              expectTypeOf(args).toEqualTypeOf<Args>();
+              return 'metric';
+            })
+            // @ts-expect-error - 'city' is not in the input
+            .end((args, { units }) => `${args.city} ${units}`),
+        ),
+      );
+  });
+
+  it('a wrapper that returns a string body does not fit a tool with a structured output', () => {
+    server()
+      .tool('weather', { input, output: z.object({ t: z.number() }) })
+      // @ts-expect-error - wrappers return text or a tool result, not the structured value
+      .handle(journaled(async (_ctx, { location }) => location));
+  });
+});
