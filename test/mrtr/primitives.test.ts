@@ -129,6 +129,8 @@ describe('the step builder (option G)', () => {
     expect(unfinished).toThrow(
       'steps(): there is no end step. End the definition with .end((args, results, ctx) => …).',
     );
+    // @ts-expect-error - the definition is a function of the builder
+    expect(() => steps('units')).toThrow('steps(): the definition must be a function (got string).');
     // @ts-expect-error - the definition must return the builder it was given
     expect(() => steps(() => ({}))).toThrow(
       'steps(): the definition must return its builder after .end(…), e.g. (s) => s.ask(…).end(…).',
