@@ -198,7 +198,7 @@ export const sealing: Benchmark = {
       notes: [
         'Per operation, state object in and out: mcp-resolve serialises to JSON, seals the bytes, opens and parses; the codec mints and verifies the object. Both bind the token to method, tool, canonical arguments and principal (the codec through its `bind` tag); mcp-resolve also encrypts, binds the audience, and consumes each token once (in-memory replay guard on, its default). The codec is signed only (the client can read the state) and reusable until it expires.',
         'mcp-resolve seals with synchronous `node:crypto` on Node (obtained through `process.getBuiltinModule`, so the root entry stays runtime-neutral) and with Web Crypto where that is absent; both write the same bytes. The codec uses WebCrypto, whose every call is a thread-pool round trip (slower under load). Batches alternate mcp-resolve / codec after warm-up. CPU counts every thread of the process (the V8 garbage collector, the crypto thread pool), so it can exceed wall time.',
-        'Token overhead: a sealed token is base64url(51-byte header and tag + plaintext; 6 of those bytes are a header proof so the log names a mismatch only when it is proven); the target is judged on the characters it adds over base64url(plaintext), the smallest text any opaque encoding of the state would take.',
+        'Token overhead: a sealed token is base64url(48-byte header and tag + plaintext; 3 of those bytes are 1-byte mismatch hints and 6 a header proof so the log names a mismatch only when it is proven); the target is judged on the characters it adds over base64url(plaintext), the smallest text any opaque encoding of the state would take.',
       ],
       targets,
       data,

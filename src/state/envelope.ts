@@ -22,7 +22,7 @@ import { concatBytes, equalBytes, readUint48, toBase64url, writeUint48 } from '.
 import type { CryptoPrimitives } from './primitives.js';
 import type { OpenOutcome } from './token.js';
 
-/** The version byte of the codec envelope (distinct from the built-in token's `0x01`). */
+/** The version byte of the codec envelope (distinct from every built-in token version). */
 export const ENVELOPE_VERSION = 0x02;
 
 const OFFSET_ISSUED_AT = 1;

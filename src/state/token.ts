@@ -5,26 +5,28 @@
  *
  * | offset | bytes | field                                                             |
  * |--------|-------|-------------------------------------------------------------------|
- * | 0      | 1     | version `0x03`                                                    |
+ * | 0      | 1     | version `0x04`                                                    |
  * | 1      | 4     | key id (HKDF-derived)                                             |
  * | 5      | 6     | issued-at, ms since the epoch, unsigned big-endian                |
  * | 11     | 12    | GCM nonce (random); also the token id                             |
- * | 23     | 6     | mismatch hints: 2 bytes each for request, audience, principal     |
- * | 29     | 6     | header proof = HMAC(hintKey, 0xff ‖ bytes 0..29)[0..6]            |
- * | 35     | n     | ciphertext                                                        |
- * | 35 + n | 16    | GCM tag                                                           |
+ * | 23     | 3     | mismatch hints: 1 byte each for request, audience, principal      |
+ * | 26     | 6     | header proof = HMAC(hintKey, 0xff ‖ bytes 0..26)[0..6]            |
+ * | 32     | n     | ciphertext                                                        |
+ * | 32 + n | 16    | GCM tag                                                           |
  *
- * Associated data = bytes 0..35 ‖ request digest ‖ audience digest ‖ salted principal, so the
+ * Associated data = bytes 0..32 ‖ request digest ‖ audience digest ‖ salted principal, so the
  * header and the whole binding are authenticated at full strength without travelling.
  *
- * The hints are the first 2 bytes of each component's digest, masked with HMAC(hintKey, 0x00 ‖
+ * The hints are the first byte of each component's digest, masked with HMAC(hintKey, 0x00 ‖
  * nonce) (so tokens cannot be linked); they only serve to name the reason of a failure in the log,
- * and only once proven: when GCM fails, the header proof (which
- * does not depend on the binding) is checked first; only an authentic header's hints are compared
- * with the inbound binding, and a differing authentic hint proves that component changed. A header
- * that does not authenticate is `tampered`, whatever its hint bytes say. Nothing is computed for the
- * log on the success path. The proof is 48 bits: it guards the accuracy of a log line, not the token
- * (GCM does that), and keeps the overhead a multiple of 3 bytes (51 bytes, 68 base64url characters).
+ * and only once proven: when GCM fails, the header proof (which does not depend on the binding) is
+ * checked first; only an authentic header's hints are compared with the inbound binding. A
+ * differing authentic hint proves that component changed; an equal one is merely inconclusive (a
+ * changed component keeps its 1-byte hint with probability 1/256), so when no hint differs the
+ * reason is the generic `tampered`. A header that does not authenticate is `tampered`, whatever its
+ * hint bytes say. Nothing is computed for the log on the success path. The proof is 48 bits: it
+ * guards the accuracy of a log line, not the token (GCM does that). Header and tag are 48 bytes, a
+ * multiple of 3, so a token is exactly 64 base64url characters longer than base64url(plaintext).
  */
 import {
   concatBytes,
@@ -41,18 +43,21 @@ import type { RejectReason } from './errors.js';
 import type { DerivedKey, KeyRing } from './keys.js';
 import type { CryptoPrimitives } from './primitives.js';
 
-/** The version byte of the built-in token format (`0x01` was the format before header proofs; `0x02` is the codec envelope). */
-export const TOKEN_VERSION = 0x03;
+/**
+ * The version byte of the built-in token format. Earlier layouts are rejected as `bad_version`:
+ * `0x01` had no header proof, `0x03` had 2-byte hints; `0x02` is the codec envelope.
+ */
+export const TOKEN_VERSION = 0x04;
 
 const OFFSET_KEY_ID = 1;
 const OFFSET_ISSUED_AT = 5;
 const OFFSET_NONCE = 11;
 const NONCE_BYTES = 12;
 const OFFSET_HINTS = 23;
-const HINT_BYTES = 2;
-const OFFSET_PROOF = 29;
+const HINT_BYTES = 1;
+const OFFSET_PROOF = 26;
 const PROOF_BYTES = 6;
-const HEADER_BYTES = 35;
+const HEADER_BYTES = 32;
 const TAG_BYTES = 16;
 
 /** Bytes a built-in token adds to the plaintext before base64url (header + tag). */
@@ -88,7 +93,7 @@ function associatedData(
   return concatBytes([header, binding.request, audience, principal]);
 }
 
-/** The three 2-byte hints (request, audience, principal) under one per-token mask: one HMAC, not three. */
+/** The three 1-byte hints (request, audience, principal) under one per-token mask: one HMAC, not three. */
 function hints(
   key: DerivedKey,
   nonce: Uint8Array,

@@ -1,13 +1,24 @@
 import { describe, expect, it } from 'vitest';
 
-import type { RejectReason } from '../../src/state/index.js';
+import { digestBinding } from '../../src/state/binding.js';
+import type { RejectReason, RequestBinding } from '../../src/state/index.js';
+import { webPrimitives } from '../../src/state/index.js';
 import { BINDING, KEY_A, KEY_B, asToken, bytes, captureLog, expectRejected, fixture, tokenBytes } from './helpers.js';
 
 // Offsets of the built-in token (see docs/request-state.md, "Token format").
 const VERSION = 0;
 const KEY_ID = [1, 5] as const;
-const HINTS = [23, 29] as const;
-const OVERHEAD = 51;
+const HINTS = [23, 26] as const;
+const OVERHEAD = 48;
+
+/** A genuine token of the previous layout (version 0x03, 2-byte hints), sealed with KEY_A for BINDING at T0. */
+const PREVIOUS_LAYOUT = 'A67E28YBm3baqADjsSwk64MJVmzLFCdUVL84RB55w-21IeR11j6uzQk4hc0zJEa8WrZECzJP_m0';
+
+/** The first byte of a binding's request digest: what its 1-byte hint carries (under a per-token mask). */
+function requestHintSource(binding: RequestBinding): number | undefined {
+  const digested = digestBinding(binding, webPrimitives);
+  return digested.ok ? digested.digest.request[0] : undefined;
+}
 
 /**
  * The reason the log must name when byte `index` is altered. Altered hint bytes are `tampered`: a
@@ -61,6 +72,26 @@ describe('tampering', () => {
     await expectRejected(sealer.open(asToken(mutated), BINDING), log, 'tampered');
   });
 
+  it('names binding_mismatch only from a differing 1-byte hint; an equal hint (1 in 256) stays the generic tampered', async () => {
+    const { sealer, log } = fixture({ replayGuard: false });
+    const token = await sealer.seal(bytes('{"step":1}'), BINDING);
+    const sealedHint = requestHintSource(BINDING);
+    const seen = new Set<RejectReason>();
+    for (let index = 0; index < 4096 && seen.size < 2; index++) {
+      const other = { ...BINDING, arguments: { orderId: `ORD-${index}`, amount: 42.5 } };
+      const reason = requestHintSource(other) === sealedHint ? 'tampered' : 'binding_mismatch';
+      await expectRejected(sealer.open(token, other), log, reason);
+      seen.add(reason);
+    }
+    expect([...seen].sort()).toEqual(['binding_mismatch', 'tampered']); // both cases were exercised
+  });
+
+  it('rejects a token of the previous layout (0x03, 2-byte hints) as bad_version, even under its own key', async () => {
+    const { sealer, log } = fixture({ replayGuard: false });
+    expect(tokenBytes(PREVIOUS_LAYOUT)[0]).toBe(0x03);
+    await expectRejected(sealer.open(PREVIOUS_LAYOUT, BINDING), log, 'bad_version');
+  });
+
   it('rejects every truncation, from the empty string up to one character short', async () => {
     const { sealer, log } = fixture({ replayGuard: false });
     const token = await sealer.seal(bytes('state'), BINDING);
@@ -91,17 +122,17 @@ describe('tampering', () => {
   it('rejects a re-prefixed token: any other version byte is bad_version', async () => {
     const { sealer, log } = fixture({ replayGuard: false });
     const original = tokenBytes(await sealer.seal(bytes('state'), BINDING));
-    for (const version of [0x00, 0x01, 0x02, 0x7f, 0x81, 0xff]) {
+    for (const version of [0x00, 0x01, 0x02, 0x03, 0x05, 0x7f, 0x81, 0xff]) {
       const mutated = Buffer.from(original);
       mutated[0] = version;
       await expectRejected(sealer.open(asToken(mutated), BINDING), log, 'bad_version');
     }
-    await expectRejected(sealer.open(asToken(Buffer.concat([Buffer.of(3), original])), BINDING), log);
+    await expectRejected(sealer.open(asToken(Buffer.concat([Buffer.of(4), original])), BINDING), log);
   });
 
   it('rejects non-canonical base64url: set trailing bits, standard alphabet, padding', async () => {
     const { sealer, log } = fixture({ replayGuard: false });
-    // 51 + 2 bytes → 53 bytes, 71 characters: the last character carries 2 unused bits.
+    // 48 + 2 bytes → 50 bytes, 67 characters: the last character carries 2 unused bits.
     let token = await sealer.seal(bytes('ab'), BINDING);
     while (!/[-_]/.test(token)) token = await sealer.seal(bytes('ab'), BINDING);
     expect(token.length % 4).toBe(3);
