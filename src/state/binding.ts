@@ -44,7 +44,16 @@ function prefixed(bytes: Uint8Array): readonly Uint8Array[] {
 
 const REQUEST_LABEL = prefixed(utf16le('mcp-resolve request binding v1'));
 
-/** Checks a binding's shape at run time and digests method, target and canonical arguments. */
+const REQUEST_CACHE_ENTRIES = 1024;
+const MAX_CACHED_REQUEST_CHARS = 4096;
+/**
+ * Request digests by method, canonical arguments and target, for the last requests seen (a bounded
+ * map of short keys): a round's open and the seal of its next round digest the same request once.
+ * The digest is the same on every primitives (the same SHA-256), so one map serves all.
+ */
+const requestDigests = new Map<string, Uint8Array>();
+
+/** Checks a binding's shape at run time and digests method, target and canonical arguments (read-only result). */
 export function digestBinding(binding: unknown, primitives: CryptoPrimitives): BindingDigestResult {
   if (typeof binding !== 'object' || binding === null) return { ok: false, reason: 'invalid_binding' };
   const method = 'method' in binding ? binding.method : undefined;
@@ -62,12 +71,21 @@ export function digestBinding(binding: unknown, primitives: CryptoPrimitives): B
     return { ok: false, reason: 'arguments_not_canonical' };
   }
   if (canonical === undefined) return { ok: false, reason: 'arguments_not_canonical' };
-  const request = primitives.sha256([
-    ...REQUEST_LABEL,
-    ...prefixed(utf16le(method)),
-    ...prefixed(utf16le(target)),
-    ...prefixed(utf8(canonical)),
-  ]);
+  // Unambiguous: a method has no NUL and canonical JSON escapes every control character.
+  const key = `${method}\0${canonical}\0${target}`;
+  let request = requestDigests.get(key);
+  if (request === undefined) {
+    request = primitives.sha256([
+      ...REQUEST_LABEL,
+      ...prefixed(utf16le(method)),
+      ...prefixed(utf16le(target)),
+      ...prefixed(utf8(canonical)),
+    ]);
+    if (key.length <= MAX_CACHED_REQUEST_CHARS) {
+      if (requestDigests.size >= REQUEST_CACHE_ENTRIES) requestDigests.clear();
+      requestDigests.set(key, request);
+    }
+  }
   return { ok: true, digest: { request, principal } };
 }
 

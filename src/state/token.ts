@@ -82,7 +82,6 @@ export type OpenOutcome =
 
 const PROOF_LABEL = Uint8Array.of(0xff);
 const MASK_LABEL = Uint8Array.of(0x00);
-const NO_PRINCIPAL_HINT = new Uint8Array(HINT_BYTES);
 
 function associatedData(
   header: Uint8Array,
@@ -102,15 +101,13 @@ function hints(
   principal: Uint8Array,
 ): Uint8Array {
   const mask = key.hintMac([MASK_LABEL, nonce]);
-  // The salted principal is 0x00 (absent) or 0x01 ‖ HMAC: its hint is the HMAC's first bytes, or zeros.
-  const principalHint = principal.length > 1 ? principal.subarray(1, 1 + HINT_BYTES) : NO_PRINCIPAL_HINT;
-  const sources = [binding.request, audience, principalHint];
-  const out = new Uint8Array(3 * HINT_BYTES);
-  for (let index = 0; index < out.length; index++) {
-    const source = sources[Math.floor(index / HINT_BYTES)];
-    out[index] = ((source?.[index % HINT_BYTES] ?? 0) ^ (mask[index] ?? 0)) & 0xff;
-  }
-  return out;
+  // The salted principal is 0x00 (absent) or 0x01 ‖ HMAC: its hint is the HMAC's first byte, or zero.
+  const principalHint = principal.length > 1 ? (principal[1] ?? 0) : 0;
+  return Uint8Array.of(
+    (binding.request[0] ?? 0) ^ (mask[0] ?? 0),
+    (audience[0] ?? 0) ^ (mask[1] ?? 0),
+    principalHint ^ (mask[2] ?? 0),
+  );
 }
 
 function headerProof(key: DerivedKey, token: Uint8Array): Uint8Array {

@@ -64,6 +64,15 @@ describe('binding to the originating request', () => {
     await expectRejected(f.sealer.open(token, { ...BINDING, arguments: null }), f.log, 'binding_mismatch');
   });
 
+  it('digests the arguments as they are at each call: an object changed in place after sealing no longer matches', async () => {
+    const args = { orderId: 'ORD-1234', amount: 42.5 };
+    const { token, f } = await mintedFor({ ...BINDING, arguments: args });
+    args.amount = 43;
+    await expectRejected(f.sealer.open(token, { ...BINDING, arguments: args }), f.log, 'binding_mismatch');
+    args.amount = 42.5;
+    expect(await f.sealer.open(token, { ...BINDING, arguments: args })).toEqual(bytes('state'));
+  });
+
   it('does not confuse targets that differ only in a lone surrogate', async () => {
     const { token, f } = await mintedFor({ ...BINDING, method: 'resources/read', target: 'file:///x\uD800' });
     await expectRejected(
