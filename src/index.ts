@@ -68,6 +68,7 @@ export type {
   TaskOptions,
   TaskRecord,
   TaskStatus,
+  TaskStatusChange,
   TaskStore,
   TaskSupport,
 } from './tasks/index.js';

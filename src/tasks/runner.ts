@@ -55,6 +55,26 @@ export interface TaskOptions {
   readonly pollIntervalMs?: number;
   /** Receives failures the task machinery could not record on a task (a store that stopped answering). */
   readonly onerror?: (error: Error) => void;
+  /**
+   * Called in the process that wrote the change, each time a task's status changes (`working` →
+   * `input_required` → `working` → `completed` / `failed` / `cancelled`), with the task's owner
+   * and the `notifications/tasks/status` params (the `tasks/get` shape: `taskId`, `status`, and
+   * the questions, `result` or `error` the status inlines). The SDK 2.4 `subscriptions/listen`
+   * channel carries only list-changed and resource-updated events and knows no principal, so the
+   * library does not send these itself: deliver them to `principal`'s clients only. A throw is
+   * reported to `onerror` and changes nothing.
+   */
+  readonly onStatus?: (change: TaskStatusChange) => void;
+}
+
+/** One task status change, as {@link TaskOptions.onStatus} receives it. */
+export interface TaskStatusChange {
+  /** The principal that created the task (`undefined` for an unauthenticated server). */
+  readonly principal: string | undefined;
+  /** The notification's method. */
+  readonly method: 'notifications/tasks/status';
+  /** The notification's params: the task as `tasks/get` answers it. */
+  readonly params: Record<string, unknown>;
 }
 
 const DEFAULT_TTL_MS = 3_600_000;
@@ -278,7 +298,21 @@ export class TaskRunner {
       const changed = change(current);
       if (changed === undefined) return undefined;
       const next = { ...changed, revision: current.revision + 1, lastUpdatedAt: new Date().toISOString() };
-      if (await this.store.replace(next, current.revision)) return next;
+      if (await this.store.replace(next, current.revision)) {
+        if (next.status !== current.status) this.announce(next);
+        return next;
+      }
+    }
+  }
+
+  /** Hands a status change to `onStatus`; a throw there is reported, never propagated. */
+  private announce(record: TaskRecord): void {
+    const { onStatus, onerror } = this.options;
+    if (onStatus === undefined) return;
+    try {
+      onStatus({ principal: record.principal, method: 'notifications/tasks/status', params: detailedTask(record) });
+    } catch (error) {
+      onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
