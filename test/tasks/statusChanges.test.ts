@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { TaskStatusChange } from 'mcp-resolve';
 import { elicit, McpResolveServer, resolver } from 'mcp-resolve';
-import { cancelTask, connectInProcess, taskOf, updateTask } from 'mcp-resolve/testing';
+import { serveHttp } from 'mcp-resolve/node';
+import { cancelTask, connectHttp, connectInProcess, taskOf, updateTask } from 'mcp-resolve/testing';
 
 import { onCleanup } from '../resolvers/helpers.js';
 import { TASK_CLIENT, until } from './helpers.js';
@@ -36,12 +37,10 @@ function server(onStatus: (change: TaskStatusChange) => void, onerror?: (error: 
   );
 }
 
-async function connectAs(mcp: McpResolveServer, name: string) {
-  const connection = await connectInProcess(mcp.createServer, {
-    era: 'modern',
-    capabilities: TASK_CLIENT,
-    clientInfo: { name, version: '1' },
-  });
+async function connectAs(mcp: McpResolveServer, name: string, url?: URL) {
+  const options = { era: 'modern', capabilities: TASK_CLIENT, clientInfo: { name, version: '1' } } as const;
+  const connection =
+    url === undefined ? await connectInProcess(mcp.createServer, options) : await connectHttp(url, options);
   onCleanup(() => connection.close());
   return connection.client;
 }
@@ -76,6 +75,28 @@ describe('tasks.onStatus', () => {
 
     const ofTheirs = changes.filter((change) => change.params.taskId === theirs.taskId);
     expect(ofTheirs.map((change) => [change.principal, change.params.status])).toEqual([['mallory', 'input_required']]);
+  });
+
+  it('over HTTP on 2026-07-28: the task changes of SDK clients reach the hook with their owner, in order', async () => {
+    const changes: TaskStatusChange[] = [];
+    const mcp = server((change) => changes.push(change));
+    const handle = await serveHttp(mcp, { port: 0 });
+    onCleanup(() => handle.close());
+    const alice = await connectAs(mcp, 'alice', handle.url);
+    const mallory = await connectAs(mcp, 'mallory', handle.url);
+    const mine = await parkedTask(alice, 12);
+    const theirs = await parkedTask(mallory, 13);
+    await updateTask(alice, mine.taskId, { [mine.key]: { action: 'accept', content: { approve: false } } });
+    await until(alice, mine.taskId, 'completed');
+    await cancelTask(mallory, theirs.taskId);
+
+    expect(changes.map((change) => [change.principal, change.params.taskId, change.params.status])).toEqual([
+      ['alice', mine.taskId, 'input_required'],
+      ['mallory', theirs.taskId, 'input_required'],
+      ['alice', mine.taskId, 'working'],
+      ['alice', mine.taskId, 'completed'],
+      ['mallory', theirs.taskId, 'cancelled'],
+    ]);
   });
 
   it('reports a cancellation, and a throwing onStatus goes to onerror without changing the task', async () => {
