@@ -10,8 +10,6 @@
  *   npx tsx examples/stories/expense-approval/client.ts --http URL  # uses a server someone started
  *   add --legacy to speak 2025-11-25 (pushed questions, no tasks)
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
@@ -21,6 +19,8 @@ import { z } from 'zod';
 import { TASKS_EXTENSION } from 'mcp-resolve';
 import type { DetailedTask, Era, TestConnection } from 'mcp-resolve/testing';
 import { cancelTask, connectHttp, connectStdio, getTask, taskOf, updateTask } from 'mcp-resolve/testing';
+
+import { startHttpServer } from '../lib/serverProcess.js';
 
 /** Which transport a run uses. */
 export type StoryTransport = 'stdio' | 'http';
@@ -119,33 +119,6 @@ function approverOf(message: string): Approver {
   return message.startsWith('Finance') ? 'finance' : 'manager';
 }
 
-/** Starts the server over HTTP on a free port and resolves with its URL once it listens. */
-async function startHttpServer(): Promise<{ url: URL; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, '--http', '--port', '0'], {
-    stdio: ['ignore', 'inherit', 'pipe'],
-  });
-  let seen = '';
-  const url = await new Promise<URL>((resolve, reject) => {
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      seen += chunk;
-      const match = /listening on (\S+)/.exec(seen);
-      if (match?.[1]) resolve(new URL(match[1]));
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`expense-desk server exited with code ${String(code)} before listening:\n${seen}`)),
-    );
-  });
-  return {
-    url,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
-}
-
 /** Runs every submission of the story once and reports what passed. */
 export async function runExpenseApproval(run: StoryRun): Promise<StoryReport> {
   const log = run.log ?? ((line: string) => console.log(line));
@@ -211,7 +184,8 @@ export async function runExpenseApproval(run: StoryRun): Promise<StoryReport> {
     }
   };
 
-  const server = run.transport === 'http' && run.url === undefined ? await startHttpServer() : undefined;
+  const server =
+    run.transport === 'http' && run.url === undefined ? await startHttpServer(SERVER, 'expense-desk') : undefined;
   let connection: TestConnection | undefined;
   try {
     const options = { era: run.era, capabilities: TASK_CLIENT, elicit };

@@ -3,13 +3,17 @@
  * order id and a reason; every question the desk asks is shown as a form they answer at the
  * terminal (see ../terminal/form.ts), on either era and transport.
  */
+import { fileURLToPath } from 'node:url';
+
 import type { Era, TestConnection } from 'mcp-resolve/testing';
 import { connectHttp, connectStdio } from 'mcp-resolve/testing';
 
 import { answerInTerminal } from '../terminal/form.js';
 import type { Terminal } from '../terminal/form.js';
+import { startHttpServer } from '../lib/serverProcess.js';
 import type { StoryTransport } from './client.js';
-import { SERVER, startHttpServer } from './serverProcess.js';
+
+const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
 
 /** How an interactive session is set up. */
 export interface AskRun {
@@ -24,7 +28,8 @@ export interface AskRun {
 export async function runAskMode(run: AskRun): Promise<void> {
   const { terminal } = run;
   const elicit = (params: Parameters<typeof answerInTerminal>[0]) => answerInTerminal(params, terminal);
-  const server = run.transport === 'http' && run.url === undefined ? await startHttpServer() : undefined;
+  const server =
+    run.transport === 'http' && run.url === undefined ? await startHttpServer(SERVER, 'refund-desk') : undefined;
   let connection: TestConnection | undefined;
   try {
     connection =

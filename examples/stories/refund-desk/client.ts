@@ -15,7 +15,10 @@ import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import type { Era, TestConnection } from 'mcp-resolve/testing';
 import { connectHttp, connectStdio } from 'mcp-resolve/testing';
 
-import { SERVER, startHttpServer } from './serverProcess.js';
+import { startHttpServer } from '../lib/serverProcess.js';
+
+/** The desk server's entry file. */
+export const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
 
 /** Which transport a run uses. */
 export type StoryTransport = 'stdio' | 'http';
@@ -186,7 +189,8 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
     log(`    ${ok ? 'ok  ' : 'FAIL'} ${what}`);
   };
 
-  const server = run.transport === 'http' && run.url === undefined ? await startHttpServer() : undefined;
+  const server =
+    run.transport === 'http' && run.url === undefined ? await startHttpServer(SERVER, 'refund-desk') : undefined;
   let connection: TestConnection | undefined;
   try {
     connection =
