@@ -1,3 +1,6 @@
+/** The key of the internal completion-notifier factory on a legacy {@link ToolContext} (not exported from the package). */
+export const elicitationCompleter = Symbol('mcp-resolve.elicitation-completer');
+
 /** What resolvers and tool bodies receive as their context. */
 import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 
@@ -10,6 +13,11 @@ export type Era = 'modern' | 'legacy';
  */
 export type ToolContext = ServerContext & {
   readonly era: Era;
+  /**
+   * Internal: on a legacy connection, makes the SDK's `notifications/elicitation/complete` sender for
+   * an elicitation id, bound to the connection the call came in on (so it never reaches another session).
+   */
+  readonly [elicitationCompleter]?: (elicitationId: string) => () => Promise<void>;
   /** What the client declared it can answer (the request's envelope on modern, `initialize` on legacy). */
   readonly clientCapabilities: ClientCapabilities | undefined;
 };

@@ -12,6 +12,7 @@ export type {
   ElicitationResult,
   ElicitOptions,
   ElicitUrl,
+  CompleteElicitation,
   ElicitUrlOptions,
   UrlElicitation,
   ListRoots,

@@ -56,7 +56,16 @@ export interface ElicitUrl {
   readonly message: string;
   readonly url: string;
   readonly elicitationId: string;
+  /** The author's hook for reporting the page step's completion (see {@link ElicitUrlOptions.onAsked}). */
+  readonly onAsked?: (complete: CompleteElicitation) => void;
 }
+
+/**
+ * Sends `notifications/elicitation/complete` for one URL question's elicitation id, on the legacy
+ * (2025-11-25) connection that asked it. Call it from the page's handler once the out-of-band step
+ * is done; it resolves when the notification is handed to the transport.
+ */
+export type CompleteElicitation = () => Promise<void>;
 
 /** What a consumer receives for an accepted URL-mode question. */
 export interface UrlElicitation {
@@ -67,6 +76,14 @@ export interface UrlElicitation {
 export interface ElicitUrlOptions {
   /** The id the client reports completion under; derived from the message and URL when omitted (questions must be deterministic). */
   readonly elicitationId?: string;
+  /**
+   * Called each time the question is sent on a 2025-11-25 connection, before the client answers,
+   * with a {@link CompleteElicitation} bound to that connection and this elicitation id: keep it
+   * where the page's handler (which runs outside any MCP request) finds it, and call it when the
+   * person finished there. Never called on 2026-07-28: that revision has no completion
+   * notification, so there is nothing to send (the client learns the outcome from the next round).
+   */
+  readonly onAsked?: (complete: CompleteElicitation) => void;
 }
 
 /** A request to the client's LLM (`sampling/createMessage`). */
@@ -118,7 +135,8 @@ export function elicitUrl(message: string, url: string, options: ElicitUrlOption
     throw new McpResolveError('invalid_declaration', `elicitUrl(): '${url}' is not an absolute URL.`);
   }
   const elicitationId = options.elicitationId ?? stableId(`${message}\n${parsed.href}`);
-  return { [MARKER]: 'elicitUrl', message, url: parsed.href, elicitationId };
+  const { onAsked } = options;
+  return { [MARKER]: 'elicitUrl', message, url: parsed.href, elicitationId, ...(onAsked && { onAsked }) };
 }
 
 /** 22 base64url characters of SHA-256 (node:crypto where present, else @noble/hashes: same bytes). */

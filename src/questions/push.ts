@@ -6,9 +6,9 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import type { ToolContext } from '../context.js';
+import { elicitationCompleter, type ToolContext } from '../context.js';
 import { ToolError } from '../errors.js';
-import type { ElicitationResult } from './markers.js';
+import { askKind, type ElicitationResult } from './markers.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';
 import { askedAgain, attemptsOf } from './reask.js';
 import type { Question } from './render.js';
@@ -30,6 +30,7 @@ export async function pushQuestion(
 ): Promise<ElicitationResult<unknown>> {
   const attempts = attemptsOf(question.ask);
   let request = question.rendered.request;
+  announceUrlQuestion(ctx, question);
   for (let attempt = 1; ; attempt++) {
     let response: unknown;
     try {
@@ -58,4 +59,12 @@ export async function pushQuestion(
       request = askedAgain(question.rendered.request, error.reason);
     }
   }
+}
+
+/** Hands a URL question's `onAsked` hook the completion sender of the connection it is pushed on. */
+function announceUrlQuestion(ctx: ToolContext, question: Question): void {
+  const { ask } = question;
+  const completerOf = ctx[elicitationCompleter];
+  if (askKind(ask) !== 'elicitUrl' || !('onAsked' in ask) || ask.onAsked === undefined || !completerOf) return;
+  ask.onAsked(completerOf(ask.elicitationId));
 }

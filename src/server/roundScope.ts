@@ -6,7 +6,7 @@
 import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
-import type { ToolContext } from '../context.js';
+import { elicitationCompleter, type ToolContext } from '../context.js';
 import { Ledger } from '../questions/ledger.js';
 import { strategyFor } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
@@ -73,6 +73,10 @@ function scopeOf(
     ...sdkCtx,
     era,
     clientCapabilities: clientCapabilitiesOf(sdkCtx, services.server, era),
+    // The SDK's notifier on this connection's own Server: the page step of a URL question reports completion here.
+    ...(era === 'legacy' && {
+      [elicitationCompleter]: (id: string) => services.server.createElicitationCompletionNotifier(id),
+    }),
     // With no state the SDK's accessor already answers `undefined`; only plaintext replaces it.
     ...(plaintext !== undefined && { mcpReq: { ...sdkCtx.mcpReq, requestState: <T>() => plaintext as T } }),
   };

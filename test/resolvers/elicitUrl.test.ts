@@ -98,6 +98,80 @@ describe.each(ERAS)('elicitUrl (%s)', (era) => {
   });
 });
 
+/**
+ * A checkout whose payment page reports completion: `onAsked` files the connection's completion
+ * sender under the elicitation id, and `finishPayment` (the page handler, outside any MCP request)
+ * calls it.
+ */
+function completingCheckout() {
+  const senders = new Map<string, () => Promise<void>>();
+  const pay = resolver({ name: 'payment', args: { order_id: z.string() } }, ({ order_id }) =>
+    elicitUrl(`Pay for ${order_id}.`, `http://127.0.0.1:9/pay/${order_id}`, {
+      elicitationId: `pay-${order_id}`,
+      onAsked: (complete) => senders.set(`pay-${order_id}`, complete),
+    }),
+  );
+  const server = newServer().tool(
+    'checkout',
+    { input: { order_id: z.string() }, resolve: { payment: pay } },
+    ({ payment }) => `paid under ${payment.elicitationId}`,
+  );
+  const finishPayment = async (id: string) => senders.get(id)?.();
+  return { server, senders, finishPayment };
+}
+
+describe('elicitUrl completion (notifications/elicitation/complete)', () => {
+  it('legacy: the page step sends the completion with the elicitation id, on the connection that asked only', async () => {
+    const { server, senders, finishPayment } = completingCheckout();
+    const pageSteps: Array<Promise<void>> = [];
+    const connect2 = async () => {
+      const completed: string[] = [];
+      const connection = await connect(server, {
+        era: 'legacy',
+        capabilities: URL_CAPABLE,
+        elicit: (params) => {
+          // The person pays on the page while the client holds the question open.
+          if ('elicitationId' in params) pageSteps.push(finishPayment(params.elicitationId));
+          return { action: 'accept' };
+        },
+      });
+      connection.client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+        completed.push(notification.params.elicitationId);
+      });
+      return { connection, completed };
+    };
+    const first = await connect2();
+    const second = await connect2();
+    expect(textOf(await call(first.connection, 'checkout', { order_id: 'A' }))).toBe('paid under pay-A');
+    expect(textOf(await call(second.connection, 'checkout', { order_id: 'B' }))).toBe('paid under pay-B');
+    await Promise.all(pageSteps);
+    // A round trip on each connection flushes notifications sent before it.
+    await first.connection.client.listTools();
+    await second.connection.client.listTools();
+    expect([...senders.keys()]).toEqual(['pay-A', 'pay-B']);
+    expect(first.completed).toEqual(['pay-A']);
+    expect(second.completed).toEqual(['pay-B']);
+  });
+
+  it('modern: onAsked is never called, nothing is sent, and the call completes', async () => {
+    const { server, senders } = completingCheckout();
+    const completed: unknown[] = [];
+    const connection = await connect(server, {
+      era: 'modern',
+      capabilities: URL_CAPABLE,
+      elicit: () => ({ action: 'accept' }),
+    });
+    connection.client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+      completed.push(notification);
+    });
+    const result = await call(connection, 'checkout', { order_id: 'A' });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe('paid under pay-A');
+    await connection.client.listTools();
+    expect([senders.size, completed]).toEqual([0, []]);
+  });
+});
+
 describe('elicitUrl() declaration', () => {
   it('refuses a URL that is not absolute, and takes an explicit elicitation id', () => {
     expect(() => elicitUrl('Pay', '/pay/1')).toThrow(McpResolveError);

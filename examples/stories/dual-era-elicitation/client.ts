@@ -105,6 +105,11 @@ export async function runDualEra(
       transport === 'stdio'
         ? await connectStdio(process.execPath, ['--import', 'tsx', SERVER], { era, elicit, capabilities: CAPABILITIES })
         : await connectHttp(server!.url, { era, elicit, capabilities: CAPABILITIES });
+    const completed: string[] = [];
+    connection.client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+      log(`    notified: elicitation ${notification.params.elicitationId} complete`);
+      completed.push(notification.params.elicitationId);
+    });
     log(`[1] book_table Chez Loopback (${transport}, ${PROTOCOL[era]})`);
     const result = await connection.client.callTool({ name: 'book_table', arguments: { restaurant: 'Chez Loopback' } });
     const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
@@ -128,6 +133,12 @@ export async function runDualEra(
       era === 'legacy'
         ? 'the URL question carries its elicitation id'
         : 'no elicitation id on 2026-07-28 (the revision dropped it)',
+    );
+    check(
+      era === 'legacy' ? completed.join() === 'Chez Loopback:4' : completed.length === 0,
+      era === 'legacy'
+        ? 'the page step sent notifications/elicitation/complete for that id'
+        : 'no completion notification on 2026-07-28 (the revision has none)',
     );
     check(paidReply.startsWith('Deposit paid'), 'the page took the card itself (the client never saw it)');
     check(!result.isError && text === 'booked Chez Loopback for 4, deposit paid', 'booked for 4, deposit paid');

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 
 import { z } from 'zod';
 
+import type { CompleteElicitation } from 'mcp-resolve';
 import { elicit, elicitUrl, McpResolveServer, resolver, ToolError } from 'mcp-resolve';
 
 /** The form question: titled, described, with a default so Submit works untouched. */
@@ -21,12 +22,18 @@ export interface PaymentPage {
   readonly url: URL;
   /** Elicitation ids whose deposit was paid. */
   readonly paid: ReadonlySet<string>;
+  /**
+   * Remembers how to tell the asking client that the payment under `id` is done (2025-11-25 only:
+   * the library hands this over as the URL question is sent; 2026-07-28 has no such notification).
+   */
+  onPaid(id: string, complete: CompleteElicitation): void;
   close(): Promise<void>;
 }
 
 /** Starts the payment page on a free loopback port. */
 export async function startPaymentPage(): Promise<PaymentPage> {
   const paid = new Set<string>();
+  const completions = new Map<string, CompleteElicitation>();
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const id = url.searchParams.get('id') ?? '';
@@ -46,8 +53,15 @@ export async function startPaymentPage(): Promise<PaymentPage> {
         const card = new URLSearchParams(body).get('card') ?? '';
         const ok = /^\d{12,19}$/.test(card) && id !== '';
         if (ok) paid.add(id);
-        response.writeHead(ok ? 200 : 400, { 'content-type': 'text/plain' });
-        response.end(ok ? 'Deposit paid. You can go back to your assistant.' : 'That card number is not valid.');
+        // The page step is done: on 2025-11-25 the client that asked hears notifications/elicitation/complete.
+        const complete = ok ? completions.get(id) : undefined;
+        completions.delete(id);
+        void (complete?.() ?? Promise.resolve())
+          .catch((error: unknown) => console.error(`booking-desk: completion for ${id} not sent: ${String(error)}`))
+          .finally(() => {
+            response.writeHead(ok ? 200 : 400, { 'content-type': 'text/plain' });
+            response.end(ok ? 'Deposit paid. You can go back to your assistant.' : 'That card number is not valid.');
+          });
       });
       return;
     }
@@ -58,6 +72,7 @@ export async function startPaymentPage(): Promise<PaymentPage> {
   return {
     url: new URL(`http://127.0.0.1:${port}/pay`),
     paid,
+    onPaid: (id, complete) => void completions.set(id, complete),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -72,8 +87,10 @@ export function createBookingDesk(page: PaymentPage): McpResolveServer {
     ({ restaurant, party }) => {
       const link = new URL(page.url);
       link.searchParams.set('id', `${restaurant}:${party.guests}`);
+      const elicitationId = `${restaurant}:${party.guests}`;
       return elicitUrl(`Pay the ${party.guests * 10} EUR deposit for ${restaurant} on the payment page.`, link.href, {
-        elicitationId: `${restaurant}:${party.guests}`,
+        elicitationId,
+        onAsked: (complete) => page.onPaid(elicitationId, complete),
       });
     },
   );
