@@ -8,13 +8,13 @@
  *
  * Ends with `dual-era-elicitation: N passed, M failed` after one line per combination.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import type { Era, TestConnection } from 'mcp-resolve/testing';
 import { connectHttp, connectStdio } from 'mcp-resolve/testing';
+
+import { startHttpServer } from '../lib/serverProcess.js';
 
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
 const PROTOCOL: Record<Era, string> = { modern: '2026-07-28', legacy: '2025-11-25' };
@@ -25,31 +25,6 @@ export interface StoryReport {
   readonly passed: number;
   readonly failed: number;
   readonly summary: string;
-}
-
-/** Starts the server over HTTP on a free port; resolves with its URL once it listens. */
-async function startHttpServer(): Promise<{ url: URL; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, '--http', '--port', '0'], {
-    stdio: ['ignore', 'inherit', 'pipe'],
-  });
-  let seen = '';
-  const url = await new Promise<URL>((resolve, reject) => {
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      seen += chunk;
-      const match = /listening on (\S+)/.exec(seen);
-      if (match?.[1]) resolve(new URL(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with code ${String(code)}:\n${seen}`)));
-  });
-  return {
-    url,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
 }
 
 /** Visits `url` as a browser would: loads the page, fills its form, submits it. Returns the page's reply. */
@@ -98,7 +73,7 @@ export async function runDualEra(
     return { action: 'accept', content: { guests } };
   };
 
-  const server = transport === 'http' ? await startHttpServer() : undefined;
+  const server = transport === 'http' ? await startHttpServer(SERVER, 'booking-desk') : undefined;
   let connection: TestConnection | undefined;
   try {
     connection =
