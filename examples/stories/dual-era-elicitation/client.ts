@@ -15,17 +15,15 @@ import type { Era, TestConnection } from 'mcp-resolve/testing';
 import { connectHttp, connectStdio } from 'mcp-resolve/testing';
 
 import { startHttpServer } from '../lib/serverProcess.js';
+import type { StoryReport } from '../lib/tally.js';
+import { createTally } from '../lib/tally.js';
 
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
 const PROTOCOL: Record<Era, string> = { modern: '2026-07-28', legacy: '2025-11-25' };
 const CAPABILITIES = { elicitation: { form: {}, url: {} } };
 
 /** What a run proved. */
-export interface StoryReport {
-  readonly passed: number;
-  readonly failed: number;
-  readonly summary: string;
-}
+export type { StoryReport };
 
 /** Visits `url` as a browser would: loads the page, fills its form, submits it. Returns the page's reply. */
 async function visitAndPay(url: string, card: string): Promise<{ status: number; text: string; form: boolean }> {
@@ -47,13 +45,8 @@ export async function runDualEra(
   era: Era,
   log: (line: string) => void = (line) => console.log(line),
 ): Promise<StoryReport> {
-  let passed = 0;
-  let failed = 0;
-  const check = (ok: boolean, what: string) => {
-    if (ok) passed += 1;
-    else failed += 1;
-    log(`    ${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  };
+  const tally = createTally(log);
+  const { check } = tally;
   const seen: ElicitRequest['params'][] = [];
   let paidReply = '';
   const elicit = async (params: ElicitRequest['params']): Promise<ElicitResult> => {
@@ -125,15 +118,12 @@ export async function runDualEra(
       era === 'modern' ? '3 legs, no pushes' : '1 leg, 2 pushes',
     );
   } catch (error) {
-    failed += 1;
-    log(`    FAIL ${error instanceof Error ? error.message : String(error)}`);
+    tally.fail(error);
   } finally {
     await connection?.close();
     await server?.stop();
   }
-  const summary = `dual-era-elicitation ${transport} ${PROTOCOL[era]}: ${passed} passed, ${failed} failed`;
-  log(summary);
-  return { passed, failed, summary };
+  return tally.report(`dual-era-elicitation ${transport} ${PROTOCOL[era]}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

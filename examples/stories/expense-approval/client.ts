@@ -21,6 +21,8 @@ import type { DetailedTask, Era, TestConnection } from 'mcp-resolve/testing';
 import { cancelTask, connectHttp, connectStdio, getTask, taskOf, updateTask } from 'mcp-resolve/testing';
 
 import { startHttpServer } from '../lib/serverProcess.js';
+import type { StoryReport } from '../lib/tally.js';
+import { createTally } from '../lib/tally.js';
 
 /** Which transport a run uses. */
 export type StoryTransport = 'stdio' | 'http';
@@ -36,11 +38,7 @@ export interface StoryRun {
 }
 
 /** What a run proved. */
-export interface StoryReport {
-  readonly passed: number;
-  readonly failed: number;
-  readonly summary: string;
-}
+export type { StoryReport };
 
 type Approver = 'manager' | 'finance';
 
@@ -122,13 +120,8 @@ function approverOf(message: string): Approver {
 /** Runs every submission of the story once and reports what passed. */
 export async function runExpenseApproval(run: StoryRun): Promise<StoryReport> {
   const log = run.log ?? ((line: string) => console.log(line));
-  let passed = 0;
-  let failed = 0;
-  const check = (ok: boolean, what: string) => {
-    if (ok) passed += 1;
-    else failed += 1;
-    log(`    ${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  };
+  const tally = createTally(log);
+  const { check } = tally;
 
   // 2025-11-25: the questions are pushed while the call waits; answer them from the current script.
   let script: Submission['decisions'] = [];
@@ -247,15 +240,12 @@ export async function runExpenseApproval(run: StoryRun): Promise<StoryReport> {
       }
     }
   } catch (error) {
-    failed += 1;
-    log(`    FAIL ${error instanceof Error ? error.message : String(error)}`);
+    tally.fail(error);
   } finally {
     await connection?.close();
     await server?.stop();
   }
-  const summary = `expense-approval ${run.transport} ${PROTOCOL[run.era]}: ${passed} passed, ${failed} failed`;
-  log(summary);
-  return { passed, failed, summary };
+  return tally.report(`expense-approval ${run.transport} ${PROTOCOL[run.era]}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -18,13 +18,11 @@ import type { ManualConnection, RoundOutcome } from 'mcp-resolve/testing';
 import { connectManual } from 'mcp-resolve/testing';
 
 import { createVault } from './vault.js';
+import type { StoryReport } from '../lib/tally.js';
+import { createTally } from '../lib/tally.js';
 
-/** What a run proved. */
-export interface WalkthroughReport {
-  readonly passed: number;
-  readonly failed: number;
-  readonly summary: string;
-}
+/** What the walkthrough proved. */
+export type WalkthroughReport = StoryReport;
 
 const FROZEN_MESSAGE = 'Invalid or expired requestState';
 
@@ -55,13 +53,8 @@ function describe(outcome: RoundOutcome): string {
 export async function runWalkthrough(
   log: (line: string) => void = (line) => console.log(line),
 ): Promise<WalkthroughReport> {
-  let passed = 0;
-  let failed = 0;
-  const check = (ok: boolean, what: string) => {
-    if (ok) passed += 1;
-    else failed += 1;
-    log(`    ${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  };
+  const tally = createTally(log);
+  const { check } = tally;
   const serverLog: string[] = [];
   const key = newKey();
   const connections: ManualConnection[] = [];
@@ -205,14 +198,11 @@ export async function runWalkthrough(
       'the twin opens the state; a declined confirmation moves nothing',
     );
   } catch (error) {
-    failed += 1;
-    log(`    FAIL ${error instanceof Error ? error.message : String(error)}`);
+    tally.fail(error);
   } finally {
     await Promise.all(connections.map((connection) => connection.close()));
   }
-  const summary = `mrtr-walkthrough 2026-07-28: ${passed} passed, ${failed} failed`;
-  log(summary);
-  return { passed, failed, summary };
+  return tally.report(`mrtr-walkthrough 2026-07-28`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

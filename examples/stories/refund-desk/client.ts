@@ -16,6 +16,8 @@ import type { Era, TestConnection } from 'mcp-resolve/testing';
 import { connectHttp, connectStdio } from 'mcp-resolve/testing';
 
 import { startHttpServer } from '../lib/serverProcess.js';
+import type { StoryReport } from '../lib/tally.js';
+import { createTally } from '../lib/tally.js';
 
 /** The desk server's entry file. */
 export const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
@@ -36,11 +38,7 @@ export interface StoryRun {
 }
 
 /** What a run proved. */
-export interface StoryReport {
-  readonly passed: number;
-  readonly failed: number;
-  readonly summary: string;
-}
+export type { StoryReport };
 
 type Topic = 'scope' | 'restock';
 
@@ -181,13 +179,8 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
     return answer;
   };
 
-  let passed = 0;
-  let failed = 0;
-  const check = (ok: boolean, what: string) => {
-    if (ok) passed += 1;
-    else failed += 1;
-    log(`    ${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  };
+  const tally = createTally(log);
+  const { check } = tally;
 
   const server =
     run.transport === 'http' && run.url === undefined ? await startHttpServer(SERVER, 'refund-desk') : undefined;
@@ -268,15 +261,12 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
       );
     }
   } catch (error) {
-    failed += 1;
-    log(`    FAIL ${error instanceof Error ? error.message : String(error)}`);
+    tally.fail(error);
   } finally {
     await connection?.close();
     await server?.stop();
   }
-  const summary = `refund-desk ${run.transport} ${PROTOCOL[run.era]}: ${passed} passed, ${failed} failed`;
-  log(summary);
-  return { passed, failed, summary };
+  return tally.report(`refund-desk ${run.transport} ${PROTOCOL[run.era]}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
