@@ -73,11 +73,10 @@ export class Resolution {
     private readonly plan: ResolutionPlan,
     private readonly args: Readonly<Record<string, unknown>>,
     private readonly ctx: ToolContext,
-    private readonly asker: Asker,
   ) {}
 
-  /** Runs one pass over the plan. */
-  async pass(): Promise<PassResult> {
+  /** Runs one pass over the plan; `asker` answers or parks each question the pass meets. */
+  async pass(asker: Asker): Promise<PassResult> {
     const blocked = new Set<PlanNode>();
 
     const evaluate = async (node: PlanNode): Promise<NodeState> => {
@@ -108,7 +107,7 @@ export class Resolution {
       if (isPromiseLike(value)) value = await value;
       let state: Ready;
       if (isAsk(value)) {
-        const answer = await this.asker.ask(node, value, dependsOnAnswer);
+        const answer = await asker.ask(node, value, dependsOnAnswer);
         if (answer === undefined) {
           this.waiting.add(node);
           return PENDING;
@@ -135,18 +134,18 @@ export class Resolution {
    * Runs a pass synchronously, as long as every resolver returns a plain value: the fast path of a
    * call that asks nothing and awaits nothing. `undefined` when some resolver returned a promise
    * or a question; what ran is kept (that return value included), so the next {@link pass} goes on
-   * from there and no resolver runs twice.
+   * from there and no resolver runs twice. Returns the resolved values.
    */
-  passSync(): PassResult | undefined {
-    const evaluate = (node: PlanNode): Ready | undefined => {
-      const done = this.ready.get(node);
-      if (done !== undefined) return done;
+  passSync(): Record<string, unknown> | undefined {
+    // `plan.nodes` lists every resolver after its dependencies, in the order a pass visits them.
+    for (const node of this.plan.nodes) {
+      if (this.ready.has(node)) continue;
       if (this.started.has(node)) return undefined;
       const input: Record<string, unknown> = {};
       for (const arg of node.args) input[arg] = this.args[arg];
       let fromAnswer = false;
       for (const edge of node.deps) {
-        const state = evaluate(edge.node);
+        const state = this.ready.get(edge.node);
         if (state === undefined) return undefined;
         input[edge.name] = deliver(edge, state);
         fromAnswer ||= state.fromAnswer;
@@ -156,17 +155,15 @@ export class Resolution {
         this.started.set(node, value);
         return undefined;
       }
-      const state: Ready = { kind: 'ready', outcome: { action: 'accept', value }, fromAnswer };
-      this.ready.set(node, state);
-      return state;
-    };
+      this.ready.set(node, { kind: 'ready', outcome: { action: 'accept', value }, fromAnswer });
+    }
     const values: Record<string, unknown> = {};
     for (const edge of this.plan.params) {
-      const state = evaluate(edge.node);
+      const state = this.ready.get(edge.node);
       if (state === undefined) return undefined;
       values[edge.name] = deliver(edge, state);
     }
-    return { kind: 'resolved', values };
+    return values;
   }
 
   private run(node: PlanNode, input: Record<string, unknown>): unknown {

@@ -31,6 +31,7 @@ export interface PlanEdge {
 /** A tool's resolved parameters in declaration order, and every resolver reachable from them. */
 export interface ResolutionPlan {
   readonly params: readonly PlanEdge[];
+  /** Every resolver after its dependencies: the order a pass runs them in (parameters, then dependencies, in declaration order). */
   readonly nodes: readonly PlanNode[];
 }
 

@@ -11,39 +11,50 @@ import { renderQuestion } from '../questions/render.js';
 import type { Question } from '../questions/render.js';
 import { runRounds } from '../questions/orchestrate.js';
 import type { RoundStrategy } from '../questions/strategy.js';
+import type { Asker } from './engine.js';
 import { questionText, Resolution } from './engine.js';
 import type { ResolutionPlan } from './graph.js';
+
+/** Where a round's strategy comes from: asked for only when something is awaited or asked. */
+export interface StrategySource {
+  strategy(): RoundStrategy;
+}
 
 /**
  * Resolves `plan` for one call: the resolved values, or the `input_required` reply that ends this
  * round. A call whose resolvers all return plain values is resolved synchronously, without
- * building the era's strategy (`strategyOf` is called only when something is awaited or asked).
+ * building the era's strategy.
  */
 export function resolvePlan(
   plan: ResolutionPlan,
   args: Readonly<Record<string, unknown>>,
   ctx: ToolContext,
-  strategyOf: () => RoundStrategy,
+  source: StrategySource,
 ): Record<string, unknown> | Promise<Record<string, unknown> | InputRequiredResult> {
+  const resolution = new Resolution(plan, args, ctx);
+  return resolution.passSync() ?? resolveInRounds(resolution, source.strategy());
+}
+
+/** Goes on from a synchronous attempt that stopped: passes and questions, round by round, on `strategy`. */
+function resolveInRounds(
+  resolution: Resolution,
+  strategy: RoundStrategy,
+): Promise<Record<string, unknown> | InputRequiredResult> {
   const waiting: Question[] = [];
-  let chosen: RoundStrategy | undefined;
-  const strategy = (): RoundStrategy => (chosen ??= strategyOf());
-  const resolution = new Resolution(plan, args, ctx, {
+  const asker: Asker = {
     async ask(node, ask, dependsOnAnswer) {
       const question: Question = { key: node.key, label: node.label, ask, rendered: renderQuestion(ask, node.label) };
       // Only a resolver that depends on no answer may be answered before it was asked.
-      const known = await strategy().recall(question, !dependsOnAnswer);
+      const known = await strategy.recall(question, !dependsOnAnswer);
       if (known !== undefined) return known;
-      strategy().admit(question);
+      strategy.admit(question);
       waiting.push(question);
       return undefined;
     },
-  });
-  const fast = resolution.passSync();
-  if (fast?.kind === 'resolved') return fast.values;
-  return runRounds(strategy(), {
+  };
+  return runRounds(strategy, {
     async run() {
-      const pass = await resolution.pass();
+      const pass = await resolution.pass(asker);
       if (pass.kind === 'resolved') return { kind: 'done', value: pass.values };
       if (waiting.length === 0) throw new Error('mcp-resolve: a pass is pending with no question to ask.');
       return { kind: 'waiting', questions: waiting.splice(0) };

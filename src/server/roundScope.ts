@@ -12,6 +12,7 @@ import { strategyFor } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { isPromiseLike } from '../promise.js';
 import { resolvePlan } from '../resolvers/resolvePlan.js';
+import type { RoundStrategy } from '../questions/strategy.js';
 import type { RequestBinding, RequestStateSealer } from '../state/index.js';
 import type { ErrorMasker } from './masking.js';
 import { clientCapabilitiesOf, eraOf } from './requestEra.js';
@@ -19,6 +20,8 @@ import { clientCapabilitiesOf, eraOf } from './requestEra.js';
 /** What a request needs from the server that owns its handler. */
 export interface RoundServices {
   readonly server: Server;
+  /** Makes the SDK's `notifications/elicitation/complete` sender for an elicitation id, on this instance's connection. */
+  readonly completeElicitation: (elicitationId: string) => () => Promise<void>;
   readonly sealer: RequestStateSealer;
   readonly principal: (ctx: ServerContext) => string | undefined;
   readonly legacyQuestionTimeoutMs: number;
@@ -39,64 +42,93 @@ export interface RoundScope {
   ): Record<string, unknown> | Promise<Record<string, unknown> | InputRequiredResult>;
 }
 
+/** A builder's view of a readonly type. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
  * Opens the request's sealed state (throwing the frozen error for anything not minted for exactly
- * this request) and returns the scope its handler runs in.
+ * this request) and returns the scope its handler runs in. A first round carries no state: its
+ * scope is built synchronously.
  */
 export function openRound(
   sdkCtx: ServerContext,
   target: Omit<RequestBinding, 'principal'>,
   services: RoundServices,
 ): RoundScope | Promise<RoundScope> {
-  // The binding (and so the principal) is needed only when state arrives or leaves.
-  let binding: RequestBinding | undefined;
-  const bindingOf = () => (binding ??= { ...target, principal: services.principal(sdkCtx) });
   const token = sdkCtx.mcpReq.requestState();
-  // A first round carries no state: its scope is built synchronously.
-  if (typeof token !== 'string') return scopeOf(sdkCtx, undefined, bindingOf, services);
+  if (typeof token !== 'string') return new Round(sdkCtx, undefined, target, services);
+  const binding: RequestBinding = { ...target, principal: services.principal(sdkCtx) };
   return services.sealer
-    .open(token, bindingOf())
-    .then((bytes) => scopeOf(sdkCtx, decoder.decode(bytes), bindingOf, services));
+    .open(token, binding)
+    .then((bytes) => new Round(sdkCtx, decoder.decode(bytes), target, services, binding));
 }
 
-function scopeOf(
-  sdkCtx: ServerContext,
-  plaintext: string | undefined,
-  bindingOf: () => RequestBinding,
-  services: RoundServices,
-): RoundScope {
+/** The context handlers receive, built once per request (no per-call closures: this is the hot path of every call). */
+function toolContextOf(sdkCtx: ServerContext, plaintext: string | undefined, services: RoundServices): ToolContext {
   const era = eraOf(sdkCtx);
-  const ctx: ToolContext = {
-    ...sdkCtx,
+  // Object.assign, not `{ ...sdkCtx, era }`: on Node 20 a spread followed by more properties takes
+  // V8's slow path (≈ 1 µs per call, measured; docs/performance.md), more than the rest of this step.
+  const ctx: Mutable<ToolContext> = Object.assign({}, sdkCtx, {
     era,
     clientCapabilities: clientCapabilitiesOf(sdkCtx, services.server, era),
-    // The SDK's notifier on this connection's own Server: the page step of a URL question reports completion here.
-    ...(era === 'legacy' && {
-      [elicitationCompleter]: (id: string) => services.server.createElicitationCompletionNotifier(id),
-    }),
-    // With no state the SDK's accessor already answers `undefined`; only plaintext replaces it.
-    ...(plaintext !== undefined && { mcpReq: { ...sdkCtx.mcpReq, requestState: <T>() => plaintext as T } }),
-  };
-  const seal = (state: string) => services.sealer.seal(encoder.encode(state), bindingOf());
-  return {
-    ctx,
-    seal,
-    resolve(plan, args) {
-      if (plan.params.length === 0) return {};
-      const resolved = resolvePlan(plan, args, ctx, () => {
-        // A carried ledger this version cannot read means "no progress yet": the call starts over.
-        const ledger = plaintext === undefined ? Ledger.fresh() : (Ledger.decode(plaintext) ?? Ledger.blank());
-        return strategyFor(ctx, { ledger, legacyTimeoutMs: services.legacyQuestionTimeoutMs });
-      });
-      if (!isPromiseLike(resolved)) return resolved;
-      return resolved.then(async (outcome) =>
-        !isInputRequiredResult(outcome) || outcome.requestState === undefined
-          ? outcome
-          : { ...outcome, requestState: await seal(outcome.requestState) },
-      );
-    },
-  };
+  });
+  // The SDK's notifier on this connection's own Server: the page step of a URL question reports completion here.
+  if (era === 'legacy') ctx[elicitationCompleter] = services.completeElicitation;
+  // With no state the SDK's accessor already answers `undefined`; only plaintext replaces it.
+  if (plaintext !== undefined) ctx.mcpReq = Object.assign({}, sdkCtx.mcpReq, { requestState: <T>() => plaintext as T });
+  return ctx;
+}
+
+/** A request's round: its context, its binding (computed only when state arrives or leaves) and its plaintext. */
+class Round implements RoundScope {
+  readonly ctx: ToolContext;
+  #binding: RequestBinding | undefined;
+
+  constructor(
+    sdkCtx: ServerContext,
+    private readonly plaintext: string | undefined,
+    private readonly target: Omit<RequestBinding, 'principal'>,
+    private readonly services: RoundServices,
+    binding?: RequestBinding,
+  ) {
+    this.ctx = toolContextOf(sdkCtx, plaintext, services);
+    this.#binding = binding;
+  }
+
+  /** The binding sealed state is checked against and minted for; the principal is read once, when first needed. */
+  binding(): RequestBinding {
+    return (this.#binding ??= { ...this.target, principal: this.services.principal(this.ctx) });
+  }
+
+  seal(state: string): Promise<string> {
+    return this.services.sealer.seal(encoder.encode(state), this.binding());
+  }
+
+  resolve(
+    plan: ResolutionPlan,
+    args: Readonly<Record<string, unknown>>,
+  ): Record<string, unknown> | Promise<Record<string, unknown> | InputRequiredResult> {
+    if (plan.params.length === 0) return {};
+    const resolved = resolvePlan(plan, args, this.ctx, this);
+    return isPromiseLike(resolved) ? resolved.then((outcome) => this.sealOutgoing(outcome)) : resolved;
+  }
+
+  /** The era's strategy for this round, over the progress the state carried (called only when something is awaited or asked). */
+  strategy(): RoundStrategy {
+    const { plaintext } = this;
+    // A carried ledger this version cannot read means "no progress yet": the call starts over.
+    const ledger = plaintext === undefined ? Ledger.fresh() : (Ledger.decode(plaintext) ?? Ledger.blank());
+    return strategyFor(this.ctx, { ledger, legacyTimeoutMs: this.services.legacyQuestionTimeoutMs });
+  }
+
+  private async sealOutgoing(
+    outcome: Record<string, unknown> | InputRequiredResult,
+  ): Promise<Record<string, unknown> | InputRequiredResult> {
+    return !isInputRequiredResult(outcome) || outcome.requestState === undefined
+      ? outcome
+      : { ...outcome, requestState: await this.seal(outcome.requestState) };
+  }
 }

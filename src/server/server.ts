@@ -92,7 +92,7 @@ export class McpResolveServer {
   /** Each library tool's input JSON Schema, for the SDK's SEP-2243 header validation; built with `toolList`. */
   private toolInputs: Map<string, Record<string, unknown>> | undefined;
   /** What every instance's rounds share; only the SDK server differs per instance. */
-  private readonly roundDefaults: Omit<RoundServices, 'server'>;
+  private readonly roundDefaults: Omit<RoundServices, 'server' | 'completeElicitation'>;
   private readonly prompts = new Map<string, CompiledPrompt>();
   private readonly resources = new Map<string, CompiledResource>();
   private readonly setups: Array<(server: McpServer) => void> = [];
@@ -214,7 +214,11 @@ export class McpResolveServer {
       },
       (this.toolInputs ??= new Map([...this.tools].map(([name, tool]) => [name, tool.definition.inputSchema]))),
     );
-    const services: RoundServices = { ...this.roundDefaults, server: mcp.server };
+    const services: RoundServices = {
+      ...this.roundDefaults,
+      server: mcp.server,
+      completeElicitation: (id) => mcp.server.createElicitationCompletionNotifier(id),
+    };
     for (const prompt of this.prompts.values()) registerPrompt(mcp, prompt, services);
     for (const resource of this.resources.values()) registerResource(mcp, resource, services);
     if (tasks) registerTaskMethods(mcp, this.taskRunner, services);

@@ -342,7 +342,7 @@ export class TaskRunner {
       const round = new TaskRound(record.answers, capabilities);
       let resolved;
       try {
-        resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, () => round);
+        resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, { strategy: () => round });
       } catch (error) {
         await this.fail(taskId, error, tool, services);
         return;
