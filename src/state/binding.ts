@@ -53,9 +53,28 @@ const MAX_CACHED_REQUEST_CHARS = 4096;
  */
 const requestDigests = new Map<string, Uint8Array>();
 
-/** Checks a binding's shape at run time and digests method, target and canonical arguments (read-only result). */
+/**
+ * What each binding object digested to: a round opens its state and seals the next with the same
+ * binding, so its arguments are canonicalised once. A binding is digested as it is when first used
+ * (the request as received); later changes to the object are not seen.
+ */
+const digestedBindings = new WeakMap<object, BindingDigestResult>();
+
+/**
+ * Checks a binding's shape at run time and digests method, target and canonical arguments
+ * (read-only result), once per binding object.
+ */
 export function digestBinding(binding: unknown, primitives: CryptoPrimitives): BindingDigestResult {
   if (typeof binding !== 'object' || binding === null) return { ok: false, reason: 'invalid_binding' };
+  let digested = digestedBindings.get(binding);
+  if (digested === undefined) {
+    digested = digestFresh(binding, primitives);
+    digestedBindings.set(binding, digested);
+  }
+  return digested;
+}
+
+function digestFresh(binding: object, primitives: CryptoPrimitives): BindingDigestResult {
   const method = 'method' in binding ? binding.method : undefined;
   const target = 'target' in binding ? binding.target : undefined;
   const principal = 'principal' in binding ? binding.principal : undefined;

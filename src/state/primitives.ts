@@ -23,8 +23,13 @@ import { concatBytes, decodeBase64urlWeb, equalBytes, toBase64url } from './byte
 
 /** An AES-256-GCM key prepared once; results may be synchronous (node) or promised (web). */
 export interface AesGcmKey {
-  /** Encrypts and returns ciphertext ‖ 16-byte tag. */
-  encrypt(nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  /** Encrypts and returns `prefix` ‖ ciphertext ‖ 16-byte tag (one buffer: the token is written once). */
+  encrypt(
+    nonce: Uint8Array,
+    aad: Uint8Array,
+    plaintext: Uint8Array,
+    prefix: Uint8Array,
+  ): Uint8Array | Promise<Uint8Array>;
   /** Authenticates and decrypts ciphertext ‖ tag; undefined when authentication fails. */
   decrypt(
     nonce: Uint8Array,
@@ -86,9 +91,9 @@ export const webPrimitives: CryptoPrimitives = {
   aesGcmKey(raw) {
     const key = crypto.subtle.importKey('raw', copy(raw), 'AES-GCM', false, ['encrypt', 'decrypt']);
     return {
-      async encrypt(nonce, aad, plaintext) {
+      async encrypt(nonce, aad, plaintext, prefix) {
         const params = { name: 'AES-GCM', iv: copy(nonce), additionalData: copy(aad), tagLength: 128 };
-        return new Uint8Array(await crypto.subtle.encrypt(params, await key, copy(plaintext)));
+        return concatBytes([prefix, new Uint8Array(await crypto.subtle.encrypt(params, await key, copy(plaintext)))]);
       },
       async decrypt(nonce, aad, sealed) {
         const params = { name: 'AES-GCM', iv: copy(nonce), additionalData: copy(aad), tagLength: 128 };
@@ -169,15 +174,16 @@ export function nodePrimitives(): CryptoPrimitives | undefined {
     aesGcmKey(raw) {
       const key = createSecretKey(raw);
       return {
-        encrypt(nonce, aad, plaintext) {
+        encrypt(nonce, aad, plaintext, prefix) {
           const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
           cipher.setAAD(aad);
           const head = cipher.update(plaintext);
           const tail = cipher.final();
-          const out = new Uint8Array(head.length + tail.length + TAG_BYTES);
-          out.set(head);
-          out.set(tail, head.length);
-          out.set(cipher.getAuthTag(), head.length + tail.length);
+          const out = new Uint8Array(prefix.length + head.length + tail.length + TAG_BYTES);
+          out.set(prefix);
+          out.set(head, prefix.length);
+          out.set(tail, prefix.length + head.length);
+          out.set(cipher.getAuthTag(), prefix.length + head.length + tail.length);
           return out;
         },
         decrypt(nonce, aad, sealed) {

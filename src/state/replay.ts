@@ -49,12 +49,18 @@ export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}):
   }
   const consumed = new Map<string, number>();
   let lastFullSweep = Number.NEGATIVE_INFINITY;
+  /** When the oldest remembered id expires (+∞ when none, −∞ when unknown): the front is swept only once that time has come. */
+  let frontExpiresAt = Number.POSITIVE_INFINITY;
 
   const sweepFront = (at: number): void => {
     for (const [id, expiresAt] of consumed) {
-      if (expiresAt > at) return;
+      if (expiresAt > at) {
+        frontExpiresAt = expiresAt;
+        return;
+      }
       consumed.delete(id);
     }
+    frontExpiresAt = Number.POSITIVE_INFINITY;
   };
   const sweepAll = (at: number): void => {
     for (const [id, expiresAt] of consumed) if (expiresAt <= at) consumed.delete(id);
@@ -66,19 +72,23 @@ export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}):
     },
     consume(tokenId, expiresAt) {
       const at = now();
-      sweepFront(at);
+      if (at >= frontExpiresAt) sweepFront(at);
       const known = consumed.get(tokenId);
       if (known !== undefined && known > at) return false;
       if (expiresAt <= at) return true; // already past its validity: nothing left to guard
       if (known !== undefined) consumed.delete(tokenId);
-      if (consumed.size >= maxEntries && at - lastFullSweep >= FULL_SWEEP_INTERVAL_MS) {
-        lastFullSweep = at;
-        sweepAll(at);
+      if (consumed.size >= maxEntries) {
+        if (at - lastFullSweep >= FULL_SWEEP_INTERVAL_MS) {
+          lastFullSweep = at;
+          sweepAll(at);
+        }
+        for (const id of consumed.keys()) {
+          if (consumed.size < maxEntries) break;
+          consumed.delete(id);
+        }
+        frontExpiresAt = Number.NEGATIVE_INFINITY; // the front went: read it again on the next call
       }
-      for (const id of consumed.keys()) {
-        if (consumed.size < maxEntries) break;
-        consumed.delete(id);
-      }
+      if (consumed.size === 0) frontExpiresAt = expiresAt;
       consumed.set(tokenId, expiresAt);
       return true;
     },

@@ -17,6 +17,7 @@ import { resolveSealingOptions } from './options.js';
 import type { CryptoPrimitives } from './primitives.js';
 import type { OpenOutcome } from './token.js';
 import { builtinTokens, MAX_ISSUED_AT } from './token.js';
+import { isPromiseLike } from '../promise.js';
 
 /** Seals outgoing and opens incoming `requestState` for one server (audience); methods may be passed around detached. */
 export interface RequestStateSealer {
@@ -30,8 +31,12 @@ export interface RequestStateSealer {
 
 /** One token format: a sealing that may fail (`undefined`) and an opening that names its failure. */
 interface Engine {
-  seal(issuedAt: number, binding: BindingDigest, plaintext: Uint8Array): Promise<string | undefined>;
-  open(token: string, binding: BindingDigest): Promise<OpenOutcome>;
+  seal(
+    issuedAt: number,
+    binding: BindingDigest,
+    plaintext: Uint8Array,
+  ): string | undefined | Promise<string | undefined>;
+  open(token: string, binding: BindingDigest): OpenOutcome | Promise<OpenOutcome>;
 }
 
 function engineFor(format: SealingFormat, audience: string, primitives: CryptoPrimitives): Engine {
@@ -75,6 +80,14 @@ type Checked =
   | { readonly ok: false; readonly reason: RejectReason }
   | { readonly ok: false; readonly failure: ServerFailureReason };
 
+const REPLAY_STORE_ERROR: Checked = { ok: false, failure: 'replay_store_error' };
+
+/** The replay guard's answer as the outcome of an open: a first use passes, a second is a replay. */
+function firstUse(first: unknown, plaintext: Uint8Array): Checked {
+  if (typeof first !== 'boolean') return REPLAY_STORE_ERROR;
+  return first ? { ok: true, plaintext } : { ok: false, reason: 'replayed' };
+}
+
 /**
  * Creates the sealer of a server named `serverName` (the default audience); throws
  * `McpResolveError` (`invalid_keys` / `invalid_options`) with an exact message for bad configuration.
@@ -95,31 +108,39 @@ export function createSealer(serverName: string, options?: InternalSealingOption
     if (!digested.ok) throw fail(binding, digested.reason);
     const issuedAt = Math.floor(now());
     if (!(issuedAt >= 0 && issuedAt <= MAX_ISSUED_AT)) throw fail(binding, 'bad_clock');
-    const token = await engine.seal(issuedAt, digested.digest, plaintext);
+    let token = engine.seal(issuedAt, digested.digest, plaintext);
+    if (isPromiseLike(token)) token = await token;
     if (token === undefined) throw fail(binding, 'codec_error');
     return token;
   };
 
-  const check = async (token: unknown, binding: RequestBinding): Promise<Checked> => {
+  /** Everything after the format opened the token: the time window, then the replay guard. */
+  const admit = (opened: OpenOutcome): Checked | Promise<Checked> => {
+    if (!opened.ok) return opened;
+    const { issuedAt, plaintext, tokenId } = opened.token;
+    const late = timeWindow(issuedAt, now(), resolved);
+    if (late !== undefined) return { ok: false, reason: late };
+    if (replayStore === undefined) return { ok: true, plaintext };
+    let first: unknown;
+    try {
+      first = replayStore.consume(tokenId, issuedAt + resolved.ttlMs + resolved.skewMs);
+    } catch {
+      return REPLAY_STORE_ERROR;
+    }
+    // A synchronous store (the in-memory one) answers without a microtask.
+    if (!isPromiseLike(first)) return firstUse(first, plaintext);
+    return Promise.resolve(first).then(
+      (settled) => firstUse(settled, plaintext),
+      () => REPLAY_STORE_ERROR,
+    );
+  };
+
+  const check = (token: unknown, binding: RequestBinding): Checked | Promise<Checked> => {
     if (typeof token !== 'string') return { ok: false, reason: 'not_a_string' };
     const digested = digestBinding(binding, primitives);
     if (!digested.ok) return digested;
-    const outcome = await engine.open(token, digested.digest);
-    if (!outcome.ok) return outcome;
-    const { issuedAt, plaintext, tokenId } = outcome.token;
-    const late = timeWindow(issuedAt, now(), resolved);
-    if (late !== undefined) return { ok: false, reason: late };
-    if (replayStore !== undefined) {
-      let first: unknown;
-      try {
-        first = await replayStore.consume(tokenId, issuedAt + resolved.ttlMs + resolved.skewMs);
-      } catch {
-        return { ok: false, failure: 'replay_store_error' };
-      }
-      if (typeof first !== 'boolean') return { ok: false, failure: 'replay_store_error' };
-      if (!first) return { ok: false, reason: 'replayed' };
-    }
-    return { ok: true, plaintext };
+    const opened = engine.open(token, digested.digest);
+    return isPromiseLike(opened) ? opened.then(admit) : admit(opened);
   };
 
   const open = async (token: unknown, binding: RequestBinding): Promise<Uint8Array> => {

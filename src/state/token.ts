@@ -42,6 +42,7 @@ import { saltedPrincipal } from './binding.js';
 import type { RejectReason } from './errors.js';
 import type { DerivedKey, KeyRing } from './keys.js';
 import type { CryptoPrimitives } from './primitives.js';
+import { isPromiseLike } from '../promise.js';
 
 /**
  * The version byte of the built-in token format. Earlier layouts are rejected as `bad_version`:
@@ -54,7 +55,7 @@ const OFFSET_ISSUED_AT = 5;
 const OFFSET_NONCE = 11;
 const NONCE_BYTES = 12;
 const OFFSET_HINTS = 23;
-const HINT_BYTES = 1;
+const HINT_COUNT = 3;
 const OFFSET_PROOF = 26;
 const PROOF_BYTES = 6;
 const HEADER_BYTES = 32;
@@ -92,22 +93,22 @@ function associatedData(
   return concatBytes([header, binding.request, audience, principal]);
 }
 
-/** The three 1-byte hints (request, audience, principal) under one per-token mask: one HMAC, not three. */
-function hints(
+/** Writes the three 1-byte hints (request, audience, principal) under one per-token mask: one HMAC, not three. */
+function writeHints(
+  target: Uint8Array,
+  offset: number,
   key: DerivedKey,
   nonce: Uint8Array,
   binding: BindingDigest,
   audience: Uint8Array,
   principal: Uint8Array,
-): Uint8Array {
+): void {
   const mask = key.hintMac([MASK_LABEL, nonce]);
   // The salted principal is 0x00 (absent) or 0x01 ‖ HMAC: its hint is the HMAC's first byte, or zero.
   const principalHint = principal.length > 1 ? (principal[1] ?? 0) : 0;
-  return Uint8Array.of(
-    (binding.request[0] ?? 0) ^ (mask[0] ?? 0),
-    (audience[0] ?? 0) ^ (mask[1] ?? 0),
-    principalHint ^ (mask[2] ?? 0),
-  );
+  target[offset] = (binding.request[0] ?? 0) ^ (mask[0] ?? 0);
+  target[offset + 1] = (audience[0] ?? 0) ^ (mask[1] ?? 0);
+  target[offset + 2] = principalHint ^ (mask[2] ?? 0);
 }
 
 function headerProof(key: DerivedKey, token: Uint8Array): Uint8Array {
@@ -133,17 +134,18 @@ function noncePool(primitives: CryptoPrimitives): (target: Uint8Array, offset: n
 
 /** The built-in format over one ring and audience: seal under the first key, open under any. */
 export interface BuiltinTokens {
-  /** Seals a payload bound to a request digest. */
-  seal(issuedAt: number, binding: BindingDigest, plaintext: Uint8Array): Promise<string>;
+  /** Seals a payload bound to a request digest (synchronously where the primitives are). */
+  seal(issuedAt: number, binding: BindingDigest, plaintext: Uint8Array): string | Promise<string>;
   /** Decodes, authenticates and decrypts a token against the binding it must match. */
-  open(text: string, binding: BindingDigest): Promise<OpenOutcome>;
+  open(text: string, binding: BindingDigest): OpenOutcome | Promise<OpenOutcome>;
 }
 
 /** Creates the built-in token format for a ring and an audience digest. */
 export function builtinTokens(ring: KeyRing, audience: Uint8Array, primitives: CryptoPrimitives): BuiltinTokens {
   const writeNonce = noncePool(primitives);
+  const encode = primitives.encodeBase64url;
 
-  const seal = async (issuedAt: number, binding: BindingDigest, plaintext: Uint8Array): Promise<string> => {
+  const seal = (issuedAt: number, binding: BindingDigest, plaintext: Uint8Array): string | Promise<string> => {
     const key = ring.sealing;
     const header = new Uint8Array(HEADER_BYTES);
     header[0] = TOKEN_VERSION;
@@ -152,10 +154,11 @@ export function builtinTokens(ring: KeyRing, audience: Uint8Array, primitives: C
     writeNonce(header, OFFSET_NONCE);
     const nonce = header.subarray(OFFSET_NONCE, OFFSET_NONCE + NONCE_BYTES);
     const principal = saltedPrincipal(key.principalMac, binding.principal);
-    header.set(hints(key, nonce, binding, audience, principal), OFFSET_HINTS);
+    writeHints(header, OFFSET_HINTS, key, nonce, binding, audience, principal);
     header.set(headerProof(key, header), OFFSET_PROOF);
-    const sealed = await key.aead.encrypt(nonce, associatedData(header, binding, audience, principal), plaintext);
-    return primitives.encodeBase64url(concatBytes([header, sealed]));
+    const aad = associatedData(header, binding, audience, principal);
+    const token = key.aead.encrypt(nonce, aad, plaintext, header);
+    return isPromiseLike(token) ? token.then(encode) : encode(token);
   };
 
   /** Why GCM failed, named only from an authenticated header (see the module comment). */
@@ -167,19 +170,28 @@ export function builtinTokens(ring: KeyRing, audience: Uint8Array, primitives: C
   ): RejectReason => {
     if (!equalBytes(headerProof(key, token), token.subarray(OFFSET_PROOF, HEADER_BYTES))) return 'tampered';
     const nonce = token.subarray(OFFSET_NONCE, OFFSET_NONCE + NONCE_BYTES);
-    const expected = hints(key, nonce, binding, audience, principal);
-    const differs = (index: number) =>
-      !equalBytes(
-        expected.subarray(index * HINT_BYTES, (index + 1) * HINT_BYTES),
-        token.subarray(OFFSET_HINTS + index * HINT_BYTES, OFFSET_HINTS + (index + 1) * HINT_BYTES),
-      );
+    const expected = new Uint8Array(HINT_COUNT);
+    writeHints(expected, 0, key, nonce, binding, audience, principal);
+    const differs = (index: number) => expected[index] !== token[OFFSET_HINTS + index];
     if (differs(1)) return 'audience_mismatch';
     if (differs(0)) return 'binding_mismatch';
     if (differs(2)) return 'principal_mismatch';
     return 'tampered'; // an authentic header over an altered ciphertext or tag
   };
 
-  const open = async (text: string, binding: BindingDigest): Promise<OpenOutcome> => {
+  const opened = (
+    key: DerivedKey,
+    token: Uint8Array,
+    binding: BindingDigest,
+    principal: Uint8Array,
+    plaintext: Uint8Array | undefined,
+  ): OpenOutcome => {
+    if (plaintext === undefined) return { ok: false, reason: diagnose(key, token, binding, principal) };
+    const nonce = token.subarray(OFFSET_NONCE, OFFSET_NONCE + NONCE_BYTES);
+    return { ok: true, token: { plaintext, issuedAt: readUint48(token, OFFSET_ISSUED_AT), tokenId: encode(nonce) } };
+  };
+
+  const open = (text: string, binding: BindingDigest): OpenOutcome | Promise<OpenOutcome> => {
     const token = fromBase64urlStrict(text, primitives.decodeBase64url);
     if (token === undefined || token.length === 0) return { ok: false, reason: 'malformed' };
     if (token[0] !== TOKEN_VERSION) return { ok: false, reason: 'bad_version' };
@@ -189,16 +201,14 @@ export function builtinTokens(ring: KeyRing, audience: Uint8Array, primitives: C
     const principal = saltedPrincipal(key.principalMac, binding.principal);
     const header = token.subarray(0, HEADER_BYTES);
     const nonce = token.subarray(OFFSET_NONCE, OFFSET_NONCE + NONCE_BYTES);
-    const plaintext = await key.aead.decrypt(
+    const plaintext = key.aead.decrypt(
       nonce,
       associatedData(header, binding, audience, principal),
       token.subarray(HEADER_BYTES),
     );
-    if (plaintext === undefined) return { ok: false, reason: diagnose(key, token, binding, principal) };
-    return {
-      ok: true,
-      token: { plaintext, issuedAt: readUint48(token, OFFSET_ISSUED_AT), tokenId: primitives.encodeBase64url(nonce) },
-    };
+    return isPromiseLike(plaintext)
+      ? plaintext.then((bytes) => opened(key, token, binding, principal, bytes))
+      : opened(key, token, binding, principal, plaintext);
   };
 
   return { seal, open };

@@ -218,3 +218,16 @@ describe('principalFrom', () => {
     expect(values.size).toBe(7);
   });
 });
+
+describe('digesting a binding', () => {
+  it('digests a binding object once, as it was when first used (a round opens and seals with one binding)', async () => {
+    const f = fixture({ replayGuard: false });
+    const binding: RequestBinding = { ...BINDING, arguments: { orderId: 'ORD-1234', amount: 42.5 } };
+    const token = await f.sealer.seal(bytes('state'), binding);
+    binding.arguments = { orderId: 'ORD-9999', amount: 1 };
+    // The same object still stands for the request it first described…
+    await expect(f.sealer.open(token, binding)).resolves.toEqual(bytes('state'));
+    // …and a fresh object describing the changed request does not match it.
+    await expectRejected(f.sealer.open(token, { ...binding }), f.log, 'binding_mismatch');
+  });
+});

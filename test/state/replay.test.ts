@@ -148,6 +148,31 @@ describe('createMemoryReplayStore', () => {
     expect(store.consume('a', T0 + 60_000)).toBe(true); // forgotten early: the documented cost of the cap
   });
 
+  it('sweeps an entry that reached the front when the cap evicted the one before it', () => {
+    const clock = testClock();
+    const store = createMemoryReplayStore({ now: clock.now, maxEntries: 3 });
+    store.consume('a', T0 + 100);
+    store.consume('b', T0 + 10);
+    store.consume('c', T0 + 200);
+    store.consume('d', T0 + 250); // full: 'a' goes, 'b' (expiring first) is now the front
+    expect(store.size).toBe(3);
+    clock.set(T0 + 50);
+    expect(store.consume('past', T0 + 20)).toBe(true);
+    expect(store.size).toBe(2); // 'b' expired at +10 and was swept, though 'a' (+100) was the front before
+  });
+
+  it('sweeps from the front again after it emptied and filled up', () => {
+    const clock = testClock();
+    const store = createMemoryReplayStore({ now: clock.now });
+    store.consume('a', T0 + 10);
+    clock.set(T0 + 20);
+    store.consume('b', T0 + 30); // sweeps 'a': empty, then 'b' is the front
+    expect(store.size).toBe(1);
+    clock.set(T0 + 40);
+    store.consume('c', T0 + 100);
+    expect(store.size).toBe(1);
+  });
+
   it('does not remember ids that are already past their expiry', () => {
     const store = createMemoryReplayStore({ now: () => T0 });
     expect(store.consume('old', T0)).toBe(true);
