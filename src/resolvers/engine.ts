@@ -35,9 +35,7 @@ interface Ready {
   readonly fromAnswer: boolean;
 }
 
-type NodeState = Ready | { readonly kind: 'pending' };
-
-const PENDING: NodeState = { kind: 'pending' };
+const PENDING_PASS: PassResult = { kind: 'pending' };
 
 /** The stable prefixes of the abort messages (documented in docs/resolvers.md). */
 const ABORT_PREFIX = { decline: 'Question declined', cancel: 'Question cancelled' } as const;
@@ -75,59 +73,39 @@ export class Resolution {
     private readonly ctx: ToolContext,
   ) {}
 
-  /** Runs one pass over the plan; `asker` answers or parks each question the pass meets. */
+  /**
+   * Runs one pass over the plan; `asker` answers or parks each question the pass meets. A resolver
+   * whose dependency is waiting waits too, while the rest of the plan runs on.
+   */
   async pass(asker: Asker): Promise<PassResult> {
-    const blocked = new Set<PlanNode>();
-
-    const evaluate = async (node: PlanNode): Promise<NodeState> => {
-      const done = this.ready.get(node);
-      if (done !== undefined) return done;
-      if (this.waiting.has(node) || blocked.has(node)) return PENDING;
-      const input: Record<string, unknown> = {};
-      for (const arg of node.args) input[arg] = this.args[arg];
-      let isBlocked = false;
-      let dependsOnAnswer = false;
-      for (const edge of node.deps) {
-        // A dependency already resolved (the common case in a diamond) costs no await.
-        const state = this.ready.get(edge.node) ?? (await evaluate(edge.node));
-        if (state.kind === 'pending') {
-          isBlocked = true;
-        } else {
-          input[edge.name] = deliver(edge, state);
-          dependsOnAnswer ||= state.fromAnswer;
-        }
+    const values: Record<string, unknown> = {};
+    let pending = false;
+    for (const step of this.plan.schedule) {
+      if (step.kind !== 'run') {
+        const state = this.ready.get(step.edge.node);
+        if (state === undefined) pending ||= step.kind === 'param';
+        else if (step.kind === 'param') values[step.edge.name] = deliver(step.edge, state);
+        else deliver(step.edge, state); // a decline its consumer cannot take aborts here, before later branches run
+        continue;
       }
-      if (isBlocked) {
-        blocked.add(node);
-        return PENDING;
-      }
+      const { node } = step;
+      if (this.ready.has(node) || this.waiting.has(node)) continue;
+      const input = this.inputOf(node);
+      if (input === undefined) continue;
       let value = this.started.has(node) ? this.started.get(node) : this.run(node, input);
       this.started.delete(node);
       // Awaited only when it is a promise: a synchronous resolver costs no microtask.
       if (isPromiseLike(value)) value = await value;
-      let state: Ready;
-      if (isAsk(value)) {
-        const answer = await asker.ask(node, value, dependsOnAnswer);
-        if (answer === undefined) {
-          this.waiting.add(node);
-          return PENDING;
-        }
-        state = { kind: 'ready', outcome: answer, fromAnswer: true, question: questionText(value) };
-      } else {
-        state = { kind: 'ready', outcome: { action: 'accept', value }, fromAnswer: dependsOnAnswer };
+      const dependsOnAnswer = this.dependsOnAnswer(node);
+      if (!isAsk(value)) {
+        this.ready.set(node, { kind: 'ready', outcome: { action: 'accept', value }, fromAnswer: dependsOnAnswer });
+        continue;
       }
-      this.ready.set(node, state);
-      return state;
-    };
-
-    const values: Record<string, unknown> = {};
-    let pending = false;
-    for (const edge of this.plan.params) {
-      const state = await evaluate(edge.node);
-      if (state.kind === 'pending') pending = true;
-      else values[edge.name] = deliver(edge, state);
+      const answer = await asker.ask(node, value, dependsOnAnswer);
+      if (answer === undefined) this.waiting.add(node);
+      else this.ready.set(node, { kind: 'ready', outcome: answer, fromAnswer: true, question: questionText(value) });
     }
-    return pending ? { kind: 'pending' } : { kind: 'resolved', values };
+    return pending ? PENDING_PASS : { kind: 'resolved', values };
   }
 
   /**
@@ -137,33 +115,44 @@ export class Resolution {
    * from there and no resolver runs twice. Returns the resolved values.
    */
   passSync(): Record<string, unknown> | undefined {
-    // `plan.nodes` lists every resolver after its dependencies, in the order a pass visits them.
-    for (const node of this.plan.nodes) {
-      if (this.ready.has(node)) continue;
-      if (this.started.has(node)) return undefined;
-      const input: Record<string, unknown> = {};
-      for (const arg of node.args) input[arg] = this.args[arg];
-      let fromAnswer = false;
-      for (const edge of node.deps) {
-        const state = this.ready.get(edge.node);
+    const values: Record<string, unknown> = {};
+    for (const step of this.plan.schedule) {
+      if (step.kind === 'param') {
+        const state = this.ready.get(step.edge.node);
         if (state === undefined) return undefined;
-        input[edge.name] = deliver(edge, state);
-        fromAnswer ||= state.fromAnswer;
+        values[step.edge.name] = deliver(step.edge, state);
       }
+      if (step.kind !== 'run' || this.ready.has(step.node)) continue;
+      const { node } = step;
+      if (this.started.has(node)) return undefined;
+      const input = this.inputOf(node);
+      if (input === undefined) return undefined;
       const value = this.run(node, input);
       if (isPromiseLike(value) || isAsk(value)) {
         this.started.set(node, value);
         return undefined;
       }
-      this.ready.set(node, { kind: 'ready', outcome: { action: 'accept', value }, fromAnswer });
-    }
-    const values: Record<string, unknown> = {};
-    for (const edge of this.plan.params) {
-      const state = this.ready.get(edge.node);
-      if (state === undefined) return undefined;
-      values[edge.name] = deliver(edge, state);
+      this.ready.set(node, { kind: 'ready', outcome: { action: 'accept', value }, fromAnswer: false });
     }
     return values;
+  }
+
+  /** A resolver's input (its tool arguments and resolved dependencies), or `undefined` while a dependency is unresolved. */
+  private inputOf(node: PlanNode): Record<string, unknown> | undefined {
+    const input: Record<string, unknown> = {};
+    for (const arg of node.args) input[arg] = this.args[arg];
+    for (const edge of node.deps) {
+      const state = this.ready.get(edge.node);
+      if (state === undefined) return undefined;
+      input[edge.name] = deliver(edge, state);
+    }
+    return input;
+  }
+
+  /** Whether some input of `node` came, directly or not, from an answered question. */
+  private dependsOnAnswer(node: PlanNode): boolean {
+    for (const edge of node.deps) if (this.ready.get(edge.node)?.fromAnswer === true) return true;
+    return false;
   }
 
   private run(node: PlanNode, input: Record<string, unknown>): unknown {

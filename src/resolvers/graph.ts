@@ -28,11 +28,25 @@ export interface PlanEdge {
   readonly mode: DeliveryMode;
 }
 
+/**
+ * One step of a pass: run a resolver (once its dependencies are resolved), or hand a resolved
+ * resolver over an edge, to a consumer (`deliver`) or to the tool (`param`); handing over a
+ * declined outcome unwrapped aborts the call.
+ */
+export type PlanStep =
+  { readonly kind: 'run'; readonly node: PlanNode } | { readonly kind: 'deliver' | 'param'; readonly edge: PlanEdge };
+
 /** A tool's resolved parameters in declaration order, and every resolver reachable from them. */
 export interface ResolutionPlan {
   readonly params: readonly PlanEdge[];
-  /** Every resolver after its dependencies: the order a pass runs them in (parameters, then dependencies, in declaration order). */
+  /** Every resolver, each after its dependencies. */
   readonly nodes: readonly PlanNode[];
+  /**
+   * A pass, flattened: the parameters in declaration order, each resolver's dependencies in
+   * declaration order, depth first. Each edge is delivered right after its resolver is visited (so
+   * a decline aborts before later branches run) and each resolver runs after its last dependency.
+   */
+  readonly schedule: readonly PlanStep[];
 }
 
 interface MutableNode {
@@ -61,6 +75,7 @@ export function compilePlan(
   const nodes = new Map<AnyResolver, MutableNode>();
   const visiting = new Set<AnyResolver>();
   const usedKeys = new Set<string>();
+  const schedule: PlanStep[] = [];
 
   const visit = (target: AnyResolver, foundUnder: string): MutableNode => {
     const known = nodes.get(target);
@@ -89,7 +104,9 @@ export function compilePlan(
         );
       }
       const edge = edgeTo(target.deps[depName], depName, `Resolver '${label}' dependency '${depName}'`);
-      deps.push({ name: depName, node: visit(edge.resolver, depName), mode: edge.mode });
+      const dep: PlanEdge = { name: depName, node: visit(edge.resolver, depName), mode: edge.mode };
+      deps.push(dep);
+      schedule.push({ kind: 'deliver', edge: dep });
     }
     visiting.delete(target);
     let key = label;
@@ -97,6 +114,7 @@ export function compilePlan(
     usedKeys.add(key);
     const node: MutableNode = { resolver: target, label, key, args, deps };
     nodes.set(target, node);
+    schedule.push({ kind: 'run', node });
     return node;
   };
 
@@ -109,9 +127,11 @@ export function compilePlan(
       );
     }
     const edge = edgeTo(resolve[param], param, `Tool '${toolName}' parameter '${param}'`);
-    params.push({ name: param, node: visit(edge.resolver, param), mode: edge.mode });
+    const delivered: PlanEdge = { name: param, node: visit(edge.resolver, param), mode: edge.mode };
+    params.push(delivered);
+    schedule.push({ kind: 'param', edge: delivered });
   }
-  return { params, nodes: [...nodes.values()] };
+  return { params, nodes: [...nodes.values()], schedule };
 }
 
 function edgeTo(value: unknown, name: string, where: string): { resolver: AnyResolver; mode: DeliveryMode } {
