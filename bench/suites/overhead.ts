@@ -127,10 +127,12 @@ async function check(side: Side, desk: DeskCall, era: Era, name: string): Promis
 }
 
 function planFor(context: BenchContext, transport: Transport): Plan {
-  // Many short pairs: on a shared machine a burst of contention then spoils a few pairs, not the median.
+  // Many short pairs: a pause (a garbage collection, a burst of contention) then spoils the few
+  // pairs it lands in, not the median. Batches of 50 in-memory calls or 20 HTTP calls were long
+  // enough for most of them to catch one, which made the per-pair ratios bimodal.
   return transport === 'http'
-    ? context.pick({ warmup: 300, runs: 24, batch: 15 }, { warmup: 10, runs: 4, batch: 8 })
-    : context.pick({ warmup: 1_500, runs: 30, batch: 50 }, { warmup: 30, runs: 4, batch: 20 });
+    ? context.pick({ warmup: 300, runs: 400, batch: 2 }, { warmup: 10, runs: 4, batch: 8 })
+    : context.pick({ warmup: 1_500, runs: 300, batch: 10 }, { warmup: 30, runs: 4, batch: 20 });
 }
 
 export const overhead: Benchmark = {
