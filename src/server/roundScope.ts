@@ -8,11 +8,10 @@ import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import { elicitationCompleter, type ToolContext } from '../context.js';
 import { Ledger } from '../questions/ledger.js';
-import { strategyFor } from '../questions/strategy.js';
+import { strategyFor, type RoundStrategy } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { isPromiseLike } from '../promise.js';
-import { resolvePlan } from '../resolvers/resolvePlan.js';
-import type { RoundStrategy } from '../questions/strategy.js';
+import { resolvePlan, type StrategySource } from '../resolvers/resolvePlan.js';
 import type { RequestBinding, RequestStateSealer } from '../state/index.js';
 import type { ErrorMasker } from './masking.js';
 import { clientCapabilitiesOf, eraOf } from './requestEra.js';
@@ -83,7 +82,7 @@ function toolContextOf(sdkCtx: ServerContext, plaintext: string | undefined, ser
 }
 
 /** A request's round: its context, its binding (computed only when state arrives or leaves) and its plaintext. */
-class Round implements RoundScope {
+class Round implements RoundScope, StrategySource {
   readonly ctx: ToolContext;
   #binding: RequestBinding | undefined;
 
