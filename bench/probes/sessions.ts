@@ -8,6 +8,8 @@ import { z } from 'zod';
 
 import { createDualEraHandler } from '../../src/hosting/index.js';
 import { elicit, McpResolveServer, resolver } from '../../src/index.js';
+import type { Target } from '../../scripts/lib/wire.js';
+import { openLegacySession, post } from '../../scripts/lib/wire.js';
 
 const COUNT = Number(process.argv[2] ?? 1000);
 const name = resolver({ name: 'name' }, () => elicit('Name?', z.object({ name: z.string() })));
@@ -18,19 +20,13 @@ const server = new McpResolveServer({ name: 'probe', version: '1.0.0' }).tool(
 );
 const handler = createDualEraHandler(server.createServer, { maxLegacySessions: COUNT + 1 });
 
-const post = (body: unknown, sessionId?: string) =>
-  handler.fetch(
-    new Request('http://localhost/mcp', {
-      method: 'POST',
-      headers: {
-        host: 'localhost',
-        accept: 'application/json, text/event-stream',
-        'content-type': 'application/json',
-        ...(sessionId !== undefined && { 'mcp-session-id': sessionId }),
-      },
-      body: JSON.stringify(body),
-    }),
-  );
+/** Raw requests straight into the handler, as a client on localhost sends them. */
+const into = (sessionId?: string): Target => ({
+  url: new URL('http://localhost/mcp'),
+  headers: { host: 'localhost' },
+  fetch: (request) => handler.fetch(request),
+  ...(sessionId !== undefined && { sessionId }),
+});
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with node --expose-gc');
@@ -42,29 +38,16 @@ const heap = () => {
 
 const before = heap();
 const sessions: string[] = [];
-for (let index = 0; index < COUNT; index++) {
-  const opened = await post({
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-11-25',
-      capabilities: { elicitation: { form: {} } },
-      clientInfo: { name: 'p', version: '1' },
-    },
-  });
-  const id = opened.headers.get('mcp-session-id')!;
-  await opened.text();
-  await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, id)).text();
-  sessions.push(id);
-}
+for (let index = 0; index < COUNT; index++) sessions.push(await openLegacySession(into()));
 const afterSessions = heap();
 const parked: Array<ReadableStreamDefaultReader<Uint8Array>> = [];
 for (const id of sessions) {
-  const call = await post(
-    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: {} } },
-    id,
-  );
+  const call = await post(into(id), {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'greet', arguments: {} },
+  });
   const reader = call.body!.getReader();
   await reader.read(); // the push has been sent: the call is parked waiting for its answer
   parked.push(reader);

@@ -23,12 +23,13 @@ import { startNginx, startStoryInstance } from '../../scripts/lib/fleetSetup.js'
 import type { RedisServer } from '../../scripts/lib/processes.js';
 import { findBinary, freePort, startRedisServer, stopChild } from '../../scripts/lib/processes.js';
 import { connectHttp } from '../../src/testing/index.js';
+import type { Target } from '../../scripts/lib/wire.js';
+import { openLegacySession, post, SseReader } from '../../scripts/lib/wire.js';
 import { alternate } from '../lib/alternate.js';
 import type { Benchmark, Json } from '../lib/registry.js';
 import { fmt, fmtRatio } from '../lib/stats.js';
 
-const ACCEPT = 'application/json, text/event-stream';
-const URL_ = 'http://localhost/mcp';
+const URL_ = new URL('http://localhost/mcp');
 
 const name = resolver({ name: 'name' }, () => elicit('Name?', z.object({ name: z.string() })));
 const server = new McpResolveServer({ name: 'fleet-bench', version: '1.0.0' }).tool(
@@ -37,76 +38,32 @@ const server = new McpResolveServer({ name: 'fleet-bench', version: '1.0.0' }).t
   ({ name }) => `hello ${name.name}`,
 );
 
-async function post(handler: DualEraHandler, body: unknown, sessionId?: string): Promise<Response> {
-  return handler.fetch(
-    new Request(URL_, {
-      method: 'POST',
-      headers: {
-        host: 'localhost',
-        accept: ACCEPT,
-        'content-type': 'application/json',
-        ...(sessionId !== undefined && { 'mcp-session-id': sessionId }),
-      },
-      body: JSON.stringify(body),
-    }),
-  );
-}
-
-/** Reads SSE `data:` messages of a response one at a time. */
-function messages(response: Response): () => Promise<Record<string, unknown>> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  return async () => {
-    for (;;) {
-      const end = buffer.indexOf('\n\n');
-      if (end >= 0) {
-        const event = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = event.split('\n').find((line) => line.startsWith('data:'));
-        if (data !== undefined) return JSON.parse(data.slice(5)) as Record<string, unknown>;
-        continue;
-      }
-      const { done, value } = await reader.read();
-      if (done) throw new Error('stream ended');
-      buffer += value;
-    }
-  };
-}
-
-async function openSession(handler: DualEraHandler): Promise<string> {
-  const opened = await post(handler, {
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-11-25',
-      capabilities: { elicitation: { form: {} } },
-      clientInfo: { name: 'b', version: '1' },
-    },
-  });
-  const sessionId = opened.headers.get('mcp-session-id')!;
-  await opened.text();
-  await (await post(handler, { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId)).text();
-  return sessionId;
-}
+/** Raw requests straight into `handler`, as a client on localhost sends them. */
+const into = (handler: DualEraHandler, sessionId?: string): Target => ({
+  url: URL_,
+  headers: { host: 'localhost' },
+  fetch: (request) => handler.fetch(request),
+  ...(sessionId !== undefined && { sessionId }),
+});
 
 /** One legacy call with one push: the call on `runs`, the answer posted to `answers`. */
 async function pushedCall(runs: DualEraHandler, answers: DualEraHandler, sessionId: string): Promise<void> {
-  const call = await post(
-    runs,
-    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: {} } },
-    sessionId,
-  );
-  const next = messages(call);
-  const push = await next();
+  const call = await post(into(runs, sessionId), {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'greet', arguments: {} },
+  });
+  const events = new SseReader(call);
+  const push = await events.next();
   await (
-    await post(
-      answers,
-      { jsonrpc: '2.0', id: push.id, result: { action: 'accept', content: { name: 'Ada' } } },
-      sessionId,
-    )
+    await post(into(answers, sessionId), {
+      jsonrpc: '2.0',
+      id: push.id,
+      result: { action: 'accept', content: { name: 'Ada' } },
+    })
   ).text();
-  const result = await next();
+  const result = await events.next();
   if (result.result === undefined) throw new Error(`unexpected ${JSON.stringify(result)}`);
 }
 
@@ -194,8 +151,8 @@ export const fleet: Benchmark = {
       );
       const single = createDualEraHandler(server.createServer);
       handlers.push(...shared, single);
-      const sharedSession = await openSession(shared[0]!);
-      const singleSession = await openSession(single);
+      const sharedSession = await openLegacySession(into(shared[0]!));
+      const singleSession = await openLegacySession(into(single));
       const relay = await alternate(
         () => pushedCall(shared[0]!, shared[1]!, sharedSession),
         () => pushedCall(single, single, singleSession),

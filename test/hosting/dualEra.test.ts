@@ -6,7 +6,7 @@ import { serveHttp } from '../../src/node/index.js';
 import { connectHttp } from '../../src/testing/index.js';
 import { answers, firstText } from '../testing/scripted.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
-import { SseReader, openLegacySession, post, send } from './wire.js';
+import { SseReader, openLegacySession, post, send } from '../../scripts/lib/wire.js';
 
 const CALL = { timeout: 5_000 };
 

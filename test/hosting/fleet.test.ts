@@ -9,7 +9,7 @@ import type { DualEraHandler, DualEraHttpOptions } from '../../src/hosting/index
 import { createDualEraHandler, createMemorySessionHub, INSTANCE_HEADER } from '../../src/hosting/index.js';
 import { connectHttp } from '../../src/testing/index.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
-import { SseReader, openLegacySession, post, send } from './wire.js';
+import { SseReader, openLegacySession, post, send } from '../../scripts/lib/wire.js';
 
 const URL_ = new URL('http://localhost/mcp');
 const handlers: DualEraHandler[] = [];

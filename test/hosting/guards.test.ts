@@ -5,7 +5,7 @@ import { createDualEraHandler } from '../../src/hosting/index.js';
 import type { HttpServerHandle } from '../../src/node/index.js';
 import { serveHttp } from '../../src/node/index.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
-import { ACCEPT, openLegacySession, rawRequest, send } from './wire.js';
+import { ACCEPT, openLegacySession, rawRequest, send } from '../../scripts/lib/wire.js';
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',

@@ -12,7 +12,7 @@ import type { HttpServerHandle } from '../../src/node/index.js';
 import { serveHttp } from '../../src/node/index.js';
 import { McpResolveServer } from '../../src/server/server.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
-import { SseReader, openLegacySession, post, send } from './wire.js';
+import { SseReader, openLegacySession, post, send } from '../../scripts/lib/wire.js';
 
 const handles: HttpServerHandle[] = [];
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { serveHttp } from '../../src/node/index.js';
 import { connectHttp } from '../../src/testing/index.js';
 import { answers } from '../testing/scripted.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
-import { SseReader, openLegacySession, post, send } from './wire.js';
+import { SseReader, openLegacySession, post, send } from '../../scripts/lib/wire.js';
 
 const SERVE_AND_CLOSE = fileURLToPath(new URL('./fixtures/serveAndClose.ts', import.meta.url));
 

@@ -4,7 +4,7 @@ import { createDualEraHandler } from '../../src/hosting/index.js';
 import type { HttpServerHandle } from '../../src/node/index.js';
 import { serveHttp } from '../../src/node/index.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
-import { SseReader, openLegacySession, post, send } from './wire.js';
+import { SseReader, openLegacySession, post, send } from '../../scripts/lib/wire.js';
 
 const PING = { jsonrpc: '2.0', id: 1, method: 'ping' };
 

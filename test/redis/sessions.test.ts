@@ -15,7 +15,7 @@ import { connectHttp } from '../../src/testing/index.js';
 import type { RedisServer } from '../../scripts/lib/processes.js';
 import { startRedisServer } from '../../scripts/lib/processes.js';
 import { KEY_A } from '../state/helpers.js';
-import { openLegacySession, post } from '../hosting/wire.js';
+import { openLegacySession, post } from '../../scripts/lib/wire.js';
 
 const URL_ = new URL('http://localhost/mcp');
 let redis: RedisServer;

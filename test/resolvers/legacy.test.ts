@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
-import { openLegacySession, post, send, SseReader } from '../hosting/wire.js';
+import { openLegacySession, post, send, SseReader } from '../../scripts/lib/wire.js';
 import { call, connect, INFO, newServer, onCleanup, sampled, sampleText, textOf } from './helpers.js';
 
 const Pick = z.object({ pick: z.string() });

@@ -4,7 +4,7 @@ import { elicit, McpResolveError, resolver } from 'mcp-resolve';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { post } from '../hosting/wire.js';
+import { post } from '../../scripts/lib/wire.js';
 import { call, connect, ERAS, newServer, onCleanup, textOf } from '../resolvers/helpers.js';
 
 const Pick = z.object({ pick: z.string() });

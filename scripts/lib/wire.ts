@@ -1,4 +1,7 @@
-/** Raw HTTP helpers for wire-level hosting tests: JSON-RPC POSTs and an SSE event reader. */
+/**
+ * Raw HTTP helpers for wire-level work (hosting tests, the fleet benchmark and its memory probe):
+ * JSON-RPC POSTs to a URL or straight into a fetch handler, legacy session set-up, an SSE reader.
+ */
 
 import { request as httpRequest } from 'node:http';
 
