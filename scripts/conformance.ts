@@ -21,9 +21,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+
+import { freePort } from './lib/processes.js';
 
 const SUITE = '@modelcontextprotocol/conformance';
 const SUITE_VERSION = '0.2.0-alpha.12';
@@ -103,19 +104,6 @@ async function install(): Promise<string> {
       throw new Error('npm install failed');
   }
   return bundled ? join(prefix, 'node_modules', NODE_PACKAGE, 'bin', 'node') : process.execPath;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address !== null ? done(address.port) : fail(new Error('no port')),
-      );
-    });
-  });
 }
 
 function tail(file: string): string {

@@ -22,8 +22,6 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +31,8 @@ import { isCallToolResult, isInputRequiredResult } from '@modelcontextprotocol/s
 import { build } from 'esbuild';
 import { MODERN_PROTOCOL_VERSION } from 'mcp-resolve/testing';
 
+import { listeningUrl } from '../examples/stories/lib/serverProcess.js';
+import { freePort } from './lib/processes.js';
 import { runRefundDesk } from '../examples/stories/refund-desk/client.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -71,39 +71,11 @@ function check(target: Line, ok: boolean, what: string): void {
   if (!ok || verbose) console.error(`  ${target.runtime} ${target.era}: ${ok ? 'ok  ' : 'FAIL'} ${what}`);
 }
 
-/** A free loopback port (for workerd, whose config names its sockets' ports). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
 /** Starts a process and resolves with the URL it prints (`listening on <url>`) on stderr. */
-async function startPrinting(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<URL> {
+function startPrinting(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<URL> {
   const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
-  let seen = '';
-  return new Promise<URL>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within 60 s:\n${seen}`)), 60_000);
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      seen += chunk;
-      log(`[${name}] ${chunk.trimEnd()}`);
-      const match = /listening on (\S+)/.exec(seen);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(new URL(match[1]));
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with code ${String(code)} before listening:\n${seen}`));
-    });
-  });
+  return listeningUrl(child, { name, timeoutMs: 60_000, onOutput: (chunk) => log(`[${name}] ${chunk.trimEnd()}`) });
 }
 
 /** Starts workerd on a config and resolves once every URL answers HTTP. */

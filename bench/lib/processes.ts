@@ -7,6 +7,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
+import { listeningUrl } from '../../examples/stories/lib/serverProcess.js';
+
 /** The repository root (scripts are given relative to it). */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -32,29 +34,8 @@ export async function startServer(script: string, args: readonly string[]): Prom
   const exited = once(child, 'exit');
   const kill = () => child.kill('SIGKILL');
   process.once('exit', kill);
-  let seen = '';
   try {
-    const url = await new Promise<URL>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`${script} did not start within ${STARTUP_TIMEOUT_MS} ms:\n${seen}`)),
-        STARTUP_TIMEOUT_MS,
-      );
-      child.stderr.setEncoding('utf8');
-      child.stderr.on('data', (chunk: string) => {
-        seen += chunk;
-        const match = /listening on (\S+)/.exec(seen);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(new URL(match[1]));
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`${script} exited with code ${String(code)} before listening:\n${seen}`));
-      });
-    });
-    // Keep draining stderr so the child never blocks on a full pipe.
-    child.stderr.resume();
+    const url = await listeningUrl(child, { name: script, timeoutMs: STARTUP_TIMEOUT_MS });
     return {
       url,
       pid: child.pid,

@@ -11,6 +11,7 @@ import type { InputRequiredResult } from '@modelcontextprotocol/client';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { listeningUrl } from '../../examples/stories/lib/serverProcess.js';
 import { FROZEN } from './helpers.js';
 
 const SERVER = fileURLToPath(new URL('../fixtures/fleet-server.ts', import.meta.url));
@@ -34,16 +35,7 @@ async function startServer(name: string, keys: string | undefined): Promise<URL>
       await once(child, 'exit');
     }
   });
-  let seen = '';
-  return new Promise<URL>((resolve, reject) => {
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      seen += chunk;
-      const match = /listening on (\S+)/.exec(seen);
-      if (match?.[1]) resolve(new URL(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`fleet server exited (${String(code)}):\n${seen}`)));
-  });
+  return listeningUrl(child, { name: 'fleet server' });
 }
 
 /** A modern client on `url` that leaves input_required to the test. */

@@ -1,7 +1,7 @@
 /** The expense approval story runs end to end over real stdio and HTTP on both eras, and every check passes. */
 import { describe, expect, it } from 'vitest';
 
-import type { StoryTransport } from '../../examples/stories/expense-approval/client.js';
+import type { StoryTransport } from '../../examples/stories/lib/serverProcess.js';
 import { runExpenseApproval } from '../../examples/stories/expense-approval/client.js';
 
 const COMBINATIONS = (['stdio', 'http'] satisfies StoryTransport[]).flatMap((transport) =>

@@ -1,7 +1,7 @@
 /** The refund desk story runs end to end over real stdio and HTTP on both eras, and every check passes. */
 import { describe, expect, it } from 'vitest';
 
-import type { StoryTransport } from '../../examples/stories/refund-desk/client.js';
+import type { StoryTransport } from '../../examples/stories/lib/serverProcess.js';
 import { runRefundDesk } from '../../examples/stories/refund-desk/client.js';
 
 const COMBINATIONS = (['stdio', 'http'] satisfies StoryTransport[]).flatMap((transport) =>

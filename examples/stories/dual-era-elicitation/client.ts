@@ -11,10 +11,9 @@
 import { fileURLToPath } from 'node:url';
 
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import type { Era, TestConnection } from 'mcp-resolve/testing';
-import { connectHttp, connectStdio } from 'mcp-resolve/testing';
+import type { Era } from 'mcp-resolve/testing';
 
-import { startHttpServer } from '../lib/serverProcess.js';
+import { connectStory } from '../lib/serverProcess.js';
 import type { StoryReport } from '../lib/tally.js';
 import { createTally } from '../lib/tally.js';
 
@@ -66,13 +65,8 @@ export async function runDualEra(
     return { action: 'accept', content: { guests } };
   };
 
-  const server = transport === 'http' ? await startHttpServer(SERVER, 'booking-desk') : undefined;
-  let connection: TestConnection | undefined;
+  const connection = await connectStory(SERVER, 'booking-desk', transport, { era, elicit, capabilities: CAPABILITIES });
   try {
-    connection =
-      transport === 'stdio'
-        ? await connectStdio(process.execPath, ['--import', 'tsx', SERVER], { era, elicit, capabilities: CAPABILITIES })
-        : await connectHttp(server!.url, { era, elicit, capabilities: CAPABILITIES });
     const completed: string[] = [];
     connection.client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
       log(`    notified: elicitation ${notification.params.elicitationId} complete`);
@@ -120,8 +114,7 @@ export async function runDualEra(
   } catch (error) {
     tally.fail(error);
   } finally {
-    await connection?.close();
-    await server?.stop();
+    await connection.close();
   }
   return tally.report(`dual-era-elicitation ${transport} ${PROTOCOL[era]}`);
 }

@@ -18,14 +18,12 @@ import type { CallToolResult, ElicitRequest, ElicitResult } from '@modelcontextp
 import { z } from 'zod';
 import { TASKS_EXTENSION } from 'mcp-resolve';
 import type { DetailedTask, Era, TestConnection } from 'mcp-resolve/testing';
-import { cancelTask, connectHttp, connectStdio, getTask, taskOf, updateTask } from 'mcp-resolve/testing';
+import { cancelTask, getTask, taskOf, updateTask } from 'mcp-resolve/testing';
 
-import { startHttpServer } from '../lib/serverProcess.js';
+import type { StoryTransport } from '../lib/serverProcess.js';
+import { connectStory } from '../lib/serverProcess.js';
 import type { StoryReport } from '../lib/tally.js';
 import { createTally } from '../lib/tally.js';
-
-/** Which transport a run uses. */
-export type StoryTransport = 'stdio' | 'http';
 
 /** How one run of the story is set up. */
 export interface StoryRun {
@@ -177,15 +175,13 @@ export async function runExpenseApproval(run: StoryRun): Promise<StoryReport> {
     }
   };
 
-  const server =
-    run.transport === 'http' && run.url === undefined ? await startHttpServer(SERVER, 'expense-desk') : undefined;
-  let connection: TestConnection | undefined;
+  const connection = await connectStory(SERVER, 'expense-desk', run.transport, {
+    era: run.era,
+    capabilities: TASK_CLIENT,
+    elicit,
+    url: run.url,
+  });
   try {
-    const options = { era: run.era, capabilities: TASK_CLIENT, elicit };
-    connection =
-      run.transport === 'stdio'
-        ? await connectStdio(process.execPath, ['--import', 'tsx', SERVER], options)
-        : await connectHttp(run.url ?? server!.url, options);
     const { client } = connection;
 
     for (const [index, submission] of SUBMISSIONS.entries()) {
@@ -242,8 +238,7 @@ export async function runExpenseApproval(run: StoryRun): Promise<StoryReport> {
   } catch (error) {
     tally.fail(error);
   } finally {
-    await connection?.close();
-    await server?.stop();
+    await connection.close();
   }
   return tally.report(`expense-approval ${run.transport} ${PROTOCOL[run.era]}`);
 }

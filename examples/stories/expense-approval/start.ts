@@ -2,7 +2,7 @@
  * `npm run story:expense-approval`: the expense desk over stdio and HTTP, as tasks on 2026-07-28
  * and as pushed questions on 2025-11-25. Exits non-zero if any run has a failed check.
  */
-import type { StoryTransport } from './client.js';
+import type { StoryTransport } from '../lib/serverProcess.js';
 import { runExpenseApproval } from './client.js';
 
 let failed = 0;

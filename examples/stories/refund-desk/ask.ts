@@ -6,12 +6,11 @@
 import { fileURLToPath } from 'node:url';
 
 import type { Era, TestConnection } from 'mcp-resolve/testing';
-import { connectHttp, connectStdio } from 'mcp-resolve/testing';
 
 import { answerInTerminal } from '../terminal/form.js';
 import type { Terminal } from '../terminal/form.js';
-import { startHttpServer } from '../lib/serverProcess.js';
-import type { StoryTransport } from './client.js';
+import type { StoryTransport } from '../lib/serverProcess.js';
+import { connectStory } from '../lib/serverProcess.js';
 
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
 
@@ -28,14 +27,9 @@ export interface AskRun {
 export async function runAskMode(run: AskRun): Promise<void> {
   const { terminal } = run;
   const elicit = (params: Parameters<typeof answerInTerminal>[0]) => answerInTerminal(params, terminal);
-  const server =
-    run.transport === 'http' && run.url === undefined ? await startHttpServer(SERVER, 'refund-desk') : undefined;
   let connection: TestConnection | undefined;
   try {
-    connection =
-      run.transport === 'stdio'
-        ? await connectStdio(process.execPath, ['--import', 'tsx', SERVER], { era: run.era, elicit })
-        : await connectHttp(run.url ?? server!.url, { era: run.era, elicit });
+    connection = await connectStory(SERVER, 'refund-desk', run.transport, { era: run.era, elicit, url: run.url });
     const era = run.era === 'modern' ? '2026-07-28' : '2025-11-25';
     terminal.say(`refund desk over ${run.transport}, ${era}. Orders: ORD-7001 (one item), ORD-7002 (three items).`);
     for (;;) {
@@ -49,7 +43,6 @@ export async function runAskMode(run: AskRun): Promise<void> {
     terminal.say('bye');
   } finally {
     await connection?.close();
-    await server?.stop();
     terminal.close();
   }
 }

@@ -12,18 +12,15 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import type { Era, TestConnection } from 'mcp-resolve/testing';
-import { connectHttp, connectStdio } from 'mcp-resolve/testing';
+import type { Era } from 'mcp-resolve/testing';
 
-import { startHttpServer } from '../lib/serverProcess.js';
+import type { StoryTransport } from '../lib/serverProcess.js';
+import { connectStory } from '../lib/serverProcess.js';
 import type { StoryReport } from '../lib/tally.js';
 import { createTally } from '../lib/tally.js';
 
 /** The desk server's entry file. */
 export const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
-
-/** Which transport a run uses. */
-export type StoryTransport = 'stdio' | 'http';
 
 /** How one run of the story is set up. */
 export interface StoryRun {
@@ -182,18 +179,13 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
   const tally = createTally(log);
   const { check } = tally;
 
-  const server =
-    run.transport === 'http' && run.url === undefined ? await startHttpServer(SERVER, 'refund-desk') : undefined;
-  let connection: TestConnection | undefined;
+  const connection = await connectStory(SERVER, 'refund-desk', run.transport, {
+    era: run.era,
+    elicit,
+    url: run.url,
+    ...(run.fetch !== undefined && { transportOptions: { fetch: run.fetch } }),
+  });
   try {
-    connection =
-      run.transport === 'stdio'
-        ? await connectStdio(process.execPath, ['--import', 'tsx', SERVER], { era: run.era, elicit })
-        : await connectHttp(run.url ?? server!.url, {
-            era: run.era,
-            elicit,
-            ...(run.fetch !== undefined && { transportOptions: { fetch: run.fetch } }),
-          });
     const { client, counters } = connection;
 
     log('[0] tools/list');
@@ -263,8 +255,7 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
   } catch (error) {
     tally.fail(error);
   } finally {
-    await connection?.close();
-    await server?.stop();
+    await connection.close();
   }
   return tally.report(`refund-desk ${run.transport} ${PROTOCOL[run.era]}`);
 }

@@ -2,7 +2,7 @@
  * `npm start`: the refund desk on all four combinations of transport and protocol era.
  * Exits non-zero if any run has a failed check.
  */
-import type { StoryTransport } from './client.js';
+import type { StoryTransport } from '../lib/serverProcess.js';
 import { runRefundDesk } from './client.js';
 
 let failed = 0;
