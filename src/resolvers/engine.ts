@@ -112,7 +112,7 @@ export class Resolution {
    * Runs a pass synchronously, as long as every resolver returns a plain value: the fast path of a
    * call that asks nothing and awaits nothing. `undefined` when some resolver returned a promise
    * or a question; what ran is kept (that return value included), so the next {@link pass} goes on
-   * from there and no resolver runs twice. Returns the resolved values.
+   * from there and no resolver runs twice. Returns the resolved values. Called first, once.
    */
   passSync(): Record<string, unknown> | undefined {
     const values: Record<string, unknown> = {};
@@ -122,9 +122,8 @@ export class Resolution {
         if (state === undefined) return undefined;
         values[step.edge.name] = deliver(step.edge, state);
       }
-      if (step.kind !== 'run' || this.ready.has(step.node)) continue;
+      if (step.kind !== 'run') continue;
       const { node } = step;
-      if (this.started.has(node)) return undefined;
       const input = this.inputOf(node);
       if (input === undefined) return undefined;
       const value = this.run(node, input);

@@ -39,8 +39,6 @@ export type PlanStep =
 /** A tool's resolved parameters in declaration order, and every resolver reachable from them. */
 export interface ResolutionPlan {
   readonly params: readonly PlanEdge[];
-  /** Every resolver, each after its dependencies. */
-  readonly nodes: readonly PlanNode[];
   /**
    * A pass, flattened: the parameters in declaration order, each resolver's dependencies in
    * declaration order, depth first. Each edge is delivered right after its resolver is visited (so
@@ -131,7 +129,7 @@ export function compilePlan(
     params.push(delivered);
     schedule.push({ kind: 'param', edge: delivered });
   }
-  return { params, nodes: [...nodes.values()], schedule };
+  return { params, schedule };
 }
 
 function edgeTo(value: unknown, name: string, where: string): { resolver: AnyResolver; mode: DeliveryMode } {

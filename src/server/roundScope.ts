@@ -59,10 +59,19 @@ export function openRound(
 ): RoundScope | Promise<RoundScope> {
   const token = sdkCtx.mcpReq.requestState();
   if (typeof token !== 'string') return new Round(sdkCtx, undefined, target, services);
-  const binding: RequestBinding = { ...target, principal: services.principal(sdkCtx) };
+  const binding = bindingOf(target, sdkCtx, services);
   return services.sealer
     .open(token, binding)
     .then((bytes) => new Round(sdkCtx, decoder.decode(bytes), target, services, binding));
+}
+
+/** What sealed state of this request is bound to: its target, and the principal read from `ctx`. */
+function bindingOf(
+  target: Omit<RequestBinding, 'principal'>,
+  ctx: ServerContext,
+  services: RoundServices,
+): RequestBinding {
+  return Object.assign({}, target, { principal: services.principal(ctx) });
 }
 
 /** The context handlers receive, built once per request (no per-call closures: this is the hot path of every call). */
@@ -97,13 +106,10 @@ class Round implements RoundScope, StrategySource {
     this.#binding = binding;
   }
 
-  /** The binding sealed state is checked against and minted for; the principal is read once, when first needed. */
-  binding(): RequestBinding {
-    return (this.#binding ??= { ...this.target, principal: this.services.principal(this.ctx) });
-  }
-
   seal(state: string): Promise<string> {
-    return this.services.sealer.seal(encoder.encode(state), this.binding());
+    // The principal is read once, when state first arrives or leaves.
+    this.#binding ??= bindingOf(this.target, this.ctx, this.services);
+    return this.services.sealer.seal(encoder.encode(state), this.#binding);
   }
 
   resolve(
