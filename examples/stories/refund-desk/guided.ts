@@ -37,7 +37,7 @@ export const guidedScopeForm = perOrder((order: Order) => {
 });
 
 /** Why a partial refund that names no item is asked again. */
-export const NO_ITEM = "Pick the item to refund, or tick 'Refund the whole order'.";
+const NO_ITEM = "Pick the item to refund, or tick 'Refund the whole order'.";
 
 const askGuidedScope: ScopeQuestion = (order) =>
   elicit(
