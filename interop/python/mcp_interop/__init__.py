@@ -1,0 +1,1 @@
+"""Interop checks between mcp-resolve (TypeScript) and the official MCP Python SDK."""
