@@ -3,7 +3,7 @@
     python -m mcp_interop.client <story> --era modern|legacy --label L (--url URL | --stdio CMD ARG...)
 
 Stories: `desk` (the refund-desk table), `gate` (a client without elicitation), `mrtr`,
-`legacy-elicitation`. On 2026-07-28 the client drives the `input_required` rounds itself, so it sees
+`legacy-elicitation`, `extras` (several questions in one round, sample, listRoots: the conformance fixture). On 2026-07-28 the client drives the `input_required` rounds itself, so it sees
 every leg, batch and `requestState` on the wire; on 2025-11-25 it counts the elicitation pushes.
 Prints `interop <label>: N passed, M failed` last and exits 1 on any failure.
 """
@@ -21,12 +21,19 @@ from mcp import Client, MCPError
 from mcp.client.stdio import StdioServerParameters
 from mcp_types import (
     CallToolResult,
+    CreateMessageRequest,
+    CreateMessageRequestParams,
+    CreateMessageResult,
     ElicitRequest,
     ElicitRequestFormParams,
     ElicitRequestParams,
     ElicitResult,
     InputRequiredResult,
+    InputResponse,
     InputResponses,
+    ListRootsRequest,
+    ListRootsResult,
+    Root,
     TextContent,
 )
 
@@ -34,6 +41,8 @@ from .desk_table import CALLS, Topic, expected_receipt, topic_of
 from .tally import Tally
 
 MODERN = "2026-07-28"
+SAMPLED = CreateMessageResult(role="assistant", content=TextContent(type="text", text="Paris"), model="interop-model")
+ROOTS = ListRootsResult(roots=[Root(uri="file:///interop/workspace", name="workspace")])
 Answer = Callable[[ElicitRequestParams], ElicitResult]
 
 
@@ -59,13 +68,40 @@ class Driver:
         self.era = era
         self.answer = answer
         self.pushes = 0
-        callback = self._pushed if answer is not None else None
-        self.client = Client(target, mode=MODERN if era == "modern" else "legacy", elicitation_callback=callback)
+        self.client = Client(
+            target,
+            mode=MODERN if era == "modern" else "legacy",
+            elicitation_callback=self._pushed if answer is not None else None,
+            sampling_callback=self._sampled,
+            list_roots_callback=self._roots,
+        )
 
     async def _pushed(self, _context: Any, params: ElicitRequestParams) -> ElicitResult:
         self.pushes += 1
-        assert self.answer is not None
+        return self._answer(params)
+
+    async def _sampled(self, _context: Any, _params: CreateMessageRequestParams) -> CreateMessageResult:
+        self.pushes += 1
+        return SAMPLED
+
+    async def _roots(self, _context: Any) -> ListRootsResult:
+        self.pushes += 1
+        return ROOTS
+
+    def _answer(self, params: ElicitRequestParams) -> ElicitResult:
+        if self.answer is None:
+            raise RuntimeError("this client declared no elicitation, yet was asked")
         return self.answer(params)
+
+    def respond(self, key: str, request: object) -> tuple[str, InputResponse]:
+        """One embedded input request answered: what it asked, and the response."""
+        if isinstance(request, ElicitRequest):
+            return request.params.message, self._answer(request.params)
+        if isinstance(request, CreateMessageRequest):
+            return f"sampling:{key}", SAMPLED
+        if isinstance(request, ListRootsRequest):
+            return f"roots:{key}", ROOTS
+        raise RuntimeError(f"unexpected input request {key}: {request}")
 
     async def call(self, name: str, arguments: dict[str, Any]) -> Outcome:
         """Calls a tool; on 2026-07-28 drives the rounds by hand to see each leg."""
@@ -80,10 +116,8 @@ class Driver:
             batch: list[str] = []
             responses: InputResponses = {}
             for key, request in requests.items():
-                if not isinstance(request, ElicitRequest) or self.answer is None:
-                    raise RuntimeError(f"unexpected input request {key}: {request}")
-                batch.append(request.params.message)
-                responses[key] = self.answer(request.params)
+                asked, responses[key] = self.respond(key, request)
+                batch.append(asked)
             batches.append(batch)
             step = await session.call_tool(
                 name, arguments, input_responses=responses, request_state=step.request_state, allow_input_required=True
@@ -169,6 +203,21 @@ async def legacy_elicitation(driver: Driver, tally: Tally, urls: list[str]) -> N
     tally.check(len(urls) == 1 and urls[0].startswith("https://example.com/"), f"the URL-mode question points under https://example.com/ (got {urls})")
 
 
+async def extras(driver: Driver, tally: Tally) -> None:
+    """The conformance fixture's three questions (elicit, sample, roots): one round on 2026-07-28."""
+    seen = await driver.call("test_input_required_result_multiple_inputs", {})
+    text = text_of(seen.result)
+    tally.check("Hello, ada!" in text and "Paris" in text and "workspace" in text, f"name, sample and roots reach the tool (got {text!r})")
+    if driver.era == "modern":
+        tally.check(seen.legs == 2 and len(seen.batches) == 1 and len(seen.batches[0]) == 3, f"three questions in one round (saw {seen.batches})")
+    else:
+        tally.check(seen.pushes == 3, f"three pushes: elicitation, sampling, roots (saw {seen.pushes})")
+    seen = await driver.call("test_input_required_result_multi_round", {})
+    tally.check(text_of(seen.result) == "ada likes blue.", f"a question built from an earlier answer (got {text_of(seen.result)!r})")
+    if driver.era == "modern":
+        tally.check(seen.legs == 3, f"the dependent question comes a round later: 3 legs (saw {seen.legs})")
+
+
 def desk_answers(script: dict[Topic, ElicitResult], counts: dict[Topic, int]) -> Answer:
     """Answers from the row's script, counting questions per topic."""
 
@@ -191,6 +240,11 @@ async def run(story: str, target: StdioServerParameters | str, era: str, tally: 
         if isinstance(params, ElicitRequestFormParams):
             if "confirm" in params.requested_schema.get("properties", {}):
                 return confirm.pop(0) if confirm else ElicitResult(action="cancel")
+            properties = params.requested_schema.get("properties", {})
+            if "color" in properties:
+                return ElicitResult(action="accept", content={"color": "blue"})
+            if "name" in properties:
+                return ElicitResult(action="accept", content={"name": "ada"})
             return ElicitResult(action="accept", content={"username": "ada", "plan": "pro"})
         urls.append(params.url)
         return ElicitResult(action="accept")
@@ -202,6 +256,7 @@ async def run(story: str, target: StdioServerParameters | str, era: str, tally: 
         "gate": lambda: gate(driver, tally),
         "mrtr": lambda: mrtr(driver, tally, confirm),
         "legacy-elicitation": lambda: legacy_elicitation(driver, tally, urls),
+        "extras": lambda: extras(driver, tally),
     }
     async with driver.client:
         await steps[story]()
@@ -210,7 +265,7 @@ async def run(story: str, target: StdioServerParameters | str, era: str, tally: 
 def main() -> None:
     """Command line entry."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("story", choices=["desk", "gate", "mrtr", "legacy-elicitation"])
+    parser.add_argument("story", choices=["desk", "gate", "mrtr", "legacy-elicitation", "extras"])
     parser.add_argument("--era", choices=["modern", "legacy"], default="modern")
     parser.add_argument("--label", required=True)
     parser.add_argument("--url")
