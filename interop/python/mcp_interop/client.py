@@ -17,7 +17,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import FileUrl
+
 from mcp import Client, MCPError
+from mcp.client.session import ClientRequestContext
 from mcp.client.stdio import StdioServerParameters
 from mcp_types import (
     CallToolResult,
@@ -42,7 +45,7 @@ from .tally import Tally
 
 MODERN = "2026-07-28"
 SAMPLED = CreateMessageResult(role="assistant", content=TextContent(type="text", text="Paris"), model="interop-model")
-ROOTS = ListRootsResult(roots=[Root(uri="file:///interop/workspace", name="workspace")])
+ROOTS = ListRootsResult(roots=[Root(uri=FileUrl("file:///interop/workspace"), name="workspace")])
 Answer = Callable[[ElicitRequestParams], ElicitResult]
 
 
@@ -76,15 +79,15 @@ class Driver:
             list_roots_callback=self._roots,
         )
 
-    async def _pushed(self, _context: Any, params: ElicitRequestParams) -> ElicitResult:
+    async def _pushed(self, context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
         self.pushes += 1
         return self._answer(params)
 
-    async def _sampled(self, _context: Any, _params: CreateMessageRequestParams) -> CreateMessageResult:
+    async def _sampled(self, context: ClientRequestContext, params: CreateMessageRequestParams) -> CreateMessageResult:
         self.pushes += 1
         return SAMPLED
 
-    async def _roots(self, _context: Any) -> ListRootsResult:
+    async def _roots(self, context: ClientRequestContext) -> ListRootsResult:
         self.pushes += 1
         return ROOTS
 
@@ -180,7 +183,8 @@ async def mrtr(driver: Driver, tally: Tally, confirm: list[ElicitResult]) -> Non
     first = await driver.client.session.call_tool("deploy", {"env": "prod"}, allow_input_required=True)
     state = first.request_state if isinstance(first, InputRequiredResult) else None
     tally.check(state is not None and "awaiting" not in state, "the requestState is opaque on the wire")
-    key = next(iter(first.input_requests or {"confirm": None})) if isinstance(first, InputRequiredResult) else "confirm"
+    keys = list(first.input_requests or {}) if isinstance(first, InputRequiredResult) else []
+    key = keys[0] if keys else "confirm"
     tampered = (state or "x")[:-2] + ("AA" if not (state or "x").endswith("AA") else "BB")
     try:
         await driver.client.session.call_tool(

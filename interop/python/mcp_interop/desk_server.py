@@ -1,8 +1,8 @@
 """The refund desk written on the Python SDK's MCPServer + Resolve (written here, to the seed's contract).
 
-Run: python -m mcp_interop.desk_server --port N  (HTTP on /mcp, both eras; prints `listening on <url>`).
-Besides `refund_order` it serves three probes for cross-SDK checks: `pair` (two questions in one
-round), `context_probe` (a `Sample` and a `ListRoots`), both built only on the public Resolve API.
+Run: python -m mcp_interop.desk_server --port N [--probes]  (HTTP on /mcp, both eras; prints
+`listening on <url>`). With `--probes` it also serves the cross-SDK probes: `pair` (two questions in
+one round), `context_probe` (a `Sample` and a `ListRoots`) and `link` (a URL-mode question).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Annotated
 import uvicorn
 from mcp.server.mcpserver import (
     AcceptedElicitation,
+    Context,
     Elicit,
     ElicitationResult,
     ListRoots,
@@ -132,8 +133,8 @@ def list_roots() -> ListRoots:
     return ListRoots()
 
 
-def build_server() -> MCPServer:
-    """The Python desk with its probe tools."""
+def build_server(probes: bool) -> MCPServer:
+    """The Python desk; with `probes`, also the cross-SDK probe tools."""
     mcp = MCPServer("python-refund-desk")
 
     @mcp.tool()
@@ -146,6 +147,14 @@ def build_server() -> MCPServer:
         """Refunds what the order record says."""
         restocked = isinstance(restock, AcceptedElicitation) and restock.data.restock
         return Receipt(order_id=order_id, refunded_cents=cents, restocked=restocked, reason=reason)
+
+    if probes:
+        add_probes(mcp)
+    return mcp
+
+
+def add_probes(mcp: MCPServer) -> None:
+    """`pair`, `context_probe` (Resolve) and `link` (a URL-mode push through the Context)."""
 
     @mcp.tool()
     def pair(
@@ -163,12 +172,16 @@ def build_server() -> MCPServer:
         text = sampled.content.text if isinstance(sampled.content, TextContent) else "?"
         return f"sampled '{text}'; roots {','.join(str(root.uri) for root in roots.roots)}"
 
-    return mcp
+    @mcp.tool()
+    async def link(provider: str, ctx: Context) -> str:
+        """Sends the person to a sign-in URL (Resolve's `Elicit` is form-only, so this uses the Context)."""
+        answer = await ctx.elicit_url(f"Sign in to {provider}", f"https://example.com/signin/{provider}", f"link-{provider}")
+        return f"linked {provider}" if answer.action == "accept" else f"link {answer.action}"
 
 
-async def serve(port: int) -> None:
+async def serve(port: int, probes: bool) -> None:
     """Serves the desk over HTTP on 127.0.0.1 and prints its URL once it accepts connections."""
-    app = build_server().streamable_http_app()
+    app = build_server(probes).streamable_http_app()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     task = asyncio.create_task(server.serve())
     while not server.started:
@@ -182,10 +195,12 @@ async def serve(port: int) -> None:
 
 
 def main() -> None:
-    """Command line: --port N (0 picks a free port)."""
+    """Command line: --port N (0 picks a free port), --probes."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, default=0)
-    asyncio.run(serve(parser.parse_args().port))
+    parser.add_argument("--probes", action="store_true")
+    args = parser.parse_args()
+    asyncio.run(serve(args.port, args.probes))
 
 
 if __name__ == "__main__":
