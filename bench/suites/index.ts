@@ -13,5 +13,6 @@ import { held } from './held.js';
 import { rounds } from './rounds.js';
 import { sealing } from './sealing.js';
 import { throughput } from './throughput.js';
+import { reference } from './reference.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [overhead, rounds, sealing, growth, throughput, held, fleet];
+export const BENCHMARKS: readonly Benchmark[] = [overhead, rounds, sealing, growth, throughput, held, fleet, reference];
