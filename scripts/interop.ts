@@ -119,13 +119,10 @@ async function pythonAgainstUs(env: PythonEnv): Promise<void> {
     await pythonClient(env, 'desk', era, `python->ts/refund-desk stdio ${PROTOCOL[era]}`, stdio(STORY('refund-desk')));
   }
   await pythonClient(env, 'mrtr', 'modern', 'python->ts/mrtr stdio 2026-07-28', stdio(STORY('mrtr')));
-  await pythonClient(
-    env,
-    'legacy-elicitation',
-    'legacy',
-    'python->ts/legacy-elicitation stdio 2025-11-25',
-    stdio(STORY('legacy-elicitation')),
-  );
+  for (const era of ERAS) {
+    const label = `python->ts/legacy-elicitation stdio ${PROTOCOL[era]}`;
+    await pythonClient(env, 'legacy-elicitation', era, label, stdio(STORY('legacy-elicitation')));
+  }
   await withOurServer(STORY('refund-desk'), 'refund-desk', async (url) => {
     for (const era of ERAS) {
       await pythonClient(env, 'desk', era, `python->ts/refund-desk http ${PROTOCOL[era]}`, ['--url', url]);

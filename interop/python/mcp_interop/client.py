@@ -30,6 +30,7 @@ from mcp_types import (
     ElicitRequest,
     ElicitRequestFormParams,
     ElicitRequestParams,
+    ElicitRequestURLParams,
     ElicitResult,
     InputRequiredResult,
     InputResponse,
@@ -99,7 +100,9 @@ class Driver:
     def respond(self, key: str, request: object) -> tuple[str, InputResponse]:
         """One embedded input request answered: what it asked, and the response."""
         if isinstance(request, ElicitRequest):
-            return request.params.message, self._answer(request.params)
+            params = request.params
+            mode = f" [url {params.url}]" if isinstance(params, ElicitRequestURLParams) else ""
+            return params.message + mode, self._answer(params)
         if isinstance(request, CreateMessageRequest):
             return f"sampling:{key}", SAMPLED
         if isinstance(request, ListRootsRequest):
@@ -199,11 +202,16 @@ async def mrtr(driver: Driver, tally: Tally, confirm: list[ElicitResult]) -> Non
 
 
 async def legacy_elicitation(driver: Driver, tally: Tally, urls: list[str]) -> None:
-    """register_user (a form push) and link_account (a URL-mode push)."""
+    """register_user (a form) and link_account (a URL-mode question): pushes on 2025-11-25, a round on 2026-07-28."""
+
+    def asked_once(seen: Outcome) -> bool:
+        return seen.legs == 2 and seen.pushes == 0 if driver.era == "modern" else seen.pushes == 1
+
+    how = "in 2 legs" if driver.era == "modern" else "1 push"
     seen = await driver.call("register_user", {})
-    tally.check(text_of(seen.result) == "registered ada (plan: pro)" and seen.pushes == 1, f"register_user → 'registered ada (plan: pro)', 1 push (got {text_of(seen.result)!r}, {seen.pushes})")
+    tally.check(text_of(seen.result) == "registered ada (plan: pro)" and asked_once(seen), f"register_user → 'registered ada (plan: pro)', {how} (got {text_of(seen.result)!r}, {seen.legs} leg(s), {seen.pushes} push(es))")
     seen = await driver.call("link_account", {"provider": "github"})
-    tally.check(text_of(seen.result) == "linked github" and seen.pushes == 1, f"link_account → 'linked github', 1 push (got {text_of(seen.result)!r}, {seen.pushes})")
+    tally.check(text_of(seen.result) == "linked github" and asked_once(seen), f"link_account → 'linked github', {how} (got {text_of(seen.result)!r}, {seen.legs} leg(s), {seen.pushes} push(es))")
     tally.check(len(urls) == 1 and urls[0].startswith("https://example.com/"), f"the URL-mode question points under https://example.com/ (got {urls})")
 
 
