@@ -82,7 +82,11 @@ function main(): number {
   const dirs = searchDirs(process.env.PATH ?? '');
   const missing = missingRequirements(dirs);
   const isRoot = process.getuid?.() === 0;
-  const decided = plan(missing, isRoot, missingRequirements(dirs, [{ binary: 'apt-get', aptPackage: 'apt' }]).length === 0);
+  const decided = plan(
+    missing,
+    isRoot,
+    missingRequirements(dirs, [{ binary: 'apt-get', aptPackage: 'apt' }]).length === 0,
+  );
   if (decided.kind === 'ready') return 0;
   if (decided.kind === 'refuse') {
     console.error(decided.message);
@@ -96,7 +100,9 @@ function main(): number {
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
     if (run.status !== 0) {
-      console.error(`npm test: \`${[command, ...args].join(' ')}\` failed (exit ${String(run.status)}); run it by hand to see why.`);
+      console.error(
+        `npm test: \`${[command, ...args].join(' ')}\` failed (exit ${String(run.status)}); run it by hand to see why.`,
+      );
       return 1;
     }
   }

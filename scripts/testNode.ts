@@ -26,7 +26,11 @@ function ensureNode(line: string): string {
   if (existsSync(binary)) return binary;
   const prefix = join(defaultCacheRoot(), line);
   console.log(`test:node: installing node@${line} from the npm registry into ${prefix}`);
-  run('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `node@${line}`], process.env);
+  run(
+    'npm',
+    ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `node@${line}`],
+    process.env,
+  );
   if (!existsSync(binary)) throw new Error(`test:node: npm installed node@${line} but ${binary} is missing`);
   return binary;
 }
@@ -64,7 +68,9 @@ function main(args: readonly string[]): number {
   console.log('\ntest:node summary');
   for (const result of results) {
     const verdict = (code: number): string => (code === 0 ? 'pass' : `FAIL (exit ${String(code)})`);
-    console.log(`  Node ${result.version}: tests ${verdict(result.tests)}, refund desk ${verdict(result.desk)} (${String(result.seconds)} s)`);
+    console.log(
+      `  Node ${result.version}: tests ${verdict(result.tests)}, refund desk ${verdict(result.desk)} (${String(result.seconds)} s)`,
+    );
   }
   return results.every((result) => result.tests === 0 && result.desk === 0) ? 0 : 1;
 }

@@ -65,7 +65,8 @@ describe('npm test provisioning', () => {
     const decided = plan(missingRequirements([binDir(['redis-server', 'redis-sentinel', 'script'])]), true, false);
     expect(decided).toEqual({
       kind: 'refuse',
-      message: 'npm test needs nginx, not installed (apt-get is not available). As root, run: apt-get update && apt-get install -y nginx',
+      message:
+        'npm test needs nginx, not installed (apt-get is not available). As root, run: apt-get update && apt-get install -y nginx',
     });
   });
 
