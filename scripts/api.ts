@@ -50,7 +50,11 @@ function configFor(name: string, entry: string): ExtractorConfig {
 }
 
 function git(...args: string[]): string {
-  return execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+  return gitRaw(...args).trim();
+}
+
+function gitRaw(...args: string[]): string {
+  return execFileSync('git', args, { cwd: root, encoding: 'utf8' });
 }
 
 /** Commits (and the working tree) since the last release that change a report without a changeset. */
@@ -63,7 +67,7 @@ export function reportChangesWithoutChangeset(): string[] {
     if (!files.some(isChangeset))
       offending.push(`commit ${commit} (${git('log', '-1', '--format=%s', commit).slice(0, 60)})`);
   }
-  const dirty = git('status', '--porcelain', '--untracked-files=all', '--', 'etc', '.changeset')
+  const dirty = gitRaw('status', '--porcelain', '--untracked-files=all', '--', 'etc', '.changeset')
     .split('\n')
     .filter(Boolean)
     .map((line) => line.slice(3));
