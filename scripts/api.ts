@@ -62,7 +62,7 @@ export function reportChangesWithoutChangeset(): string[] {
   const release = git('log', '-1', '--format=%H', '--', 'CHANGELOG.md');
   const range = release === '' ? 'HEAD' : `${release}..HEAD`;
   const offending: string[] = [];
-  for (const commit of git('log', '--format=%h', range, '--', 'etc').split('\n').filter(Boolean)) {
+  for (const commit of git('log', '--no-merges', '--format=%h', range, '--', 'etc').split('\n').filter(Boolean)) {
     const files = git('show', '--name-only', '--format=', commit).split('\n');
     if (!files.some(isChangeset))
       offending.push(`commit ${commit} (${git('log', '-1', '--format=%s', commit).slice(0, 60)})`);

@@ -14,8 +14,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { docBlocks, type DocBlock } from '../../scripts/lib/docBlocks.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-// Inside the package, so `mcp-resolve` resolves to this package's own exports (its dist/).
-const workDir = join(root, 'node_modules', '.cache', 'docs-check');
+// Inside the package (and outside node_modules), so `mcp-resolve` resolves to this package's own
+// exports, its dist/, for the compiler and at run time alike.
+const workDir = join(root, '.docs-check');
 const files = [
   'README.md',
   ...readdirSync(join(root, 'docs'))
