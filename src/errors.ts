@@ -34,6 +34,7 @@ export class McpResolveError extends Error {
     Object.defineProperty(this, BRAND, { value: true });
   }
 
+  /** `instanceof` by brand, so it holds across duplicated copies of this package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && BRAND in value;
   }
@@ -52,6 +53,7 @@ export class ToolError extends Error {
     Object.defineProperty(this, TOOL_ERROR_BRAND, { value: true });
   }
 
+  /** `instanceof` by brand, so it holds across duplicated copies of this package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && TOOL_ERROR_BRAND in value;
   }

@@ -1,6 +1,8 @@
 /**
  * mcp-resolve: resolver dependency injection, era-agnostic questions and sealed state for MCP servers.
  * Runtime-neutral: Web-standard APIs only (Workers, Deno, Bun, Node); Node hosting is `mcp-resolve/node`.
+ *
+ * @packageDocumentation
  */
 export type { Era, ToolContext } from './context.js';
 export type { McpResolveErrorCode } from './errors.js';

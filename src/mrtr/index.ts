@@ -2,6 +2,8 @@
  * `mcp-resolve/mrtr`: primitives for the handler shapes of multi-round-trip tools (see
  * docs/handler-shapes.md): era dispatch, answer reading, legacy pushes, an at-most-once guard,
  * a step builder, linear continuations held in memory, and journaled replay.
+ *
+ * @packageDocumentation
  */
 export { answerOf } from './answerOf.js';
 export type { HandlerResult, WrappedBody } from './body.js';

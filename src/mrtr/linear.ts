@@ -51,6 +51,7 @@ export class ElicitationDeclinedError extends ToolError {
     Object.defineProperty(this, DECLINED_BRAND, { value: true });
   }
 
+  /** `instanceof` by brand, so it holds across duplicated copies of this package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && DECLINED_BRAND in value;
   }

@@ -8,6 +8,8 @@
  * serveStdio(server);                            // a McpResolveServer, or any SDK server factory
  * const handle = await serveHttp(server, { port: 3000 });
  * ```
+ *
+ * @packageDocumentation
  */
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 

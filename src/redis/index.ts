@@ -1,6 +1,8 @@
 /**
  * `mcp-resolve/redis`: what a fleet of instances shares through Redis. The core never imports
  * this entry; the `redis` package is an optional peer dependency needed only here.
+ *
+ * @packageDocumentation
  */
 export { connectRedis, DEFAULT_REDIS_COMMAND_TIMEOUT_MS, describeRedisUrl } from './connection.js';
 export type { RedisConnectOptions, RedisConnection } from './connection.js';

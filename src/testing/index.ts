@@ -2,6 +2,8 @@
  * `mcp-resolve/testing`: connect an SDK client to a server on either protocol era (in process,
  * over HTTP or over stdio), answer its questions from a script, count what crossed the wire, and
  * drive Tasks extension tasks (`taskOf`, `getTask`, `updateTask`, `cancelTask`).
+ *
+ * @packageDocumentation
  */
 
 export type { ScriptedAnswers } from './scriptedAnswers.js';
