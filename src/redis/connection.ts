@@ -68,6 +68,13 @@ export function describeRedisUrl(url: string): string {
   }
 }
 
+/** An `error` event as an Error: node-redis clients emit errors, a sentinel's pass-through emits `{ error }` events. */
+function errorOf(event: unknown): Error {
+  if (event instanceof Error) return event;
+  if (typeof event === 'object' && event !== null && 'error' in event && event.error instanceof Error) return event.error;
+  return new Error(`Redis reported: ${String(event)}`);
+}
+
 /** Describes a target for messages (passwords redacted). */
 export function describeRedisTarget(target: RedisTarget): string {
   if (typeof target === 'string') return describeRedisUrl(target);
@@ -122,9 +129,11 @@ export async function connectRedis(target: RedisTarget, options: RedisConnectOpt
   const connectTimeout = options.connectTimeoutMs ?? 5_000;
   const client = createConnection(target, commandTimeoutMs, connectTimeout);
   let firstError: Error | undefined;
-  client.on('error', (error: Error) => {
+  let connected = false;
+  client.on('error', (event: unknown) => {
+    const error = errorOf(event);
     firstError ??= error;
-    options.onerror?.(error);
+    if (connected) options.onerror?.(error);
   });
   const connecting = client.connect();
   const timeout = new Promise<never>((_, reject) => {
@@ -134,6 +143,7 @@ export async function connectRedis(target: RedisTarget, options: RedisConnectOpt
   });
   try {
     await Promise.race([connecting, timeout]);
+    connected = true;
   } catch (error) {
     await Promise.resolve(client.destroy()).catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);

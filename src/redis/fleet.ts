@@ -6,8 +6,8 @@ import type { LegacySessionFleet } from '../hosting/sessionFleet.js';
 import type { ReplayStore } from '../state/replay.js';
 import { McpResolveError } from '../errors.js';
 import type { RedisConnectOptions, RedisConnection, RedisSentinelTarget, RedisTarget } from './connection.js';
-import { connectRedis } from './connection.js';
-import { createRedisReplayStore } from './replayStore.js';
+import { connectRedis, describeRedisTarget } from './connection.js';
+import { claimReplayEpoch, createRedisReplayStore } from './replayStore.js';
 import { createRedisSessionFleet } from './sessionFleet.js';
 
 /** Options of {@link connectRedisFleet}. */
@@ -50,6 +50,16 @@ export async function connectRedisFleet(options: RedisFleetOptions): Promise<Red
     throw new McpResolveError('invalid_options', 'connectRedisFleet(): give either url or sentinel (exactly one).');
   }
   const redis = await connectRedis(target, connect);
+  try {
+    await claimReplayEpoch(redis, `${keyPrefix}replay:`);
+  } catch (error) {
+    await redis.destroy();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new McpResolveError(
+      'redis_unavailable',
+      `Redis at ${describeRedisTarget(target)} refused the replay epoch record (${reason}); connect to a writable primary.`,
+    );
+  }
   const onerror = connect.onerror;
   const commandTimeoutMs = connect.commandTimeoutMs;
   const timeout = commandTimeoutMs === undefined ? {} : { commandTimeoutMs };

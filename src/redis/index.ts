@@ -12,7 +12,12 @@ export {
 export type { RedisConnectOptions, RedisConnection, RedisSentinelTarget, RedisTarget } from './connection.js';
 export { connectRedisFleet } from './fleet.js';
 export type { RedisFleet, RedisFleetOptions } from './fleet.js';
-export { createRedisReplayStore, DEFAULT_REPLAY_KEY_PREFIX, DEFAULT_REPLICA_ACK_TIMEOUT_MS } from './replayStore.js';
+export {
+  claimReplayEpoch,
+  createRedisReplayStore,
+  DEFAULT_REPLAY_KEY_PREFIX,
+  DEFAULT_REPLICA_ACK_TIMEOUT_MS,
+} from './replayStore.js';
 export type { RedisReplayStoreOptions } from './replayStore.js';
 export { createRedisSessionFleet, DEFAULT_SESSION_KEY_PREFIX } from './sessionFleet.js';
 export type { RedisSessionFleetOptions } from './sessionFleet.js';

@@ -4,10 +4,11 @@
  * in a script that first checks the fleet's epoch record. One round trip per sealed round (two
  * when replicas must acknowledge), single use across every instance and every restart.
  *
- * The epoch record (`<prefix>epoch`) holds the time from which consumed ids are known. A Redis
- * that lost its data (restarted empty, flushed, a replica promoted without it) has no record: the
- * first check after that writes a new one, and every token sealed before it is refused, so a
- * completed call's final round cannot be accepted again. With `replicaAcks`, a round is accepted
+ * The epoch record (`<prefix>epoch`, written by {@link claimReplayEpoch} when an instance starts)
+ * holds the time from which consumed ids are known. A Redis that lost its data (restarted empty,
+ * flushed, a replica promoted without it) has no record: the first check after that writes a new
+ * one, and every token sealed before it is refused, so a completed call's final round cannot be
+ * accepted again. With `replicaAcks`, a round is accepted
  * only once that many replicas acknowledged its key (`WAIT`), so a failover cannot lose it.
  */
 import type { RedisClientType, RedisSentinelClientType } from 'redis';
@@ -48,22 +49,35 @@ export const DEFAULT_REPLICA_ACK_TIMEOUT_MS = 500;
 
 /**
  * KEYS[1] the replay key, KEYS[2] the epoch record; ARGV[1] expiresAt, ARGV[2] issuedAt, ARGV[3]
- * the margin of a new epoch (−1: create it at Redis's time without margin, and only if absent).
- * Returns 1 (first use), 0 (replayed), -1 (sealed before the epoch) or -2 (the epoch was missing and is new).
+ * the margin of a new epoch. A missing record means Redis lost its data: a new epoch starts at
+ * Redis's time plus the margin. Returns 1 (first use), 0 (replayed), -1 (sealed before the
+ * epoch) or -2 (the record was lost and is new).
  */
 const CONSUME = `
 local epoch = redis.call('GET', KEYS[2])
 if not epoch then
   local t = redis.call('TIME')
-  local margin = tonumber(ARGV[3])
-  epoch = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + math.max(margin, 0)
+  epoch = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[3])
   redis.call('SET', KEYS[2], string.format('%d', epoch))
-  if margin >= 0 then return -2 end
+  return -2
 end
 if tonumber(ARGV[2]) < tonumber(epoch) then return -1 end
 if redis.call('SET', KEYS[1], '1', 'NX', 'PXAT', ARGV[1]) then return 1 end
 return 0
 `;
+
+/**
+ * Writes the epoch record under `keyPrefix` if it is missing (at `at`, default now), so tokens
+ * sealed from then on pass. Call it once before an instance serves (`connectRedisFleet` does):
+ * a store that finds no record takes it for lost data and refuses the tokens sealed before.
+ */
+export async function claimReplayEpoch(
+  redis: RedisConnection,
+  keyPrefix = DEFAULT_REPLAY_KEY_PREFIX,
+  at = Date.now(),
+): Promise<void> {
+  await redis.set(`${keyPrefix}epoch`, String(Math.floor(at)), { condition: 'NX' });
+}
 
 /** One connection to the primary. */
 type Primary = RedisClientType | RedisSentinelClientType;
@@ -87,13 +101,11 @@ export function createRedisReplayStore(redis: RedisConnection, options: RedisRep
   const ackTimeoutMs = options.replicaAckTimeoutMs ?? DEFAULT_REPLICA_ACK_TIMEOUT_MS;
   const margin = options.epochMarginMs ?? 1_000;
   const epochKey = `${prefix}epoch`;
-  /** This store's first check may create the record without margin: nothing it could have refused was sealed against it. */
-  let known = false;
 
   const check = (client: Primary, tokenId: string, expiresAt: number, issuedAt: number) =>
     client.eval(CONSUME, {
       keys: [prefix + tokenId, epochKey],
-      arguments: [String(Math.ceil(expiresAt)), String(Math.floor(issuedAt)), String(known ? margin : -1)],
+      arguments: [String(Math.ceil(expiresAt)), String(Math.floor(issuedAt)), String(margin)],
     });
 
   const acknowledge = async (client: Primary): Promise<void> => {
@@ -134,7 +146,6 @@ export function createRedisReplayStore(redis: RedisConnection, options: RedisRep
         options.onerror?.(failure);
         throw failure;
       }
-      known = true;
       if (reply === -2) lost();
       return reply === 1;
     },
