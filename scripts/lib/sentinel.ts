@@ -95,8 +95,13 @@ export async function startSentinelGroup(
   try {
     const primary = await startRedisServer();
     started.push(primary);
-    const replicaOf = () => ['--replicaof', '127.0.0.1', String(primary.port)];
-    for (let i = 0; i < 2; i++) started.push(await startRedisServer({ args: replicaOf }));
+    // Replicas are made so by command, not by flag: a node restarted later comes back as an empty
+    // primary (the Redis-restarted-empty fault), and the sentinels turn it back into a replica.
+    for (let i = 0; i < 2; i++) {
+      const replica = await startRedisServer();
+      started.push(replica);
+      await commandAt(replica.port, ['REPLICAOF', '127.0.0.1', String(primary.port)]);
+    }
     const nodes = [...started];
     const sentinels: RedisServer[] = [];
     for (let i = 0; i < 3; i++) {

@@ -17,8 +17,8 @@ export interface MemoryTaskStore extends TaskStore {
 
 /**
  * A task store in this process's memory. Tasks are dropped when read after `expiresAt`, and swept
- * on every create and on a timer that runs only while tasks are held (unref'd: it never keeps the
- * process alive), so abandoned tasks give their memory back. Every instance that must serve a
+ * on a timer that runs only while tasks are held (unref'd: it never keeps the process alive), so
+ * abandoned tasks give their memory back within `sweepIntervalMs` of expiring. Every instance that must serve a
  * task has to share the store: use the Redis store from `mcp-resolve/redis` for more than one process.
  */
 export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): MemoryTaskStore {
@@ -47,7 +47,6 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Mem
       return tasks.size;
     },
     create(record) {
-      sweep();
       tasks.set(record.taskId, structuredClone(record));
       if (timer === undefined) {
         timer = setInterval(sweep, sweepIntervalMs);
