@@ -224,7 +224,12 @@ async function everyInstanceServes(instances: readonly StoryInstance[]): Promise
         era: 'modern',
         elicit: answer,
       }).catch(() => undefined);
-      ok = connection !== undefined && (await refund(connection).then(() => true, () => false));
+      ok =
+        connection !== undefined &&
+        (await refund(connection).then(
+          () => true,
+          () => false,
+        ));
       await connection?.close().catch(() => {});
       if (!ok) await new Promise((wake) => setTimeout(wake, 500));
     }
@@ -270,7 +275,9 @@ async function measure(
   const result: Figures = {
     fault,
     failedCalls: failures.length,
-    errors: [...new Set(failures.map((call) => `${call.era}: ${(call.error ?? '?').replace(/\s+/g, ' ').slice(0, 160)}`))],
+    errors: [
+      ...new Set(failures.map((call) => `${call.era}: ${(call.error ?? '?').replace(/\s+/g, ' ').slice(0, 160)}`)),
+    ],
     longestWaitMs: Math.max(0, ...window.map((call) => (call.end === 0 ? Date.now() : call.end) - call.start)),
     recoveryMs: recoveredAt === 0 ? Number.POSITIVE_INFINITY : recoveredAt - at,
     replaysAccepted,
@@ -281,7 +288,8 @@ async function measure(
   console.log(`  calls in the window: ${window.length}, failed: ${result.failedCalls}`);
   for (const error of result.errors) console.log(`    ${error}`);
   console.log(`  longest wait: ${result.longestWaitMs} ms; calls succeed again after ${result.recoveryMs} ms`);
-  if (before.length > 0) console.log(`  replayed ${before.length} final round(s) of calls completed before, on every instance`);
+  if (before.length > 0)
+    console.log(`  replayed ${before.length} final round(s) of calls completed before, on every instance`);
   check(result.replaysAccepted === 0, `${fault}: replays accepted ${result.replaysAccepted}`);
   check(result.answersLost === 0, `${fault}: answers lost ${result.answersLost}`);
   check(result.longestWaitMs <= CALL_LIMIT_MS, `${fault}: no call waited more than 30 s`);
@@ -304,7 +312,10 @@ async function main(): Promise<void> {
   const sentinel = await startSentinelGroup(MASTER, { downAfterMs: 3_000, failoverTimeoutMs: 10_000 });
   group = sentinel;
   console.log(
-    `  redis: primary :${sentinel.nodes[0]?.port}, replicas ${sentinel.nodes.slice(1).map((node) => `:${node.port}`).join(' ')}; sentinels ${sentinel.addresses.join(' ')} (quorum 2, down-after 3 s)`,
+    `  redis: primary :${sentinel.nodes[0]?.port}, replicas ${sentinel.nodes
+      .slice(1)
+      .map((node) => `:${node.port}`)
+      .join(' ')}; sentinels ${sentinel.addresses.join(' ')} (quorum 2, down-after 3 s)`,
   );
   const env: NodeJS.ProcessEnv = { ...process.env, MCP_REQUEST_STATE_KEYS: randomBytes(32).toString('hex') };
   const args = ['--sentinels', sentinel.addresses.join(','), '--master-name', MASTER];
@@ -335,7 +346,9 @@ async function main(): Promise<void> {
       while ((await sentinel.primary().catch(() => primary)) === primary && Date.now() - started < 20_000) {
         await new Promise((wake) => setTimeout(wake, 200));
       }
-      console.log(`  killed :${primary.port}; sentinels promoted :${(await sentinel.primary()).port} after ${Date.now() - started} ms`);
+      console.log(
+        `  killed :${primary.port}; sentinels promoted :${(await sentinel.primary()).port} after ${Date.now() - started} ms`,
+      );
       await primary.restart(); // it comes back empty; the sentinels make it a replica of the new primary
     },
     { replayBefore: true },
@@ -361,38 +374,34 @@ async function main(): Promise<void> {
   );
 
   let pushVictim: StoryInstance | undefined;
-  await measure(
-    'an instance SIGKILLed during a push (2025-11-25)',
-    current,
-    async () => {
-      let killed = false;
-      const elicit = async (params: ElicitRequest['params']): Promise<ElicitResult> => {
-        if (!killed) {
-          killed = true;
-          pushVictim = instances.find((instance) => instance.id === lastLegacyInstance);
-          pushVictim?.child.kill('SIGKILL');
-          console.log(`  ${pushVictim?.id ?? '?'} killed while its push waited for this answer`);
-        }
-        return answer(params);
-      };
-      const connection = await connectHttp(url, { era: 'legacy', elicit, transportOptions: { fetch: recordingFetch } });
-      const lost = new AbortController();
-      connection.client.onerror = (error) => {
-        if (error.message.startsWith('SSE stream disconnected')) lost.abort(error);
-      };
-      const began = Date.now();
-      const record: CallRecord = { era: 'legacy', start: began, end: 0, ok: false };
-      await refund(connection, lost.signal).then(
-        () => (record.ok = true),
-        (error: unknown) => (record.error = `the pushed call: ${error instanceof Error ? error.message : String(error)}`),
-      );
-      record.end = Date.now();
-      calls.push(record);
-      console.log(`  the pushed call ended after ${record.end - began} ms: ${record.ok ? 'completed' : record.error}`);
-      await connection.close().catch(() => {});
-      if (pushVictim !== undefined) await restartInstance(pushVictim);
-    },
-  );
+  await measure('an instance SIGKILLed during a push (2025-11-25)', current, async () => {
+    let killed = false;
+    const elicit = async (params: ElicitRequest['params']): Promise<ElicitResult> => {
+      if (!killed) {
+        killed = true;
+        pushVictim = instances.find((instance) => instance.id === lastLegacyInstance);
+        pushVictim?.child.kill('SIGKILL');
+        console.log(`  ${pushVictim?.id ?? '?'} killed while its push waited for this answer`);
+      }
+      return answer(params);
+    };
+    const connection = await connectHttp(url, { era: 'legacy', elicit, transportOptions: { fetch: recordingFetch } });
+    const lost = new AbortController();
+    connection.client.onerror = (error) => {
+      if (error.message.startsWith('SSE stream disconnected')) lost.abort(error);
+    };
+    const began = Date.now();
+    const record: CallRecord = { era: 'legacy', start: began, end: 0, ok: false };
+    await refund(connection, lost.signal).then(
+      () => (record.ok = true),
+      (error: unknown) => (record.error = `the pushed call: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    record.end = Date.now();
+    calls.push(record);
+    console.log(`  the pushed call ended after ${record.end - began} ms: ${record.ok ? 'completed' : record.error}`);
+    await connection.close().catch(() => {});
+    if (pushVictim !== undefined) await restartInstance(pushVictim);
+  });
   check(pushVictim !== undefined, 'during a push: the instance holding the call was found and killed');
 
   let taskOutcome = '';
@@ -405,7 +414,7 @@ async function main(): Promise<void> {
       transportOptions: {
         fetch: async (input, init) => {
           const response = await fetch(input, init);
-          if (creator === '' && init?.body !== undefined && String(init.body).includes('audit_order')) {
+          if (creator === '' && typeof init?.body === 'string' && init.body.includes('audit_order')) {
             creator = response.headers.get(INSTANCE_HEADER) ?? '';
           }
           return response;
@@ -446,7 +455,9 @@ async function main(): Promise<void> {
   await Promise.all(workers);
 
   console.log('\n=== figures ===');
-  console.log('| fault | failed calls | longest wait | calls succeed again after | replays accepted | answers lost | recovered unaided |');
+  console.log(
+    '| fault | failed calls | longest wait | calls succeed again after | replays accepted | answers lost | recovered unaided |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const row of figures) {
     console.log(

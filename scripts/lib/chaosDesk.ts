@@ -13,7 +13,6 @@ import { connectRedisFleet, createRedisTaskStore } from '../../src/redis/index.j
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
 import { AUDIT_BODY_MS, CHAOS_LEASE_MS } from './chaosSettings.js';
 
-
 const { values } = parseArgs({
   options: {
     http: { type: 'boolean', default: false },
@@ -43,14 +42,10 @@ const desk = createRefundDesk({
     pollIntervalMs: 200,
     onerror: (error) => console.error(`chaos-desk ${values.instance}: ${error.message}`),
   },
-}).tool(
-  'audit_order',
-  { input: { order_id: z.string() }, task: 'required' },
-  async ({ order_id }) => {
-    await new Promise((wake) => setTimeout(wake, AUDIT_BODY_MS));
-    return `Audited ${order_id} on ${values.instance}.`;
-  },
-);
+}).tool('audit_order', { input: { order_id: z.string() }, task: 'required' }, async ({ order_id }) => {
+  await new Promise((wake) => setTimeout(wake, AUDIT_BODY_MS));
+  return `Audited ${order_id} on ${values.instance}.`;
+});
 const handle = await serveHttp(desk, { port: Number(values.port), sessionFleet: fleet.sessions });
 console.error(`chaos-desk listening on ${handle.url.href} (instance ${values.instance})`);
 const stop = () => void handle.close().then(async () => (await fleet.close(), process.exit(0)));

@@ -90,7 +90,8 @@ export async function startSentinelGroup(
   timings: SentinelTimings = { downAfterMs: 2_000, failoverTimeoutMs: 10_000 },
 ): Promise<SentinelGroup> {
   const sentinelBinary = findBinary('redis-sentinel');
-  if (sentinelBinary === undefined) throw new Error(`redis-sentinel is not installed. Install it with: ${INSTALL_HINT}`);
+  if (sentinelBinary === undefined)
+    throw new Error(`redis-sentinel is not installed. Install it with: ${INSTALL_HINT}`);
   const started: RedisServer[] = [];
   try {
     const primary = await startRedisServer();
@@ -125,7 +126,11 @@ export async function startSentinelGroup(
       sentinels.push(sentinel);
       started.push(sentinel);
     }
-    await settled(primary.port, sentinels.map((sentinel) => sentinel.port), masterName);
+    await settled(
+      primary.port,
+      sentinels.map((sentinel) => sentinel.port),
+      masterName,
+    );
     return {
       masterName,
       nodes,

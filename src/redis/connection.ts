@@ -71,7 +71,8 @@ export function describeRedisUrl(url: string): string {
 /** An `error` event as an Error: node-redis clients emit errors, a sentinel's pass-through emits `{ error }` events. */
 function errorOf(event: unknown): Error {
   if (event instanceof Error) return event;
-  if (typeof event === 'object' && event !== null && 'error' in event && event.error instanceof Error) return event.error;
+  if (typeof event === 'object' && event !== null && 'error' in event && event.error instanceof Error)
+    return event.error;
   return new Error(`Redis reported: ${String(event)}`);
 }
 
@@ -106,7 +107,8 @@ function sentinelNodes(target: RedisSentinelTarget): { host: string; port: numbe
 function createConnection(target: RedisTarget, commandTimeoutMs: number, connectTimeout: number): RedisConnection {
   const socket = { connectTimeout, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) };
   const commandOptions = { timeout: commandTimeoutMs };
-  if (typeof target === 'string') return createClient({ url: target, disableOfflineQueue: true, commandOptions, socket });
+  if (typeof target === 'string')
+    return createClient({ url: target, disableOfflineQueue: true, commandOptions, socket });
   return createSentinel({
     name: target.masterName,
     sentinelRootNodes: sentinelNodes(target),

@@ -44,7 +44,15 @@ export interface RedisFleet {
  * when Redis cannot be reached.
  */
 export async function connectRedisFleet(options: RedisFleetOptions): Promise<RedisFleet> {
-  const { url, sentinel, instanceId, keyPrefix = 'mcp-resolve:', replicaAcks, replicaAckTimeoutMs, ...connect } = options;
+  const {
+    url,
+    sentinel,
+    instanceId,
+    keyPrefix = 'mcp-resolve:',
+    replicaAcks,
+    replicaAckTimeoutMs,
+    ...connect
+  } = options;
   const target: RedisTarget | undefined = sentinel ?? url;
   if (target === undefined || (sentinel !== undefined && url !== undefined)) {
     throw new McpResolveError('invalid_options', 'connectRedisFleet(): give either url or sentinel (exactly one).');

@@ -27,7 +27,10 @@ export const DEFAULT_SESSION_KEY_PREFIX = 'mcp-resolve:sessions:';
  * The connection relays are received on: a second connection to the server, or with Sentinel the
  * sentinel's own pub/sub connection, which follows the primary across a failover.
  */
-async function pubSubOf(redis: RedisConnection, onerror: ((error: Error) => void) | undefined): Promise<RedisConnection> {
+async function pubSubOf(
+  redis: RedisConnection,
+  onerror: ((error: Error) => void) | undefined,
+): Promise<RedisConnection> {
   if (isSentinelConnection(redis)) return redis;
   const subscriber = redis.duplicate();
   subscriber.on('error', (error: Error) => onerror?.(error));

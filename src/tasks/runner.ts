@@ -266,7 +266,13 @@ export class TaskRunner {
     if (!this.stalled(record)) return record;
     const failed = await this.transition(taskId, (current) =>
       this.stalled(current)
-        ? { ...current, status: 'failed', pending: {}, error: this.lostError(), statusMessage: this.lostError().message }
+        ? {
+            ...current,
+            status: 'failed',
+            pending: {},
+            error: this.lostError(),
+            statusMessage: this.lostError().message,
+          }
         : undefined,
     );
     return failed ?? (await this.visible(taskId, sdkCtx, services));
@@ -289,11 +295,14 @@ export class TaskRunner {
 
   /** Renews a running body's heartbeat every third of the lease until the returned function is called. */
   private heartbeat(taskId: string): () => void {
-    const timer = setInterval(() => {
-      this.transition(taskId, (current) =>
-        current.status === 'working' ? { ...current, heartbeatAt: Date.now() } : undefined,
-      ).catch((error: unknown) => this.options.onerror?.(error instanceof Error ? error : new Error(String(error))));
-    }, Math.max(Math.floor(this.leaseMs / 3), 1));
+    const timer = setInterval(
+      () => {
+        this.transition(taskId, (current) =>
+          current.status === 'working' ? { ...current, heartbeatAt: Date.now() } : undefined,
+        ).catch((error: unknown) => this.options.onerror?.(error instanceof Error ? error : new Error(String(error))));
+      },
+      Math.max(Math.floor(this.leaseMs / 3), 1),
+    );
     timer.unref?.();
     return () => clearInterval(timer);
   }

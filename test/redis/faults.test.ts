@@ -94,7 +94,10 @@ describe('a Redis that lost its data', () => {
   it('without the epoch record a store refuses every token it cannot vouch for; once claimed, new tokens pass', async () => {
     const connection = await connect(primary.url);
     const errors: Error[] = [];
-    const store = createRedisReplayStore(connection, { keyPrefix: 'unclaimed:', onerror: (error) => errors.push(error) });
+    const store = createRedisReplayStore(connection, {
+      keyPrefix: 'unclaimed:',
+      onerror: (error) => errors.push(error),
+    });
     expect(await store.consume('id-1', Date.now() + 60_000, Date.now())).toBe(false);
     expect(errors).toHaveLength(1);
     await connection.del('unclaimed:epoch');
@@ -162,7 +165,11 @@ describe('Redis Sentinel', () => {
   it('connects a fleet member by sentinel addresses and master name; rounds wait for a replica', async () => {
     const fleet = await connectRedisFleet({ sentinel: { sentinels: [...group.addresses], masterName: 'faults' } });
     try {
-      const sealer = createSealer('refund-desk', { keys: [KEY_A], replayGuard: fleet.replayStore, logger: captureLog().logger });
+      const sealer = createSealer('refund-desk', {
+        keys: [KEY_A],
+        replayGuard: fleet.replayStore,
+        logger: captureLog().logger,
+      });
       const token = await sealer.seal(bytes('s'), BINDING);
       expect(await sealer.open(token, BINDING)).toEqual(bytes('s'));
       await protocolRejection(sealer.open(token, BINDING));
@@ -186,7 +193,9 @@ describe('Redis Sentinel', () => {
     );
     expect(run.status).toBe(1);
     expect(run.stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(/^refund-desk: Cannot connect to Redis at master "faults" through sentinels 127\.0\.0\.1:1: .*--master-name\)\.$/),
+      expect.stringMatching(
+        /^refund-desk: Cannot connect to Redis at master "faults" through sentinels 127\.0\.0\.1:1: .*--master-name\)\.$/,
+      ),
     ]);
   });
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   redis = await startRedisServer();
 });
 afterAll(async () => {
-  for (const connection of connections.splice(0)) connection.destroy();
+  for (const connection of connections.splice(0)) await connection.destroy();
   await redis?.dispose();
 });
 
@@ -54,7 +54,7 @@ describe('createRedisReplayStore', () => {
     const before = await instance();
     const token = await before.sealer.seal(bytes('s'), BINDING);
     await before.sealer.open(token, BINDING);
-    before.connection.destroy();
+    await before.connection.destroy();
     const after = await instance();
     await protocolRejection(after.sealer.open(token, BINDING));
     expect(after.log.lines).toEqual(['requestState rejected on tools/call: replayed']);

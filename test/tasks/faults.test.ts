@@ -59,10 +59,14 @@ async function instance(prefix: string, options: { leaseMs?: number; bodyMs?: nu
       ...(options.principals === true && { principal: byClientName }),
     },
   )
-    .tool('approve', { input: { amount: z.number() }, resolve: { decision: approval }, task: 'required' }, ({ amount }) => {
-      bodies.push(`approve ${amount}`);
-      return `Done ${amount}.`;
-    })
+    .tool(
+      'approve',
+      { input: { amount: z.number() }, resolve: { decision: approval }, task: 'required' },
+      ({ amount }) => {
+        bodies.push(`approve ${amount}`);
+        return `Done ${amount}.`;
+      },
+    )
     .tool('slow', { input: {}, task: 'required' }, async () => {
       bodies.push('slow');
       await new Promise((wake) => setTimeout(wake, options.bodyMs ?? 0));
@@ -71,7 +75,11 @@ async function instance(prefix: string, options: { leaseMs?: number; bodyMs?: nu
   const handle = await serveHttp(server, { port: 0 });
   onCleanup(() => handle.close());
   const connect = async (name = 'client') => {
-    const client = await connectHttp(handle.url, { era: 'modern', capabilities: TASK_CLIENT, clientInfo: { name, version: '1' } });
+    const client = await connectHttp(handle.url, {
+      era: 'modern',
+      capabilities: TASK_CLIENT,
+      clientInfo: { name, version: '1' },
+    });
     onCleanup(() => client.close());
     return client.client;
   };
@@ -96,7 +104,14 @@ describe('tasks on a Redis store across instances', () => {
       () => updateTask(mallory, taskId, answer),
       () => cancelTask(mallory, taskId),
     ]) {
-      expect(codeOf(await call().then(() => undefined, (error: unknown) => error))).toBe(-32602);
+      expect(
+        codeOf(
+          await call().then(
+            () => undefined,
+            (error: unknown) => error,
+          ),
+        ),
+      ).toBe(-32602);
     }
     const aliceOnB = await b.connect('alice');
     await updateTask(aliceOnB, taskId, answer);

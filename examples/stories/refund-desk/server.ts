@@ -55,7 +55,8 @@ if (values.http) {
   const port = Number(values.port);
   const handle = await serveHttp(desk, { port, ...(fleet && { sessionFleet: fleet.sessions }) });
   // The client waits for this line (on stderr: stdout stays free for the stdio protocol).
-  const where = sentinel === undefined ? (redisUrl ?? '') : `master ${sentinel.masterName} via ${sentinel.sentinels.join(',')}`;
+  const where =
+    sentinel === undefined ? (redisUrl ?? '') : `master ${sentinel.masterName} via ${sentinel.sentinels.join(',')}`;
   const member = fleet === undefined ? '' : ` (instance ${fleet.sessions.instanceId}, redis ${where})`;
   console.error(`refund-desk listening on ${handle.url.href}${member}`);
   const stop = () => void handle.close().then(async () => (await fleet?.close(), process.exit(0)));
