@@ -63,6 +63,7 @@ export type {
 } from './state/index.js';
 export { createMemoryReplayStore, principalFrom, REQUEST_STATE_KEYS_ENV, sealRequestState } from './state/index.js';
 export type {
+  MemoryTaskStore,
   MemoryTaskStoreOptions,
   PendingQuestion,
   TaskAnswer,

@@ -19,23 +19,41 @@ export interface StoryInstance {
 }
 
 /** Starts `server.ts --http --port <port> --redis <url> --instance <id>` and waits until it listens. */
-export async function startStoryInstance(
+export function startStoryInstance(
   id: string,
   port: number,
   redisUrl: string,
   env: NodeJS.ProcessEnv,
   track: (child: ChildProcess) => ChildProcess,
 ): Promise<StoryInstance> {
+  return startInstanceProcess(id, port, SERVER, ['--redis', redisUrl], env, track);
+}
+
+/**
+ * Starts `script --http --port <port> --instance <id> ...args` under tsx and waits until it
+ * listens; `onstderr` sees what it writes to stderr.
+ */
+export async function startInstanceProcess(
+  id: string,
+  port: number,
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  track: (child: ChildProcess) => ChildProcess,
+  onstderr?: (line: string) => void,
+): Promise<StoryInstance> {
   const child = track(
-    spawn(
-      process.execPath,
-      ['--import', 'tsx', SERVER, '--http', '--port', String(port), '--redis', redisUrl, '--instance', id],
-      { env, stdio: ['ignore', 'ignore', 'pipe'] },
-    ),
+    spawn(process.execPath, ['--import', 'tsx', script, '--http', '--port', String(port), '--instance', id, ...args], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    }),
   );
   let output = '';
   child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (chunk: string) => (output += chunk));
+  child.stderr?.on('data', (chunk: string) => {
+    output += chunk;
+    if (onstderr !== undefined) for (const line of chunk.split('\n')) if (line !== '') onstderr(line);
+  });
   await waitForPort(port, 20_000, () =>
     child.exitCode !== null ? `instance ${id} exited (${String(child.exitCode)}):\n${output}` : undefined,
   );

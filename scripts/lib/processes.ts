@@ -80,20 +80,27 @@ export interface RedisServer {
 }
 
 /** The command that installs the Debian packages the fleet needs. */
-export const INSTALL_HINT = 'apt-get update && apt-get install -y redis-server nginx';
+export const INSTALL_HINT = 'apt-get update && apt-get install -y redis-server redis-sentinel nginx';
 
-/** Starts a real redis-server on a free loopback port in a throwaway directory, with no persistence. */
-export async function startRedisServer(): Promise<RedisServer> {
-  const binary = findBinary('redis-server');
+/**
+ * Starts a real redis-server on a free loopback port in a throwaway directory, with no persistence
+ * (`args` adds options, e.g. `--replicaof`; `binary` runs e.g. redis-sentinel with a config file).
+ */
+export async function startRedisServer(
+  options: { args?: (dir: string, port: number) => readonly string[]; binary?: string } = {},
+): Promise<RedisServer> {
+  const binary = options.binary ?? findBinary('redis-server');
   if (binary === undefined) throw new Error(`redis-server is not installed. Install it with: ${INSTALL_HINT}`);
   const dir = mkdtempSync(join(tmpdir(), 'mcp-resolve-redis-'));
   const port = await freePort();
+  const extra = options.args?.(dir, port) ?? [];
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
     let output = '';
     const started = spawn(
       binary,
       [
+        ...extra,
         '--port',
         String(port),
         '--bind',

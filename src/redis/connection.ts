@@ -1,15 +1,31 @@
 /**
  * Connecting to Redis with the official `redis` package (node-redis): it is maintained by Redis
- * itself, speaks RESP3, ships its own types, and supports per-client command timeouts, which the
- * fail-closed replay check relies on.
+ * itself, speaks RESP3, ships its own types, supports per-client command timeouts (which the
+ * fail-closed replay check relies on), and follows a Sentinel-managed primary (`createSentinel`).
  */
-import type { RedisClientType } from 'redis';
-import { createClient } from 'redis';
+import type { RedisClientType, RedisSentinelType } from 'redis';
+import { createClient, createSentinel } from 'redis';
 
 import { McpResolveError } from '../errors.js';
 
-/** A connected node-redis client as this entry uses it. */
-export type RedisConnection = RedisClientType;
+/** A connected node-redis client as this entry uses it: one server, or the primary Sentinel names. */
+export type RedisConnection = RedisClientType | RedisSentinelType;
+
+/** Where Redis is: a URL (`redis://host:port`), or Sentinel addresses and the name of the monitored primary. */
+export type RedisTarget = string | RedisSentinelTarget;
+
+/** A primary found through Redis Sentinel. */
+export interface RedisSentinelTarget {
+  /** Sentinel addresses, `host:port` each (three is typical). */
+  readonly sentinels: readonly string[];
+  /** The name the sentinels monitor the primary under (`sentinel monitor <name> …`). */
+  readonly masterName: string;
+}
+
+/** Whether a connection follows a Sentinel-managed primary. */
+export function isSentinelConnection(connection: RedisConnection): connection is RedisSentinelType {
+  return 'getMasterNode' in connection;
+}
 
 /** Options of {@link connectRedis}. */
 export interface RedisConnectOptions {
@@ -52,24 +68,74 @@ export function describeRedisUrl(url: string): string {
   }
 }
 
+/** An `error` event as an Error: node-redis clients emit errors, a sentinel's pass-through emits `{ error }` events. */
+function errorOf(event: unknown): Error {
+  if (event instanceof Error) return event;
+  if (typeof event === 'object' && event !== null && 'error' in event && event.error instanceof Error)
+    return event.error;
+  return new Error(`Redis reported: ${String(event)}`);
+}
+
+/** Describes a target for messages (passwords redacted). */
+export function describeRedisTarget(target: RedisTarget): string {
+  if (typeof target === 'string') return describeRedisUrl(target);
+  return `master ${JSON.stringify(target.masterName)} through sentinels ${target.sentinels.join(', ')}`;
+}
+
+/** Parses `host:port` Sentinel addresses; throws `invalid_options` naming a bad one. */
+function sentinelNodes(target: RedisSentinelTarget): { host: string; port: number }[] {
+  if (target.sentinels.length === 0 || target.masterName === '') {
+    throw new McpResolveError(
+      'invalid_options',
+      `connectRedis(): a Sentinel target needs at least one sentinel address and a master name (got ${describeRedisTarget(target)}).`,
+    );
+  }
+  return target.sentinels.map((address) => {
+    const match = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(address);
+    const port = Number(match?.[2]);
+    if (match?.[1] === undefined || !(port > 0 && port < 65_536)) {
+      throw new McpResolveError(
+        'invalid_options',
+        `connectRedis(): sentinel address ${JSON.stringify(address)} is not host:port.`,
+      );
+    }
+    return { host: match[1], port };
+  });
+}
+
+/** An unconnected client for `target`: commands never queue offline and each has a deadline. */
+function createConnection(target: RedisTarget, commandTimeoutMs: number, connectTimeout: number): RedisConnection {
+  const socket = { connectTimeout, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) };
+  const commandOptions = { timeout: commandTimeoutMs };
+  if (typeof target === 'string')
+    return createClient({ url: target, disableOfflineQueue: true, commandOptions, socket });
+  return createSentinel({
+    name: target.masterName,
+    sentinelRootNodes: sentinelNodes(target),
+    commandOptions,
+    nodeClientOptions: { disableOfflineQueue: true, socket },
+    sentinelClientOptions: { socket },
+    scanInterval: 1_000,
+    passthroughClientErrorEvents: true,
+  });
+}
+
 /**
- * Connects a client to `url`; throws {@link McpResolveError} (`redis_unavailable`) naming the URL
- * when Redis cannot be reached. Commands never wait in an offline queue: while Redis is away they
+ * Connects to `target` (a URL, or Sentinel addresses and a master name); throws
+ * {@link McpResolveError} (`redis_unavailable`) naming the target when Redis cannot be reached or
+ * no sentinel knows the master. Commands never wait in an offline queue: while Redis is away they
  * fail at once, so nothing hangs on a lost connection.
  */
-export async function connectRedis(url: string, options: RedisConnectOptions = {}): Promise<RedisConnection> {
+export async function connectRedis(target: RedisTarget, options: RedisConnectOptions = {}): Promise<RedisConnection> {
   const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
   const connectTimeout = options.connectTimeoutMs ?? 5_000;
-  const client: RedisConnection = createClient({
-    url,
-    disableOfflineQueue: true,
-    commandOptions: { timeout: commandTimeoutMs },
-    socket: { connectTimeout, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 1_000) },
-  });
+  const client = createConnection(target, commandTimeoutMs, connectTimeout);
   let firstError: Error | undefined;
-  client.on('error', (error: Error) => {
+  let connected = false;
+  client.on('error', (event: unknown) => {
+    const error = errorOf(event);
     firstError ??= error;
-    options.onerror?.(error);
+    if (connected) options.onerror?.(error);
   });
   const connecting = client.connect();
   const timeout = new Promise<never>((_, reject) => {
@@ -79,12 +145,17 @@ export async function connectRedis(url: string, options: RedisConnectOptions = {
   });
   try {
     await Promise.race([connecting, timeout]);
+    connected = true;
   } catch (error) {
-    client.destroy();
+    await Promise.resolve(client.destroy()).catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);
+    const fix =
+      typeof target === 'string'
+        ? 'Start redis-server or fix the URL (--redis / REDIS_URL)'
+        : 'Start the sentinels or fix their addresses and the master name (--sentinels / --master-name)';
     throw new McpResolveError(
       'redis_unavailable',
-      `Cannot connect to Redis at ${describeRedisUrl(url)}: ${reason}. Start redis-server or fix the URL (--redis / REDIS_URL).`,
+      `Cannot connect to Redis at ${describeRedisTarget(target)}: ${reason}. ${fix}.`,
     );
   }
   return client;

@@ -4,15 +4,22 @@
  */
 import type { LegacySessionFleet } from '../hosting/sessionFleet.js';
 import type { ReplayStore } from '../state/replay.js';
-import type { RedisConnectOptions, RedisConnection } from './connection.js';
-import { connectRedis } from './connection.js';
-import { createRedisReplayStore } from './replayStore.js';
+import { McpResolveError } from '../errors.js';
+import type { RedisConnectOptions, RedisConnection, RedisSentinelTarget, RedisTarget } from './connection.js';
+import { connectRedis, describeRedisTarget } from './connection.js';
+import { claimReplayEpoch, createRedisReplayStore } from './replayStore.js';
 import { createRedisSessionFleet } from './sessionFleet.js';
 
 /** Options of {@link connectRedisFleet}. */
 export interface RedisFleetOptions extends RedisConnectOptions {
-  /** The Redis URL, e.g. `redis://127.0.0.1:6379`. */
-  readonly url: string;
+  /** The Redis URL, e.g. `redis://127.0.0.1:6379` (or give `sentinel`). */
+  readonly url?: string;
+  /** Sentinel addresses and the monitored primary's name, instead of `url`. */
+  readonly sentinel?: RedisSentinelTarget;
+  /** Replicas that must acknowledge a consumed token id before a round is accepted (default: 1 with `sentinel`, else 0). */
+  readonly replicaAcks?: number;
+  /** How long that acknowledgement may take, in ms (default 500); then the round fails closed. */
+  readonly replicaAckTimeoutMs?: number;
   /** This instance's id (default: a random UUID); shown in the `Mcp-Resolve-Instance` header. */
   readonly instanceId?: string;
   /** Prefix of every key and channel (default `mcp-resolve:`); one per fleet sharing a Redis. */
@@ -32,12 +39,35 @@ export interface RedisFleet {
 }
 
 /**
- * Connects to Redis and returns what a fleet member shares; throws `McpResolveError`
- * (`redis_unavailable`) naming the URL when Redis cannot be reached.
+ * Connects to Redis (a URL, or a Sentinel-managed primary) and returns what a fleet member shares;
+ * throws `McpResolveError` (`redis_unavailable`) naming the URL or the sentinels and master name
+ * when Redis cannot be reached.
  */
 export async function connectRedisFleet(options: RedisFleetOptions): Promise<RedisFleet> {
-  const { url, instanceId, keyPrefix = 'mcp-resolve:', ...connect } = options;
-  const redis = await connectRedis(url, connect);
+  const {
+    url,
+    sentinel,
+    instanceId,
+    keyPrefix = 'mcp-resolve:',
+    replicaAcks,
+    replicaAckTimeoutMs,
+    ...connect
+  } = options;
+  const target: RedisTarget | undefined = sentinel ?? url;
+  if (target === undefined || (sentinel !== undefined && url !== undefined)) {
+    throw new McpResolveError('invalid_options', 'connectRedisFleet(): give either url or sentinel (exactly one).');
+  }
+  const redis = await connectRedis(target, connect);
+  try {
+    await claimReplayEpoch(redis, `${keyPrefix}replay:`);
+  } catch (error) {
+    await redis.destroy();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new McpResolveError(
+      'redis_unavailable',
+      `Redis at ${describeRedisTarget(target)} refused the replay epoch record (${reason}); connect to a writable primary.`,
+    );
+  }
   const onerror = connect.onerror;
   const commandTimeoutMs = connect.commandTimeoutMs;
   const timeout = commandTimeoutMs === undefined ? {} : { commandTimeoutMs };
@@ -45,6 +75,8 @@ export async function connectRedisFleet(options: RedisFleetOptions): Promise<Red
     redis,
     replayStore: createRedisReplayStore(redis, {
       keyPrefix: `${keyPrefix}replay:`,
+      replicaAcks: replicaAcks ?? (sentinel === undefined ? 0 : 1),
+      ...(replicaAckTimeoutMs !== undefined && { replicaAckTimeoutMs }),
       ...timeout,
       ...(onerror && { onerror }),
     }),
@@ -55,7 +87,7 @@ export async function connectRedisFleet(options: RedisFleetOptions): Promise<Red
       ...(onerror && { onerror }),
     }),
     async close() {
-      redis.destroy();
+      await redis.destroy();
     },
   };
 }

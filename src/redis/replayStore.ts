@@ -1,13 +1,23 @@
 /**
  * The fleet-wide replay store: one Redis key per consumed token id, set atomically if absent with
- * an absolute expiry at the end of the token's validity window (`SET key 1 NX PXAT expiresAt`):
- * one round trip per sealed round, single use across every instance and every restart.
+ * an absolute expiry at the end of the token's validity window (`SET key 1 NX PXAT expiresAt`),
+ * in a script that first checks the fleet's epoch record. One round trip per sealed round (two
+ * when replicas must acknowledge), single use across every instance and every restart.
+ *
+ * The epoch record (`<prefix>epoch`, written by {@link claimReplayEpoch} when an instance starts)
+ * holds the time from which consumed ids are known. A Redis that lost its data (restarted empty,
+ * flushed, a replica promoted without it) has no record: the first check after that writes a new
+ * one, and every token sealed before it is refused, so a completed call's final round cannot be
+ * accepted again. With `replicaAcks`, a round is accepted
+ * only once that many replicas acknowledged its key (`WAIT`), so a failover cannot lose it.
  */
+import type { RedisClientType, RedisSentinelClientType } from 'redis';
+
 import type { ReplayStore } from '../state/replay.js';
 
 import { McpResolveError } from '../errors.js';
 import type { RedisConnection } from './connection.js';
-import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, withDeadline } from './connection.js';
+import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, isSentinelConnection, withDeadline } from './connection.js';
 
 /** Options of {@link createRedisReplayStore}. */
 export interface RedisReplayStoreOptions {
@@ -15,28 +25,117 @@ export interface RedisReplayStoreOptions {
   readonly keyPrefix?: string;
   /** How long one check may wait for Redis, in ms (default 2,000); then the round fails closed. */
   readonly commandTimeoutMs?: number;
-  /** Receives each failed check with the reason (the sealer's own log line is a fixed reason code). */
+  /**
+   * Replicas that must acknowledge a consumed id before the round is accepted (`WAIT`); default 0,
+   * and 1 for a Sentinel connection made by `connectRedisFleet`. Fewer acknowledgements: the round fails closed.
+   */
+  readonly replicaAcks?: number;
+  /** How long `WAIT` may take, in ms (default 500). */
+  readonly replicaAckTimeoutMs?: number;
+  /**
+   * How far past Redis's clock a new epoch starts when the record is found missing, in ms (default
+   * 1,000): the largest clock difference between an instance and Redis that still refuses every old token.
+   */
+  readonly epochMarginMs?: number;
+  /** Receives each failed check, and each detected loss of Redis's data, with the reason. */
   readonly onerror?: (error: Error) => void;
 }
 
 /** The default prefix of replay keys. */
 export const DEFAULT_REPLAY_KEY_PREFIX = 'mcp-resolve:replay:';
 
+/** The default `WAIT` timeout. */
+export const DEFAULT_REPLICA_ACK_TIMEOUT_MS = 500;
+
 /**
- * Creates a {@link ReplayStore} over `redis`. When Redis cannot answer, `consume` rejects with
+ * KEYS[1] the replay key, KEYS[2] the epoch record; ARGV[1] expiresAt, ARGV[2] issuedAt, ARGV[3]
+ * the margin of a new epoch. A missing record means Redis lost its data: a new epoch starts at
+ * Redis's time plus the margin. Returns 1 (first use), 0 (replayed), -1 (sealed before the
+ * epoch) or -2 (the record was lost and is new).
+ */
+const CONSUME = `
+local epoch = redis.call('GET', KEYS[2])
+if not epoch then
+  local t = redis.call('TIME')
+  epoch = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[3])
+  redis.call('SET', KEYS[2], string.format('%d', epoch))
+  return -2
+end
+if tonumber(ARGV[2]) < tonumber(epoch) then return -1 end
+if redis.call('SET', KEYS[1], '1', 'NX', 'PXAT', ARGV[1]) then return 1 end
+return 0
+`;
+
+/**
+ * Writes the epoch record under `keyPrefix` if it is missing (at `at`, default now), so tokens
+ * sealed from then on pass. Call it once before an instance serves (`connectRedisFleet` does):
+ * a store that finds no record takes it for lost data and refuses the tokens sealed before.
+ */
+export async function claimReplayEpoch(
+  redis: RedisConnection,
+  keyPrefix = DEFAULT_REPLAY_KEY_PREFIX,
+  at = Date.now(),
+): Promise<void> {
+  await redis.set(`${keyPrefix}epoch`, String(Math.floor(at)), { condition: 'NX' });
+}
+
+/** One connection to the primary. */
+type Primary = RedisClientType | RedisSentinelClientType;
+
+/** Runs `operation` on one connection to the primary (Sentinel: a leased client), so `WAIT` covers its write. */
+function onOneConnection<T>(redis: RedisConnection, operation: (client: Primary) => Promise<T>): Promise<T> {
+  return isSentinelConnection(redis) ? redis.use(operation) : operation(redis);
+}
+
+/**
+ * Creates a {@link ReplayStore} over `redis`. When Redis cannot answer, answers with an error
+ * (read-only replica, out of memory) or lacks replica acknowledgements, `consume` rejects with
  * {@link McpResolveError} (`redis_unavailable`) and the sealer fails the round closed: the check is
- * never skipped. A check that timed out may still reach Redis later, so the refused round's token
+ * never skipped. A check that failed may still have written its key, so the refused round's token
  * can stay consumed: the client starts the call again, and no token is ever accepted twice.
  */
 export function createRedisReplayStore(redis: RedisConnection, options: RedisReplayStoreOptions = {}): ReplayStore {
   const prefix = options.keyPrefix ?? DEFAULT_REPLAY_KEY_PREFIX;
   const timeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
+  const replicaAcks = options.replicaAcks ?? 0;
+  const ackTimeoutMs = options.replicaAckTimeoutMs ?? DEFAULT_REPLICA_ACK_TIMEOUT_MS;
+  const margin = options.epochMarginMs ?? 1_000;
+  const epochKey = `${prefix}epoch`;
+
+  const check = (client: Primary, tokenId: string, expiresAt: number, issuedAt: number) =>
+    client.eval(CONSUME, {
+      keys: [prefix + tokenId, epochKey],
+      arguments: [String(Math.ceil(expiresAt)), String(Math.floor(issuedAt)), String(margin)],
+    });
+
+  const acknowledge = async (client: Primary): Promise<void> => {
+    if (replicaAcks === 0) return;
+    const acks = await client.wait(replicaAcks, ackTimeoutMs);
+    if (acks < replicaAcks) {
+      throw new Error(`the consumed id reached ${acks} of ${replicaAcks} replica(s) within ${ackTimeoutMs} ms`);
+    }
+  };
+
+  const lost = (): void =>
+    options.onerror?.(
+      new McpResolveError(
+        'redis_unavailable',
+        `Replay check: Redis lost its replay records (the epoch record ${epochKey} was missing; restarted empty, flushed or failed over without it). Every token sealed before now is refused; calls in flight start again.`,
+      ),
+    );
+
   return {
-    async consume(tokenId, expiresAt) {
-      let reply: string | null;
+    async consume(tokenId, expiresAt, issuedAt = Number.MAX_SAFE_INTEGER) {
+      let reply: unknown;
       try {
-        const expiration = { type: 'PXAT', value: Math.ceil(expiresAt) } as const;
-        reply = await withDeadline(redis.set(prefix + tokenId, '1', { condition: 'NX', expiration }), timeoutMs);
+        reply = await withDeadline(
+          onOneConnection(redis, async (client) => {
+            const outcome = await check(client, tokenId, expiresAt, issuedAt);
+            if (outcome === 1) await acknowledge(client);
+            return outcome;
+          }),
+          timeoutMs,
+        );
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         const failure = new McpResolveError(
@@ -47,7 +146,8 @@ export function createRedisReplayStore(redis: RedisConnection, options: RedisRep
         options.onerror?.(failure);
         throw failure;
       }
-      return reply === 'OK';
+      if (reply === -2) lost();
+      return reply === 1;
     },
   };
 }

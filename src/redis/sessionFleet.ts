@@ -6,7 +6,7 @@
  */
 import type { FleetMessage, LegacySessionFleet, SharedSessionRecord } from '../hosting/sessionFleet.js';
 import type { RedisConnection } from './connection.js';
-import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, withDeadline } from './connection.js';
+import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, isSentinelConnection, withDeadline } from './connection.js';
 
 /** Options of {@link createRedisSessionFleet}. */
 export interface RedisSessionFleetOptions {
@@ -22,6 +22,21 @@ export interface RedisSessionFleetOptions {
 
 /** The default prefix of session keys and relay channels. */
 export const DEFAULT_SESSION_KEY_PREFIX = 'mcp-resolve:sessions:';
+
+/**
+ * The connection relays are received on: a second connection to the server, or with Sentinel the
+ * sentinel's own pub/sub connection, which follows the primary across a failover.
+ */
+async function pubSubOf(
+  redis: RedisConnection,
+  onerror: ((error: Error) => void) | undefined,
+): Promise<RedisConnection> {
+  if (isSentinelConnection(redis)) return redis;
+  const subscriber = redis.duplicate();
+  subscriber.on('error', (error: Error) => onerror?.(error));
+  await subscriber.connect();
+  return subscriber;
+}
 
 /** Creates the Redis-backed {@link LegacySessionFleet} of one instance; `subscribe` opens a second connection for pub/sub. */
 export function createRedisSessionFleet(
@@ -70,23 +85,22 @@ export function createRedisSessionFleet(
       await timed(redis.publish(everyone, JSON.stringify(message)));
     },
     async subscribe(onmessage) {
-      const subscriber = redis.duplicate();
-      subscriber.on('error', (error: Error) => options.onerror?.(error));
-      await timed(subscriber.connect());
-      const listener = (text: string) => {
+      const subscriber = await timed(pubSubOf(redis, options.onerror));
+      const listener = (text: string | Buffer) => {
         let message: FleetMessage;
         try {
-          message = JSON.parse(text) as FleetMessage;
+          message = JSON.parse(text.toString()) as FleetMessage;
         } catch (error) {
           options.onerror?.(new Error(`Dropped a relayed message that is not JSON: ${String(error)}`));
           return;
         }
         onmessage(message);
       };
-      await timed(subscriber.subscribe([channel(instanceId), everyone], listener));
+      const channels = [channel(instanceId), everyone];
+      await timed(subscriber.subscribe(channels, listener));
       return async () => {
-        await subscriber.unsubscribe().catch(() => undefined);
-        subscriber.destroy();
+        await subscriber.unsubscribe(channels, listener).catch(() => undefined);
+        if (subscriber !== redis) await Promise.resolve(subscriber.destroy()).catch(() => undefined);
       };
     },
   };

@@ -11,9 +11,10 @@ import { McpResolveError } from '../errors.js';
 export interface ReplayStore {
   /**
    * Atomically marks `tokenId` consumed until `expiresAt` (ms since the epoch) and returns `true`
-   * on its first use, `false` if it was already consumed.
+   * on its first use, `false` if it was already consumed. `issuedAt` (ms since the epoch,
+   * authenticated) lets a shared store refuse tokens sealed before it lost its records.
    */
-  consume(tokenId: string, expiresAt: number): boolean | Promise<boolean>;
+  consume(tokenId: string, expiresAt: number, issuedAt?: number): boolean | Promise<boolean>;
 }
 
 /** Options of {@link createMemoryReplayStore}. */

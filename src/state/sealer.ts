@@ -123,7 +123,7 @@ export function createSealer(serverName: string, options?: InternalSealingOption
     if (replayStore === undefined) return { ok: true, plaintext };
     let first: unknown;
     try {
-      first = replayStore.consume(tokenId, issuedAt + resolved.ttlMs + resolved.skewMs);
+      first = replayStore.consume(tokenId, issuedAt + resolved.ttlMs + resolved.skewMs, issuedAt);
     } catch {
       return REPLAY_STORE_ERROR;
     }

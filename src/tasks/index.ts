@@ -1,5 +1,5 @@
 /** The Tasks extension (`io.modelcontextprotocol/tasks`): task storage and the wire names. */
-export type { MemoryTaskStoreOptions } from './memoryStore.js';
+export type { MemoryTaskStore, MemoryTaskStoreOptions } from './memoryStore.js';
 export { createMemoryTaskStore } from './memoryStore.js';
 export type { TaskDeclaration, TaskOptions, TaskStatusChange, TaskSupport } from './runner.js';
 export type { PendingQuestion, TaskAnswer, TaskError, TaskRecord, TaskStatus, TaskStore } from './store.js';

@@ -5,17 +5,35 @@ import type { TaskRecord, TaskStore } from './store.js';
 export interface MemoryTaskStoreOptions {
   /** The clock, in epoch ms (tests move it). @default Date.now */
   readonly now?: () => number;
+  /** How often expired tasks are swept while any task is held, in ms. @default 60_000 */
+  readonly sweepIntervalMs?: number;
+}
+
+/** The in-memory {@link TaskStore}, with its current size for monitoring. */
+export interface MemoryTaskStore extends TaskStore {
+  /** How many tasks are held (expired ones count until swept). */
+  readonly size: number;
 }
 
 /**
- * A task store in this process's memory. Tasks are dropped when read after `expiresAt` and swept
- * on every create, so memory holds at most the tasks still alive plus those never read again
- * since the last create. Every instance that must serve a task has to share the store: use the
- * Redis store from `mcp-resolve/redis` for more than one process.
+ * A task store in this process's memory. Tasks are dropped when read after `expiresAt`, and swept
+ * on a timer that runs only while tasks are held (unref'd: it never keeps the process alive), so
+ * abandoned tasks give their memory back within `sweepIntervalMs` of expiring. Every instance that must serve a
+ * task has to share the store: use the Redis store from `mcp-resolve/redis` for more than one process.
  */
-export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): TaskStore {
+export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): MemoryTaskStore {
   const now = options.now ?? Date.now;
+  const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
   const tasks = new Map<string, TaskRecord>();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const sweep = (): void => {
+    const at = now();
+    for (const [taskId, stored] of tasks) if (stored.expiresAt <= at) tasks.delete(taskId);
+    if (tasks.size === 0 && timer !== undefined) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
   const alive = (taskId: string): TaskRecord | undefined => {
     const record = tasks.get(taskId);
     if (record !== undefined && record.expiresAt <= now()) {
@@ -25,9 +43,15 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
     return record;
   };
   return {
+    get size() {
+      return tasks.size;
+    },
     create(record) {
-      for (const [taskId, stored] of tasks) if (stored.expiresAt <= now()) tasks.delete(taskId);
       tasks.set(record.taskId, structuredClone(record));
+      if (timer === undefined) {
+        timer = setInterval(sweep, sweepIntervalMs);
+        timer.unref?.();
+      }
       return Promise.resolve();
     },
     get(taskId) {

@@ -53,6 +53,12 @@ export interface TaskOptions {
   readonly ttlMs?: number;
   /** The polling interval suggested to clients, in ms. @default 1_000 */
   readonly pollIntervalMs?: number;
+  /**
+   * How long a `working` task may go without a sign of life before it is reported `failed` (its
+   * process died), in ms: a running body renews its heartbeat every third of it, and a resolver
+   * pass must finish within it. @default 30_000
+   */
+  readonly leaseMs?: number;
   /** Receives failures the task machinery could not record on a task (a store that stopped answering). */
   readonly onerror?: (error: Error) => void;
   /**
@@ -79,6 +85,7 @@ export interface TaskStatusChange {
 
 const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_POLL_INTERVAL_MS = 1_000;
+const DEFAULT_LEASE_MS = 30_000;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 const RESPONSE_KINDS = {
@@ -122,6 +129,7 @@ export class TaskRunner {
   private readonly store: TaskStore;
   private readonly ttlMs: number;
   private readonly pollIntervalMs: number;
+  private readonly leaseMs: number;
   /** Bodies running in this process, so a cancel arriving here can signal them. */
   private readonly running = new Map<string, AbortController>();
 
@@ -132,6 +140,7 @@ export class TaskRunner {
     this.store = options.store ?? createMemoryTaskStore();
     this.ttlMs = positiveInteger('ttlMs', options.ttlMs, DEFAULT_TTL_MS);
     this.pollIntervalMs = positiveInteger('pollIntervalMs', options.pollIntervalMs, DEFAULT_POLL_INTERVAL_MS);
+    this.leaseMs = positiveInteger('leaseMs', options.leaseMs, DEFAULT_LEASE_MS);
   }
 
   /** Serves a `tools/call` of a task-capable tool: a task when the request allows one, an ordinary call otherwise. */
@@ -247,11 +256,55 @@ export class TaskRunner {
     if (next !== undefined) this.running.get(taskId)?.abort(new Error('The task was cancelled.'));
   }
 
-  /** The task, or the not-found error when it does not exist, expired, or belongs to another principal. */
+  /**
+   * The task, or the not-found error when it does not exist, expired, or belongs to another
+   * principal. A `working` task whose lease ran out (its process died) is recorded `failed` first.
+   */
   private async visible(taskId: string, sdkCtx: ServerContext, services: RoundServices): Promise<TaskRecord> {
     const record = await this.store.get(taskId);
     if (record === undefined || record.principal !== services.principal(sdkCtx)) throw taskNotFound(taskId);
-    return record;
+    if (!this.stalled(record)) return record;
+    const failed = await this.transition(taskId, (current) =>
+      this.stalled(current)
+        ? {
+            ...current,
+            status: 'failed',
+            pending: {},
+            error: this.lostError(),
+            statusMessage: this.lostError().message,
+          }
+        : undefined,
+    );
+    return failed ?? (await this.visible(taskId, sdkCtx, services));
+  }
+
+  /** Whether a `working` task has shown no sign of life (a write or a heartbeat) for longer than the lease. */
+  private stalled(record: TaskRecord): boolean {
+    if (record.status !== 'working') return false;
+    const alive = Math.max(record.heartbeatAt ?? 0, Date.parse(record.lastUpdatedAt));
+    return Date.now() - alive > this.leaseMs;
+  }
+
+  /** The error of a task whose process stopped while it was `working`. */
+  private lostError(): TaskError {
+    return {
+      code: ProtocolErrorCode.InternalError,
+      message: `Task lost: the server process running it stopped (no heartbeat for ${this.leaseMs} ms). Start the tool again.`,
+    };
+  }
+
+  /** Renews a running body's heartbeat every third of the lease until the returned function is called. */
+  private heartbeat(taskId: string): () => void {
+    const timer = setInterval(
+      () => {
+        this.transition(taskId, (current) =>
+          current.status === 'working' ? { ...current, heartbeatAt: Date.now() } : undefined,
+        ).catch((error: unknown) => this.options.onerror?.(error instanceof Error ? error : new Error(String(error))));
+      },
+      Math.max(Math.floor(this.leaseMs / 3), 1),
+    );
+    timer.unref?.();
+    return () => clearInterval(timer);
   }
 
   private newRecord(
@@ -383,6 +436,7 @@ export class TaskRunner {
   ): Promise<void> {
     const controller = new AbortController();
     this.running.set(taskId, controller);
+    const stopHeartbeat = this.heartbeat(taskId);
     const ctx: ToolContext = { ...base, mcpReq: { ...base.mcpReq, signal: controller.signal } };
     try {
       const value: unknown = await tool.body(params, ctx);
@@ -399,6 +453,7 @@ export class TaskRunner {
         this.options.onerror?.(failure instanceof Error ? failure : new Error(String(failure))),
       );
     } finally {
+      stopHeartbeat();
       this.running.delete(taskId);
     }
   }

@@ -61,6 +61,8 @@ export interface TaskRecord {
   readonly answers: Record<string, TaskAnswer>;
   /** Set once the body has been entered: it never runs again, whatever happens later. */
   readonly bodyStarted: boolean;
+  /** When the process running the body last renewed its lease (epoch ms). */
+  readonly heartbeatAt?: number;
   /** The tool result, when `completed`. */
   readonly result?: Record<string, unknown>;
   /** The JSON-RPC error, when `failed`. */

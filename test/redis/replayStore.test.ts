@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { connectRedis, createRedisReplayStore } from '../../src/redis/index.js';
+import { claimReplayEpoch, connectRedis, createRedisReplayStore } from '../../src/redis/index.js';
 import type { RedisConnection } from '../../src/redis/index.js';
 import { createSealer } from '../../src/state/index.js';
 import type { RedisServer } from '../../scripts/lib/processes.js';
@@ -18,16 +18,17 @@ beforeAll(async () => {
   redis = await startRedisServer();
 });
 afterAll(async () => {
-  for (const connection of connections.splice(0)) connection.destroy();
+  for (const connection of connections.splice(0)) await connection.destroy();
   await redis?.dispose();
 });
 
-async function instance(onerror?: (error: Error) => void) {
+async function instance(onerror?: (error: Error) => void, keyPrefix = `test:${redis.port}:`) {
   const connection = await connectRedis(redis.url, { commandTimeoutMs: 500 });
   connections.push(connection);
   const log = captureLog();
+  await claimReplayEpoch(connection, keyPrefix);
   const store = createRedisReplayStore(connection, {
-    keyPrefix: `test:${redis.port}:`,
+    keyPrefix,
     commandTimeoutMs: 500,
     ...(onerror && { onerror }),
   });
@@ -53,7 +54,7 @@ describe('createRedisReplayStore', () => {
     const before = await instance();
     const token = await before.sealer.seal(bytes('s'), BINDING);
     await before.sealer.open(token, BINDING);
-    before.connection.destroy();
+    await before.connection.destroy();
     const after = await instance();
     await protocolRejection(after.sealer.open(token, BINDING));
     expect(after.log.lines).toEqual(['requestState rejected on tools/call: replayed']);
@@ -62,6 +63,7 @@ describe('createRedisReplayStore', () => {
   it('keys expire at the end of the validity window (ttl + skew)', async () => {
     const connection = await connectRedis(redis.url);
     connections.push(connection);
+    await claimReplayEpoch(connection, 'ttl:');
     const store = createRedisReplayStore(connection, { keyPrefix: 'ttl:' });
     const expiresAt = Date.now() + 60_000;
     expect(await store.consume('id-1', expiresAt)).toBe(true);
@@ -70,9 +72,9 @@ describe('createRedisReplayStore', () => {
     expect(at).toBe(expiresAt);
   });
 
-  it('fails the round closed with a clear reported error when Redis is gone, and works again when it is back', async () => {
+  it('fails the round closed with a clear reported error when Redis is gone; back empty, it refuses the old token and takes new ones', async () => {
     const errors: Error[] = [];
-    const a = await instance((error) => errors.push(error));
+    const a = await instance((error) => errors.push(error), `gone:${crypto.randomUUID()}:`);
     const token = await a.sealer.seal(bytes('s'), BINDING);
     await redis.stop(true);
     try {
@@ -84,7 +86,13 @@ describe('createRedisReplayStore', () => {
       await redis.restart();
     }
     await expect.poll(async () => a.connection.isReady, { timeout: 10_000 }).toBe(true);
-    expect(await a.sealer.open(token, BINDING)).toEqual(bytes('s'));
+    // Back without its data (no persistence): the token sealed before is refused, never reopened …
+    await protocolRejection(a.sealer.open(token, BINDING));
+    expect(errors.at(-1)?.message).toMatch(/^Replay check: Redis lost its replay records/);
+    // … and a call started after the new epoch (1 s margin) passes.
+    await new Promise((wake) => setTimeout(wake, 1_100));
+    const fresh = await a.sealer.seal(bytes('t'), BINDING);
+    expect(await a.sealer.open(fresh, BINDING)).toEqual(bytes('t'));
   });
 });
 

@@ -25,7 +25,7 @@ beforeAll(async () => {
   redis = await startRedisServer();
 });
 afterAll(async () => {
-  for (const client of clients.splice(0)) client.destroy();
+  for (const client of clients.splice(0)) await client.destroy();
   await redis?.dispose();
 });
 

@@ -5,6 +5,7 @@
  *   npx tsx examples/stories/refund-desk/server.ts --http --port N  # http://127.0.0.1:N/mcp, both eras
  *   ... --guided                                                    # the guided variant (guided.ts): SKU pick-list, re-asking
  *   ... --http --port N --redis redis://127.0.0.1:6379 [--instance ID]   # a fleet member (also REDIS_URL)
+ *   ... --http --port N --sentinels h:p,h:p,h:p --master-name NAME     # through Redis Sentinel
  *
  * As a fleet member, the replay guard and the legacy sessions live in Redis, so any instance serves
  * any round of any call and any request of any session; give every instance the same
@@ -25,20 +26,24 @@ const { values } = parseArgs({
     guided: { type: 'boolean', default: false },
     port: { type: 'string', default: '0' },
     redis: { type: 'string' },
+    sentinels: { type: 'string' },
+    'master-name': { type: 'string' },
     instance: { type: 'string' },
   },
 });
 
 const redisUrl = values.redis ?? process.env.REDIS_URL;
+const sentinels = values.sentinels?.split(',').filter((address) => address !== '');
+const sentinel = sentinels && { sentinels, masterName: values['master-name'] ?? '' };
 let fleet: RedisFleet | undefined;
-if (redisUrl !== undefined && redisUrl !== '') {
+if ((redisUrl !== undefined && redisUrl !== '') || sentinel !== undefined) {
   if (!values.http) {
     console.error('refund-desk: --redis needs --http (a fleet member serves HTTP).');
     process.exit(2);
   }
   try {
     fleet = await connectRedisFleet({
-      url: redisUrl,
+      ...(sentinel === undefined ? { url: redisUrl } : { sentinel }),
       ...(values.instance !== undefined && { instanceId: values.instance }),
       onerror: (error) => console.error(`refund-desk: ${error.message}`),
     });
@@ -54,7 +59,9 @@ if (values.http) {
   const port = Number(values.port);
   const handle = await serveHttp(desk, { port, ...(fleet && { sessionFleet: fleet.sessions }) });
   // The client waits for this line (on stderr: stdout stays free for the stdio protocol).
-  const member = fleet === undefined ? '' : ` (instance ${fleet.sessions.instanceId}, redis ${redisUrl ?? ''})`;
+  const where =
+    sentinel === undefined ? (redisUrl ?? '') : `master ${sentinel.masterName} via ${sentinel.sentinels.join(',')}`;
+  const member = fleet === undefined ? '' : ` (instance ${fleet.sessions.instanceId}, redis ${where})`;
   console.error(`refund-desk listening on ${handle.url.href}${member}`);
   const stop = () => void handle.close().then(async () => (await fleet?.close(), process.exit(0)));
   process.once('SIGINT', stop);

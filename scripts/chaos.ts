@@ -1,0 +1,480 @@
+/**
+ * `npm run chaos`: the refund-desk fleet under faults, on loopback only.
+ *
+ * Starts a Redis Sentinel group (a primary, two replicas, three sentinels), three desk instances
+ * that find the primary through the sentinels (scripts/lib/chaosDesk.ts: the story's desk plus a
+ * task tool), and nginx doing plain round-robin. Two looping clients keep both eras busy while it
+ * injects, one at a time: the primary killed (failover), the primary paused past the command
+ * deadline, the primary restarted empty, an instance killed during a push and during a task body,
+ * and nginx reloaded. For each fault it reports the calls that failed and how, the longest wait,
+ * the time until calls succeed again, the replays accepted, the answers lost, and whether every
+ * instance recovered without a restart.
+ *
+ * Bounded: six faults, each watched for at most 30 s; the whole run takes about two minutes.
+ * Prints `chaos: N passed, M failed`, exits non-zero when M > 0, and tears everything down on
+ * every exit path (including Ctrl-C).
+ */
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { ClientCapabilities, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+
+import { INSTANCE_HEADER } from '../src/hosting/index.js';
+import { TASKS_EXTENSION } from '../src/tasks/index.js';
+import type { TestConnection } from '../src/testing/index.js';
+import { connectHttp, getTask, taskOf } from '../src/testing/index.js';
+import { CHAOS_LEASE_MS } from './lib/chaosSettings.js';
+import type { StoryInstance } from './lib/fleetSetup.js';
+import { startInstanceProcess, startNginx } from './lib/fleetSetup.js';
+import { INSTALL_HINT, findBinary, freePort, stopChild } from './lib/processes.js';
+import type { SentinelGroup } from './lib/sentinel.js';
+import { startSentinelGroup } from './lib/sentinel.js';
+
+const DESK = fileURLToPath(new URL('./lib/chaosDesk.ts', import.meta.url));
+const MASTER = 'chaos';
+const CALL_LIMIT_MS = 30_000;
+const WATCH_MS = 30_000;
+const RUN_LIMIT_MS = 5 * 60_000;
+
+let passed = 0;
+let failed = 0;
+const check = (ok: boolean, what: string): void => {
+  if (ok) passed += 1;
+  else failed += 1;
+  console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${what}`);
+};
+
+// ---------------------------------------------------------------------------------------------
+// Processes, and their teardown on every exit path
+// ---------------------------------------------------------------------------------------------
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-resolve-chaos-'));
+const children = new Set<ChildProcess>();
+let group: SentinelGroup | undefined;
+let tornDown = false;
+
+async function teardown(): Promise<void> {
+  if (tornDown) return;
+  tornDown = true;
+  await Promise.all([...children].map((child) => stopChild(child)));
+  await group?.dispose();
+  rmSync(dir, { recursive: true, force: true });
+}
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const server of [...(group?.nodes ?? []), ...(group?.sentinels ?? [])]) void server.stop(true).catch(() => {});
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\nchaos: ${signal}, tearing down`);
+    void teardown().finally(() => process.exit(130));
+  });
+}
+const limit = setTimeout(() => {
+  console.error(`chaos: still running after ${RUN_LIMIT_MS / 1000} s, tearing down`);
+  void teardown().finally(() => process.exit(1));
+}, RUN_LIMIT_MS);
+limit.unref();
+
+function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steady load: one looping client per era, every call recorded
+// ---------------------------------------------------------------------------------------------
+
+interface CallRecord {
+  readonly era: 'modern' | 'legacy';
+  readonly start: number;
+  end: number;
+  ok: boolean;
+  error?: string;
+}
+
+interface Round {
+  readonly headers: Record<string, string>;
+  readonly body: unknown;
+  readonly at: number;
+}
+
+const calls: CallRecord[] = [];
+/** Final rounds of completed modern calls, for the replay checks. */
+const finals: Round[] = [];
+let lastLegacyInstance = '';
+
+/** A fetch that remembers each modern call's last round and the instance holding each legacy call. */
+async function recordingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const request = new Request(input, init);
+  const body: unknown =
+    request.method === 'POST'
+      ? await request
+          .clone()
+          .json()
+          .catch(() => undefined)
+      : undefined;
+  const response = await fetch(request);
+  const message = body as { method?: string; params?: { requestState?: unknown } } | undefined;
+  if (message?.method === 'tools/call') {
+    const instance = response.headers.get(INSTANCE_HEADER) ?? '';
+    if (typeof message.params?.requestState === 'string') {
+      lastRound = { headers: Object.fromEntries(request.headers), body, at: Date.now() };
+    } else lastLegacyInstance = instance;
+  }
+  return response;
+}
+let lastRound: Round | undefined;
+
+const answer = async (params: ElicitRequest['params']): Promise<ElicitResult> =>
+  params.message.includes('stock')
+    ? { action: 'accept', content: { restock: true } }
+    : { action: 'accept', content: { full: true } };
+
+/** One call of the three-leg refund (two questions); `true` when the receipt is right. */
+async function refund(connection: TestConnection, signal?: AbortSignal): Promise<void> {
+  const result = await connection.client.callTool(
+    { name: 'refund_order', arguments: { order_id: 'ORD-7002', reason: 'chaos' } },
+    { timeout: CALL_LIMIT_MS, ...(signal && { signal }) },
+  );
+  const receipt = result.structuredContent as { refunded_cents?: number } | undefined;
+  if (receipt?.refunded_cents !== 4800) throw new Error(`wrong receipt: ${JSON.stringify(result)}`);
+}
+
+let loading = true;
+const workers: Promise<void>[] = [];
+
+async function worker(era: 'modern' | 'legacy', url: URL): Promise<void> {
+  let connection: TestConnection | undefined;
+  let streamLost = new AbortController();
+  while (loading) {
+    const record: CallRecord = { era, start: Date.now(), end: 0, ok: false };
+    calls.push(record);
+    try {
+      if (connection === undefined) {
+        streamLost = new AbortController();
+        const opened = await connectHttp(url, { era, elicit: answer, transportOptions: { fetch: recordingFetch } });
+        const lost = streamLost;
+        opened.client.onerror = (error) => {
+          if (error.message.startsWith('SSE stream disconnected')) lost.abort(error);
+        };
+        connection = opened;
+      }
+      lastRound = undefined;
+      await refund(connection, era === 'legacy' ? streamLost.signal : undefined);
+      record.ok = true;
+      if (era === 'modern' && lastRound !== undefined) finals.push(lastRound);
+    } catch (error) {
+      record.error = error instanceof Error ? error.message : String(error);
+      await connection?.close().catch(() => {});
+      connection = undefined;
+    }
+    record.end = Date.now();
+    await new Promise((wake) => setTimeout(wake, 100));
+  }
+  await connection?.close().catch(() => {});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring one fault
+// ---------------------------------------------------------------------------------------------
+
+interface Figures {
+  readonly fault: string;
+  failedCalls: number;
+  errors: string[];
+  longestWaitMs: number;
+  recoveryMs: number;
+  replaysAccepted: number;
+  answersLost: number;
+  instancesRecovered: boolean;
+}
+
+const figures: Figures[] = [];
+
+/** Replays recorded final rounds straight to every instance; counts the ones accepted. */
+async function replay(rounds: readonly Round[], instances: readonly StoryInstance[]): Promise<number> {
+  let accepted = 0;
+  for (const round of rounds) {
+    for (const instance of instances) {
+      const response = await fetch(`http://127.0.0.1:${instance.port}/mcp`, {
+        method: 'POST',
+        headers: { ...round.headers, host: `127.0.0.1:${instance.port}` },
+        body: JSON.stringify(round.body),
+      }).catch(() => undefined);
+      const text = (await response?.text()) ?? '';
+      if (text.includes('"result"')) accepted += 1;
+    }
+  }
+  return accepted;
+}
+
+/** Whether each instance, straight (no nginx), completes a modern call: recovered without restart. */
+async function everyInstanceServes(instances: readonly StoryInstance[]): Promise<boolean> {
+  for (const instance of instances) {
+    let ok = false;
+    for (let attempt = 0; attempt < 20 && !ok; attempt++) {
+      const connection = await connectHttp(new URL(`http://127.0.0.1:${instance.port}/mcp`), {
+        era: 'modern',
+        elicit: answer,
+      }).catch(() => undefined);
+      ok =
+        connection !== undefined &&
+        (await refund(connection).then(
+          () => true,
+          () => false,
+        ));
+      await connection?.close().catch(() => {});
+      if (!ok) await new Promise((wake) => setTimeout(wake, 500));
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** Injects a fault, then watches the load until calls succeed again on both eras, and reports. */
+async function measure(
+  fault: string,
+  instances: () => readonly StoryInstance[],
+  inject: () => Promise<void>,
+  extra: { replayBefore?: boolean } = {},
+): Promise<void> {
+  console.log(`\n=== ${fault} ===`);
+  const before = extra.replayBefore === true ? finals.slice(-3) : [];
+  const from = calls.length;
+  const at = Date.now();
+  await inject();
+  // Calls succeed again when, on each era, a call that started after the era's last failure (or
+  // after the injection, when none failed) completed; the recovery time is the later of the two.
+  const deadline = at + WATCH_MS;
+  const recoveredOn = (era: 'modern' | 'legacy'): number | undefined => {
+    const mine = calls.slice(from).filter((call) => call.era === era && call.end !== 0);
+    const lastFailure = Math.max(at, ...mine.filter((call) => !call.ok).map((call) => call.end));
+    return mine.find((call) => call.ok && call.start >= lastFailure)?.end;
+  };
+  let recoveredAt = 0;
+  await new Promise((wake) => setTimeout(wake, 1_000));
+  while (Date.now() < deadline) {
+    const eras = [recoveredOn('modern'), recoveredOn('legacy')];
+    if (eras.every((end) => end !== undefined)) {
+      recoveredAt = Math.max(...eras.map((end) => end ?? 0));
+      break;
+    }
+    await new Promise((wake) => setTimeout(wake, 100));
+  }
+  const window = calls.slice(from);
+  const failures = window.filter((call) => !call.ok && call.end !== 0);
+  const hung = window.filter((call) => call.end === 0 && Date.now() - call.start > CALL_LIMIT_MS);
+  const replaysAccepted = await replay(before, instances());
+  const result: Figures = {
+    fault,
+    failedCalls: failures.length,
+    errors: [
+      ...new Set(failures.map((call) => `${call.era}: ${(call.error ?? '?').replace(/\s+/g, ' ').slice(0, 160)}`)),
+    ],
+    longestWaitMs: Math.max(0, ...window.map((call) => (call.end === 0 ? Date.now() : call.end) - call.start)),
+    recoveryMs: recoveredAt === 0 ? Number.POSITIVE_INFINITY : recoveredAt - at,
+    replaysAccepted,
+    answersLost: hung.length + window.filter((call) => call.error?.startsWith('wrong receipt') === true).length,
+    instancesRecovered: await everyInstanceServes(instances()),
+  };
+  figures.push(result);
+  console.log(`  calls in the window: ${window.length}, failed: ${result.failedCalls}`);
+  for (const error of result.errors) console.log(`    ${error}`);
+  console.log(`  longest wait: ${result.longestWaitMs} ms; calls succeed again after ${result.recoveryMs} ms`);
+  if (before.length > 0)
+    console.log(`  replayed ${before.length} final round(s) of calls completed before, on every instance`);
+  check(result.replaysAccepted === 0, `${fault}: replays accepted ${result.replaysAccepted}`);
+  check(result.answersLost === 0, `${fault}: answers lost ${result.answersLost}`);
+  check(result.longestWaitMs <= CALL_LIMIT_MS, `${fault}: no call waited more than 30 s`);
+  check(Number.isFinite(result.recoveryMs), `${fault}: calls succeed again on both eras`);
+  check(result.instancesRecovered, `${fault}: every instance serves again without a restart`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const missing = ['redis-server', 'redis-sentinel', 'nginx'].filter((name) => findBinary(name) === undefined);
+  if (missing.length > 0) {
+    console.error(`chaos: ${missing.join(', ')} not found. Install with:\n  ${INSTALL_HINT}`);
+    process.exitCode = 1;
+    return;
+  }
+  console.log('=== setup ===');
+  const sentinel = await startSentinelGroup(MASTER, { downAfterMs: 3_000, failoverTimeoutMs: 10_000 });
+  group = sentinel;
+  console.log(
+    `  redis: primary :${sentinel.nodes[0]?.port}, replicas ${sentinel.nodes
+      .slice(1)
+      .map((node) => `:${node.port}`)
+      .join(' ')}; sentinels ${sentinel.addresses.join(' ')} (quorum 2, down-after 3 s)`,
+  );
+  const env: NodeJS.ProcessEnv = { ...process.env, MCP_REQUEST_STATE_KEYS: randomBytes(32).toString('hex') };
+  const args = ['--sentinels', sentinel.addresses.join(','), '--master-name', MASTER];
+  const start = (id: string, port: number) => startInstanceProcess(id, port, DESK, args, env, track);
+  const ports = await Promise.all([0, 1, 2].map(() => freePort()));
+  const instances = await Promise.all(ports.map((port, index) => start(`desk-${index}`, port)));
+  console.log(`  instances: ${instances.map((instance) => `${instance.id} on :${instance.port}`).join(', ')}`);
+  const nginxPort = await freePort();
+  const nginx = await startNginx(findBinary('nginx') ?? 'nginx', join(dir, 'nginx'), nginxPort, ports, track);
+  const url = new URL(`http://127.0.0.1:${nginxPort}/mcp`);
+  console.log(`  nginx round-robin on ${url.href}; steady load: one looping client per era`);
+  workers.push(worker('modern', url), worker('legacy', url));
+  await new Promise((wake) => setTimeout(wake, 2_000));
+  const current = () => instances;
+
+  const restartInstance = async (victim: StoryInstance): Promise<void> => {
+    if (victim.child.exitCode === null && victim.child.signalCode === null) await once(victim.child, 'exit');
+    instances[instances.indexOf(victim)] = await start(victim.id, victim.port);
+  };
+
+  await measure(
+    'primary killed (Sentinel failover)',
+    current,
+    async () => {
+      const primary = await sentinel.primary();
+      await primary.stop(true);
+      const started = Date.now();
+      while ((await sentinel.primary().catch(() => primary)) === primary && Date.now() - started < 20_000) {
+        await new Promise((wake) => setTimeout(wake, 200));
+      }
+      console.log(
+        `  killed :${primary.port}; sentinels promoted :${(await sentinel.primary()).port} after ${Date.now() - started} ms`,
+      );
+      await primary.restart(); // it comes back empty; the sentinels make it a replica of the new primary
+    },
+    { replayBefore: true },
+  );
+
+  await measure('primary paused (SIGSTOP) 2.5 s, past the 2 s command deadline', current, async () => {
+    const primary = await sentinel.primary();
+    primary.pause();
+    await new Promise((wake) => setTimeout(wake, 2_500));
+    primary.resume();
+  });
+
+  await measure(
+    'primary restarted empty (no persistence)',
+    current,
+    async () => {
+      const primary = await sentinel.primary();
+      await primary.stop(true);
+      await primary.restart();
+      console.log(`  restarted :${primary.port} empty before the sentinels noticed; the replicas resync from it`);
+    },
+    { replayBefore: true },
+  );
+
+  let pushVictim: StoryInstance | undefined;
+  await measure('an instance SIGKILLed during a push (2025-11-25)', current, async () => {
+    let killed = false;
+    const elicit = async (params: ElicitRequest['params']): Promise<ElicitResult> => {
+      if (!killed) {
+        killed = true;
+        pushVictim = instances.find((instance) => instance.id === lastLegacyInstance);
+        pushVictim?.child.kill('SIGKILL');
+        console.log(`  ${pushVictim?.id ?? '?'} killed while its push waited for this answer`);
+      }
+      return answer(params);
+    };
+    const connection = await connectHttp(url, { era: 'legacy', elicit, transportOptions: { fetch: recordingFetch } });
+    const lost = new AbortController();
+    connection.client.onerror = (error) => {
+      if (error.message.startsWith('SSE stream disconnected')) lost.abort(error);
+    };
+    const began = Date.now();
+    const record: CallRecord = { era: 'legacy', start: began, end: 0, ok: false };
+    await refund(connection, lost.signal).then(
+      () => (record.ok = true),
+      (error: unknown) => (record.error = `the pushed call: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    record.end = Date.now();
+    calls.push(record);
+    console.log(`  the pushed call ended after ${record.end - began} ms: ${record.ok ? 'completed' : record.error}`);
+    await connection.close().catch(() => {});
+    if (pushVictim !== undefined) await restartInstance(pushVictim);
+  });
+  check(pushVictim !== undefined, 'during a push: the instance holding the call was found and killed');
+
+  let taskOutcome = '';
+  await measure('an instance SIGKILLed during a task body', current, async () => {
+    const capabilities: ClientCapabilities = { extensions: { [TASKS_EXTENSION]: {} } };
+    let creator = '';
+    const connection = await connectHttp(url, {
+      era: 'modern',
+      capabilities,
+      transportOptions: {
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          if (creator === '' && typeof init?.body === 'string' && init.body.includes('audit_order')) {
+            creator = response.headers.get(INSTANCE_HEADER) ?? '';
+          }
+          return response;
+        },
+      },
+    });
+    const created = await connection.client.callTool({ name: 'audit_order', arguments: { order_id: 'ORD-7002' } });
+    const taskId = taskOf(created)?.taskId ?? '';
+    await new Promise((wake) => setTimeout(wake, 500));
+    const victim = instances.find((instance) => instance.id === creator);
+    victim?.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    console.log(`  task ${taskId.slice(0, 8)}… running on ${victim?.id ?? '?'}: killed it during the body`);
+    let status = 'working';
+    let message = '';
+    while (status === 'working' && Date.now() - killedAt < 20_000) {
+      await new Promise((wake) => setTimeout(wake, 250));
+      const task = await getTask(connection.client, taskId).catch(() => undefined);
+      status = task?.status ?? status;
+      message = task?.error?.message ?? '';
+    }
+    taskOutcome = `${status} after ${Date.now() - killedAt} ms: ${message}`;
+    console.log(`  tasks/get reports it ${taskOutcome}`);
+    await connection.close().catch(() => {});
+    if (victim !== undefined) await restartInstance(victim);
+  });
+  check(
+    taskOutcome.startsWith('failed') && taskOutcome.includes('Task lost'),
+    `during a task body: the task is reported failed, not working forever (lease ${CHAOS_LEASE_MS} ms)`,
+  );
+
+  await measure('nginx reloaded (SIGHUP)', current, async () => {
+    nginx.kill('SIGHUP');
+    await new Promise((wake) => setTimeout(wake, 500));
+  });
+
+  loading = false;
+  await Promise.all(workers);
+
+  console.log('\n=== figures ===');
+  console.log(
+    '| fault | failed calls | longest wait | calls succeed again after | replays accepted | answers lost | recovered unaided |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const row of figures) {
+    console.log(
+      `| ${row.fault} | ${row.failedCalls} | ${row.longestWaitMs} ms | ${row.recoveryMs} ms | ${row.replaysAccepted} | ${row.answersLost} | ${row.instancesRecovered ? 'yes' : 'no'} |`,
+    );
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  failed += 1;
+  console.error(`chaos: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+} finally {
+  loading = false;
+  await Promise.race([Promise.all(workers), new Promise((wake) => setTimeout(wake, CALL_LIMIT_MS))]);
+  await teardown();
+}
+console.log(`\nchaos: ${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
