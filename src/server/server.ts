@@ -39,6 +39,7 @@ import { registerTaskMethods } from '../tasks/handlers.js';
 import type { TaskOptions } from '../tasks/runner.js';
 import { TaskRunner } from '../tasks/runner.js';
 import { TASKS_EXTENSION } from '../tasks/wire.js';
+import type { Telemetry } from '../telemetry/hooks.js';
 
 /** Options for {@link McpResolveServer}. */
 export interface McpResolveServerOptions {
@@ -68,6 +69,11 @@ export interface McpResolveServerOptions {
   readonly exposeErrorMessages?: boolean;
   /** Task storage, TTL and polling interval for tools declared with `task` (the Tasks extension). */
   readonly tasks?: TaskOptions;
+  /**
+   * An observer of every call, round, question and sealing: `otel()` from `mcp-resolve/otel` for
+   * OpenTelemetry traces and metrics (docs/observability.md). Default: none, at no cost.
+   */
+  readonly telemetry?: Telemetry;
 }
 
 const DEFAULT_LEGACY_QUESTION_TIMEOUT_MS = 600_000;
@@ -114,6 +120,7 @@ export class McpResolveServer {
       principal: options.principal ?? ((ctx) => principalFrom(ctx.http?.authInfo)),
       legacyQuestionTimeoutMs: timeout ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
       maskError: createErrorMasker(options),
+      telemetry: options.telemetry,
     };
     this.taskRunner = new TaskRunner(this.tools, options.tasks);
   }
