@@ -1,5 +1,6 @@
 /**
- * Walks every refund-desk flow through the MCP Inspector's web UI in a real headless Chromium, on
+ * Walks every flow of the guided refund desk (`server.ts --guided`: the variant whose SKU is a
+ * pick-list and whose bad answers are asked again) through the MCP Inspector's web UI in a real headless Chromium, on
  * stdio and HTTP, on protocol 2026-07-28 (Inspector era `modern`) and 2025-11-25 (era `legacy`),
  * and checks that the forms guide a person (issue 13): Submit is enabled without touching a box,
  * every field has a description under it, the SKU is a pick-list of the order's items, decline and
@@ -289,7 +290,9 @@ async function walk(name, url, era) {
     const r5 = await result();
     await shot('declined');
     check(
-      r5.includes(`Question declined: "${QUESTION}" was declined, so the call stopped`),
+      r5.includes(
+        `Resolver for parameter 'scope' could not resolve: elicitation was decline. "${QUESTION}" was declined, so the call stopped`,
+      ),
       'decline reads as a sentence naming the question',
       r5,
     );
@@ -299,7 +302,9 @@ async function walk(name, url, era) {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     const r5b = await result();
     check(
-      r5b.includes(`Question cancelled: "${QUESTION}" was cancelled, so the call stopped`),
+      r5b.includes(
+        `Resolver for parameter 'scope' could not resolve: elicitation was cancel. "${QUESTION}" was cancelled, so the call stopped`,
+      ),
       'cancel reads as a sentence naming the question',
       r5b,
     );
@@ -318,13 +323,13 @@ async function walk(name, url, era) {
 
 let failures = 0;
 try {
-  const desk = start(tsx, [deskServer, '--http', '--port', '0'], { cwd: repo });
+  const desk = start(tsx, [deskServer, '--guided', '--http', '--port', '0'], { cwd: repo });
   const deskUrl = await waitFor(desk, /listening on (\S+)/, 'refund-desk server');
   const combos = [
     ['http', 'modern', '2026-07-28', ['--transport', 'http', '--server-url', deskUrl]],
     ['http', 'legacy', '2025-11-25', ['--transport', 'http', '--server-url', deskUrl]],
-    ['stdio', 'modern', '2026-07-28', ['--cwd', repo, tsx, deskServer]],
-    ['stdio', 'legacy', '2025-11-25', ['--cwd', repo, tsx, deskServer]],
+    ['stdio', 'modern', '2026-07-28', ['--cwd', repo, tsx, deskServer, '--guided']],
+    ['stdio', 'legacy', '2025-11-25', ['--cwd', repo, tsx, deskServer, '--guided']],
   ];
   for (const [transport, era, revision, target] of combos) {
     const name = `${transport}-${era}`;

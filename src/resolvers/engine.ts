@@ -38,14 +38,16 @@ interface Ready {
 
 const PENDING_PASS: PassResult = { kind: 'pending' };
 
-/** The stable prefixes of the abort messages (documented in docs/resolvers.md). */
-const ABORT_PREFIX = { decline: 'Question declined', cancel: 'Question cancelled' } as const;
 const ABORTED = { decline: 'declined', cancel: 'cancelled' } as const;
 
-/** `Question declined: "<question>" was declined, so the call stopped (parameter '<param>').` */
+/**
+ * `Resolver for parameter '<param>' could not resolve: elicitation was decline` (or `cancel`): the
+ * reference SDK's text, verbatim and first (stable, documented in docs/resolvers.md), then a
+ * sentence for people: `"<question>" was declined, so the call stopped.`
+ */
 function abortMessage(param: string, action: 'decline' | 'cancel', question: string | undefined): string {
-  const what = question === undefined ? 'the question' : JSON.stringify(question);
-  return `${ABORT_PREFIX[action]}: ${what} was ${ABORTED[action]}, so the call stopped (parameter '${param}').`;
+  const what = question === undefined ? 'The question' : JSON.stringify(question);
+  return `Resolver for parameter '${param}' could not resolve: elicitation was ${action}. ${what} was ${ABORTED[action]}, so the call stopped.`;
 }
 
 /** The text a person reads for a question, when it has one. */

@@ -29,9 +29,9 @@ describe.each(ERAS)('decline and cancel (%s)', (era) => {
       const connection = await connect(server, { era, elicit: () => ({ action }) });
       const result = await call(connection, 't');
       expect(result.isError).toBe(true);
-      // A sentence naming the question, behind the stable prefix.
+      // The reference SDK's text first, verbatim, then a sentence naming the question.
       expect(textOf(result)).toBe(
-        `Question ${action === 'decline' ? 'declined' : 'cancelled'}: "Scope?" was ${action === 'decline' ? 'declined' : 'cancelled'}, so the call stopped (parameter 'scope').`,
+        `Resolver for parameter 'scope' could not resolve: elicitation was ${action}. "Scope?" was ${action === 'decline' ? 'declined' : 'cancelled'}, so the call stopped.`,
       );
       expect(bodyRuns).toBe(0);
     });
@@ -47,8 +47,11 @@ describe.each(ERAS)('decline and cancel (%s)', (era) => {
       const connection = await connect(server, { era, elicit: () => ({ action }) });
       const result = await call(connection, 't');
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain(`"Scope?" was ${action === 'decline' ? 'declined' : 'cancelled'}`);
-      expect(textOf(result)).toContain(`(parameter 'chosenScope')`);
+      expect(textOf(result)).toMatch(
+        new RegExp(
+          `^Resolver for parameter 'chosenScope' could not resolve: elicitation was ${action}\\. "Scope\\?" was`,
+        ),
+      );
       expect(consumerRuns).toBe(0);
     });
 
@@ -123,7 +126,7 @@ describe.each(ERAS)('decline and cancel (%s)', (era) => {
     });
     const connection = await connect(server, { era, elicit: () => (events.push('declined'), { action: 'decline' }) });
     const result = await call(connection, 't');
-    expect(textOf(result)).toContain("(parameter 'go')");
+    expect(textOf(result)).toContain("Resolver for parameter 'go' could not resolve");
     // Nothing new runs once the decline is seen (`later` ran before the answer, while the question was open;
     // on modern the handler is re-entered, so `ask` runs again to find its recorded answer).
     const afterDecline = events.slice(events.indexOf('declined') + 1);
@@ -142,7 +145,7 @@ describe.each(ERAS)('decline and cancel (%s)', (era) => {
     });
     const result = await call(connection, 't');
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("(parameter 'first')");
+    expect(textOf(result)).toContain("Resolver for parameter 'first' could not resolve");
     expect(textOf(result)).not.toContain("'second'");
     // Independent questions are asked together before any answer exists, on both eras (same order, same count).
     expect(questions).toEqual(['A?', 'B?']);
@@ -169,7 +172,7 @@ describe.each(ERAS)('decline and cancel (%s)', (era) => {
     const server = newServer().tool('t', { resolve: { consumer, trailing } }, () => 'ran');
     const connection = await connect(server, { era, elicit: () => (events.push('answered'), { action: 'decline' }) });
     const result = await call(connection, 't');
-    expect(textOf(result)).toContain("(parameter 'early')");
+    expect(textOf(result)).toContain("Resolver for parameter 'early' could not resolve");
     // After the decline, only the declined resolver itself may run again (modern re-entry); nothing after it.
     const afterDecline = events.slice(events.indexOf('answered') + 1);
     expect(afterDecline.filter((event) => event !== 'declined')).toEqual([]);

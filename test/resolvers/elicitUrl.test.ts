@@ -68,7 +68,7 @@ describe.each(ERAS)('elicitUrl (%s)', (era) => {
     const result = await call(connection, 'checkout', { order_id: 'ORD-1' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
-      `Question declined: "Pay for ORD-1 on the payment page." was declined, so the call stopped (parameter 'payment').`,
+      `Resolver for parameter 'payment' could not resolve: elicitation was decline. "Pay for ORD-1 on the payment page." was declined, so the call stopped.`,
     );
     expect(runs.body).toBe(0);
     expect(textOf(await call(connection, 'maybe', { order_id: 'ORD-1' }))).toBe('decline');

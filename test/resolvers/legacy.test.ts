@@ -158,7 +158,7 @@ describe('one definition, both eras at once', () => {
     expect(fromLegacy.structuredContent).toEqual(fromModern.structuredContent);
     expect(logs.legacy).toEqual(logs.modern);
     expect(logs.modern).toEqual([
-      'ORD-7002 has several items (enamel-mug, canvas-tote, sticker-pack). Refund the whole order, or one item?',
+      'ORD-7002 has several items (enamel-mug, canvas-tote, sticker-pack). Refund the whole order, or one SKU?',
       'The refund includes physical items (enamel-mug). Return them to stock?',
     ]);
     expect(legacy.counters.questions).toEqual(modern.counters.questions);

@@ -85,7 +85,7 @@ describe.each(ERAS)('masked errors (%s)', (era) => {
     const connection = await connect(server, { era, elicit: () => ({ action: 'decline' }) });
     expect(textOf(await call(connection, 'unknown'))).toBe("unknown order 'ORD-9999'");
     expect(textOf(await call(connection, 'declined'))).toBe(
-      `Question declined: "Which order?" was declined, so the call stopped (parameter 'ask').`,
+      `Resolver for parameter 'ask' could not resolve: elicitation was decline. "Which order?" was declined, so the call stopped.`,
     );
     expect(hook.seen).toEqual([]);
   });

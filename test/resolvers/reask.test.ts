@@ -99,7 +99,9 @@ describe.each(ERAS)('re-asking (%s)', (era) => {
 
     const declined: string[] = [];
     const other = await connect(quantityServer().server, { era, elicit: person([{ action: 'decline' }], declined) });
-    expect(textOf(await call(other, 'order'))).toMatch(/^Question declined: "How many\?"/);
+    expect(textOf(await call(other, 'order'))).toMatch(
+      /^Resolver for parameter 'q' could not resolve: elicitation was decline\. "How many\?" was declined/,
+    );
     expect(declined).toEqual(['How many?']);
   });
 });

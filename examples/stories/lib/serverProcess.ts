@@ -65,11 +65,15 @@ export interface HttpServerProcess {
 }
 
 /**
- * Starts `entry` (a story's `server.ts`, run with tsx) with `--http --port 0` and resolves with its
- * URL once it prints `listening on <url>` on stderr; `name` labels the error if it exits first.
+ * Starts `entry` (a story's `server.ts`, run with tsx) with `args` and `--http --port 0` and resolves
+ * with its URL once it prints `listening on <url>` on stderr; `name` labels the error if it exits first.
  */
-export async function startHttpServer(entry: string, name: string): Promise<HttpServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, '--http', '--port', '0'], {
+export async function startHttpServer(
+  entry: string,
+  name: string,
+  args: readonly string[] = [],
+): Promise<HttpServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args, '--http', '--port', '0'], {
     stdio: ['ignore', 'inherit', 'pipe'],
   });
   const url = await listeningUrl(child, { name: `${name} server` });
@@ -90,6 +94,8 @@ export type StoryTransport = 'stdio' | 'http';
 export interface StoryConnectOptions extends HttpConnectOptions {
   /** A server already listening; without it an HTTP story starts its own. */
   readonly url?: URL | undefined;
+  /** Extra command-line arguments for a server started here (e.g. `--guided`). */
+  readonly serverArgs?: readonly string[];
 }
 
 /**
@@ -103,11 +109,11 @@ export async function connectStory(
   transport: StoryTransport,
   options: StoryConnectOptions,
 ): Promise<TestConnection> {
-  const { url, transportOptions, ...common } = options;
-  if (transport === 'stdio') return connectStdio(process.execPath, ['--import', 'tsx', entry], common);
+  const { url, transportOptions, serverArgs = [], ...common } = options;
+  if (transport === 'stdio') return connectStdio(process.execPath, ['--import', 'tsx', entry, ...serverArgs], common);
   let server: HttpServerProcess | undefined;
   try {
-    const connection = await connectHttp(url ?? (server = await startHttpServer(entry, name)).url, {
+    const connection = await connectHttp(url ?? (server = await startHttpServer(entry, name, serverArgs)).url, {
       ...common,
       ...(transportOptions !== undefined && { transportOptions }),
     });

@@ -6,6 +6,7 @@
  *   npx tsx examples/stories/refund-desk/client.ts --http          # starts the server on a free port
  *   npx tsx examples/stories/refund-desk/client.ts --http URL      # uses a server someone started
  *   add --legacy to speak 2025-11-25 (push elicitation) instead of 2026-07-28 (input_required rounds)
+ *   add --guided for the guided desk (guided.ts: a SKU pick-list, re-asking) and its own table
  *   add --ask to answer the questions yourself at the terminal instead of from the script
  */
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,8 @@ import type { StoryTransport } from '../lib/serverProcess.js';
 import { connectStory } from '../lib/serverProcess.js';
 import type { StoryReport } from '../lib/tally.js';
 import { createTally } from '../lib/tally.js';
+import type { DeskVariant } from './variants.js';
+import { SERVER_ARGS } from './variants.js';
 
 /** The desk server's entry file. */
 export const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
@@ -26,6 +29,8 @@ export const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
 export interface StoryRun {
   readonly transport: StoryTransport;
   readonly era: Era;
+  /** @default 'seed' */
+  readonly variant?: DeskVariant;
   /** An already running server (HTTP only); otherwise the run starts its own. */
   readonly url?: URL;
   /** The fetch the HTTP client uses (e.g. one that records which fleet instance served each request). */
@@ -56,11 +61,11 @@ interface Call {
 const accept = (content: Record<string, string | number | boolean>): ElicitResult => ({ action: 'accept', content });
 const DECLINE: ElicitResult = { action: 'decline' };
 
-/** The reason the desk gives when a partial refund names no item. */
+/** The reason the guided desk gives when a partial refund names no item. */
 const REASON_NO_ITEM = "Pick the item to refund, or tick 'Refund the whole order'.";
 
-/** The contract's table, one entry per call. */
-const CALLS: readonly Call[] = [
+/** Calls 1 to 3 of the contract's table, the same on both desks. */
+const COMMON_CALLS: readonly Call[] = [
   {
     order_id: 'ORD-7001',
     reason: 'download corrupted',
@@ -88,30 +93,21 @@ const CALLS: readonly Call[] = [
     pushes: 2,
     countsAfter: { scope: 2, restock: 2 },
   },
-  {
-    order_id: 'ORD-7002',
-    reason: 'lost parcel',
-    answers: {
-      scope: [
-        accept({ full: false }),
-        accept({ full: false, sku: 'mystery-hat' }),
-        accept({ full: false, sku: 'sticker-pack' }),
-      ],
-    },
-    reasons: [REASON_NO_ITEM, 'The answer does not fit the form: check "Item to refund".'],
-    expect: { receipt: { order_id: 'ORD-7002', refunded_cents: 600, restocked: false, reason: 'lost parcel' } },
-    legs: 4,
-    pushes: 3,
-    countsAfter: { scope: 5, restock: 2 },
-  },
+];
+
+/** The text a declined scope question fails with: the reference SDK's, verbatim (resolvers.md §7.1). */
+const SCOPE_DECLINED = "Resolver for parameter 'scope' could not resolve: elicitation was decline";
+
+/** The last two calls, after `scopeBefore` scope questions. */
+const closingCalls = (scopeBefore: number): readonly Call[] => [
   {
     order_id: 'ORD-7002',
     reason: 'changed mind',
     answers: { scope: [DECLINE] },
-    expect: { errorContains: 'Question declined: "ORD-7002 has several items' },
+    expect: { errorContains: SCOPE_DECLINED },
     legs: 2,
     pushes: 1,
-    countsAfter: { scope: 6, restock: 2 },
+    countsAfter: { scope: scopeBefore + 1, restock: 2 },
   },
   {
     order_id: 'ORD-9999',
@@ -120,43 +116,108 @@ const CALLS: readonly Call[] = [
     expect: { errorContains: "unknown order 'ORD-9999'" },
     legs: 1,
     pushes: 0,
-    countsAfter: { scope: 6, restock: 2 },
+    countsAfter: { scope: scopeBefore + 1, restock: 2 },
   },
 ];
 
+/** Each desk's table, one entry per call. The seed's is the contract's, unchanged. */
+const CALLS: Record<DeskVariant, readonly Call[]> = {
+  seed: [
+    ...COMMON_CALLS,
+    {
+      order_id: 'ORD-7002',
+      reason: 'lost parcel',
+      answers: { scope: [accept({ full: false, sku: 'mystery-hat' })] },
+      expect: { errorContains: "order has no item 'mystery-hat'" },
+      legs: 2,
+      pushes: 1,
+      countsAfter: { scope: 3, restock: 2 },
+    },
+    ...closingCalls(3),
+  ],
+  guided: [
+    ...COMMON_CALLS,
+    {
+      order_id: 'ORD-7002',
+      reason: 'lost parcel',
+      answers: {
+        scope: [
+          accept({ full: false }),
+          accept({ full: false, sku: 'mystery-hat' }),
+          accept({ full: false, sku: 'sticker-pack' }),
+        ],
+      },
+      reasons: [REASON_NO_ITEM, 'The answer does not fit the form: check "Item to refund".'],
+      expect: { receipt: { order_id: 'ORD-7002', refunded_cents: 600, restocked: false, reason: 'lost parcel' } },
+      legs: 4,
+      pushes: 3,
+      countsAfter: { scope: 5, restock: 2 },
+    },
+    ...closingCalls(5),
+  ],
+};
+
 const PROTOCOL: Record<Era, string> = { modern: '2026-07-28', legacy: '2025-11-25' };
+
+/** How a run's closing line names the desk. */
+const LABEL: Record<DeskVariant, string> = { seed: 'refund-desk', guided: 'refund-desk-guided' };
 
 /** The scope question is the one whose form has a `full` field; every other question is about restocking. */
 function topicOf(params: ElicitRequest['params']): Topic {
   return 'requestedSchema' in params && 'full' in params.requestedSchema.properties ? 'scope' : 'restock';
 }
 
-/** The SKUs of ORD-7002, the list its scope form must offer. */
+/** The SKUs of ORD-7002, which its scope form must name. */
 const ORDER_7002_SKUS = ['enamel-mug', 'canvas-tote', 'sticker-pack'];
 
+type Field = Record<string, unknown>;
+
+/** A requested form's fields by name (none when it is not a form). */
+function fieldsOf(form: unknown): Record<string, Field> {
+  if (typeof form !== 'object' || form === null || !('properties' in form)) return {};
+  return form.properties as Record<string, Field>;
+}
+
 /**
- * Whether a requested form guides a person: every field has a title and a description, every
- * boolean has a default (so Submit works without touching a box), and a pick-list offers exactly
- * `choices`, each with a title.
+ * Whether a requested form guides a person: every field has a title and a description, and every
+ * boolean has a default (so Submit works without touching a box).
  */
-function guides(form: unknown, choices: readonly string[]): boolean {
-  if (typeof form !== 'object' || form === null || !('properties' in form)) return false;
-  const fields = Object.values(form.properties as Record<string, Record<string, unknown>>);
-  const described = fields.every((field) => typeof field.title === 'string' && typeof field.description === 'string');
-  const defaulted = fields.every((field) => field.type !== 'boolean' || typeof field.default === 'boolean');
-  const offered = fields.flatMap((field) =>
-    Array.isArray(field.oneOf)
-      ? (field.oneOf as Array<{ const?: unknown; title?: unknown }>).map((option) =>
-          typeof option.title === 'string' ? option.const : undefined,
-        )
-      : [],
+function guides(form: unknown): boolean {
+  const fields = Object.values(fieldsOf(form));
+  return (
+    fields.length > 0 &&
+    fields.every((field) => typeof field.title === 'string' && typeof field.description === 'string') &&
+    fields.every((field) => field.type !== 'boolean' || typeof field.default === 'boolean')
   );
-  return described && defaulted && isDeepStrictEqual(offered, choices);
+}
+
+/** The values the form's `sku` field offers as a titled pick-list (none when it offers none). */
+function offered(form: unknown): unknown[] {
+  const options = fieldsOf(form).sku?.oneOf;
+  return Array.isArray(options)
+    ? (options as Array<{ const?: unknown; title?: unknown }>).map((option) =>
+        typeof option.title === 'string' ? option.const : undefined,
+      )
+    : [];
+}
+
+/** Whether the form's `sku` field is free text (no list to pick from) whose description names each of `skus`. */
+function freeText(form: unknown, skus: readonly string[]): boolean {
+  const sku = fieldsOf(form).sku;
+  return (
+    sku !== undefined &&
+    sku.type === 'string' &&
+    !('enum' in sku) &&
+    !('oneOf' in sku) &&
+    typeof sku.description === 'string' &&
+    skus.every((name) => (sku.description as string).includes(name))
+  );
 }
 
 /** Runs every call of the story once and reports what passed. */
 export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
   const log = run.log ?? ((line: string) => console.log(line));
+  const variant = run.variant ?? 'seed';
   const counts: Record<Topic, number> = { scope: 0, restock: 0 };
   let script: Partial<Record<Topic, ElicitResult[]>> = {};
   const asked: string[] = [];
@@ -183,6 +244,7 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
     era: run.era,
     elicit,
     url: run.url,
+    serverArgs: SERVER_ARGS[variant],
     ...(run.fetch !== undefined && { transportOptions: { fetch: run.fetch } }),
   });
   try {
@@ -198,7 +260,7 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
       'input schema properties and required are exactly {order_id, reason}',
     );
 
-    for (const [index, call] of CALLS.entries()) {
+    for (const [index, call] of CALLS[variant].entries()) {
       log(`[${index + 1}] refund_order ${call.order_id} "${call.reason}"`);
       script = { scope: [...(call.answers.scope ?? [])], restock: [...(call.answers.restock ?? [])] };
       asked.length = 0;
@@ -241,11 +303,18 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
         );
       }
       if (index === 1) {
-        check(
-          guides(forms.scope, ORDER_7002_SKUS),
-          'the scope form guides: titles, descriptions, defaults, a SKU list',
-        );
-        check(guides(forms.restock, []), 'the restock form guides: title, description, a default');
+        if (variant === 'seed') {
+          check(
+            guides(forms.scope) && freeText(forms.scope, ORDER_7002_SKUS),
+            "the scope form guides: titles, descriptions, defaults; the SKU is free text, its description lists the order's items",
+          );
+        } else {
+          check(
+            guides(forms.scope) && isDeepStrictEqual(offered(forms.scope), ORDER_7002_SKUS),
+            'the scope form guides: titles, descriptions, defaults, a SKU list',
+          );
+        }
+        check(guides(forms.restock), 'the restock form guides: title, description, a default');
       }
       check(
         isDeepStrictEqual(counts, call.countsAfter),
@@ -257,7 +326,7 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
   } finally {
     await connection.close();
   }
-  return tally.report(`refund-desk ${run.transport} ${PROTOCOL[run.era]}`);
+  return tally.report(`${LABEL[variant]} ${run.transport} ${PROTOCOL[run.era]}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -265,6 +334,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     options: {
       http: { type: 'boolean', default: false },
       legacy: { type: 'boolean', default: false },
+      guided: { type: 'boolean', default: false },
       ask: { type: 'boolean', default: false },
     },
     allowPositionals: true,
@@ -273,6 +343,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const run = {
     transport: values.http ? 'http' : 'stdio',
     era: values.legacy ? 'legacy' : 'modern',
+    variant: values.guided ? 'guided' : 'seed',
     ...(url !== undefined && { url: new URL(url) }),
   } as const;
   if (values.ask) {

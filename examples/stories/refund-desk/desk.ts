@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 
-import type { McpResolveServerOptions } from 'mcp-resolve';
+import type { Elicit, McpResolveServerOptions } from 'mcp-resolve';
 import { elicit, McpResolveServer, outcome, resolver, ToolError } from 'mcp-resolve';
 
 /** One line of an order. */
@@ -41,41 +41,54 @@ export const ORDERS: ReadonlyMap<string, Order> = new Map([
 /** The shape of a scope answer: the whole order, or the one SKU to refund. */
 export const Scope = z.object({ full: z.boolean(), sku: z.string().optional() });
 
-const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+type Scope = z.output<typeof Scope>;
 
-function buildScopeForm(order: Order) {
-  const [first, ...rest] = order.lines.map((line) =>
-    z.literal(line.sku).meta({ title: `${line.sku} (${dollars(line.cents)})` }),
-  );
-  if (first === undefined) throw new ToolError(`order ${order.id} has no items`);
-  return z.object({
-    full: z.boolean().default(true).meta({
-      title: 'Refund the whole order',
-      description: 'Leave ticked to refund every item; untick to refund only the item picked below.',
-    }),
-    sku: z
-      .union([first, ...rest])
-      .optional()
-      .meta({ title: 'Item to refund', description: 'Only used when the whole order is not refunded.' }),
-  });
-}
-
-const scopeForms = new WeakMap<Order, ReturnType<typeof buildScopeForm>>();
+/** The SKUs of `lines`, as a question lists them. */
+export const skus = (lines: readonly OrderLine[]): string => lines.map((line) => line.sku).join(', ');
 
 /**
- * What the human is asked when an order has several lines: a titled, described form whose SKU is a
- * pick-list of the order's own items (a form client shows a select; the answer is still checked
- * against the list here, so a SKU typed by hand that is not on the order is refused). Built once
- * per order, so the question is identical every round.
+ * One value per order, built on first use, so a question asked again in a later round carries the
+ * identical form.
  */
-export function scopeForm(order: Order): ReturnType<typeof buildScopeForm> {
-  let form = scopeForms.get(order);
-  if (form === undefined) {
-    form = buildScopeForm(order);
-    scopeForms.set(order, form);
-  }
-  return form;
+export function perOrder<T>(build: (order: Order) => T): (order: Order) => T {
+  const built = new WeakMap<Order, T>();
+  return (order) => {
+    let value = built.get(order);
+    if (value === undefined) {
+      value = build(order);
+      built.set(order, value);
+    }
+    return value;
+  };
 }
+
+/**
+ * What the human is asked when an order has several lines: a titled, described form with the whole
+ * order ticked by default. The SKU is free text (the description lists the order's items); the
+ * desk checks it against the order before computing anything.
+ */
+export const scopeForm = perOrder((order: Order) =>
+  z.object({
+    full: z.boolean().default(true).meta({
+      title: 'Refund the whole order',
+      description: 'Leave ticked to refund every item; untick to refund only the item named below.',
+    }),
+    sku: z
+      .string()
+      .optional()
+      .meta({
+        title: 'Item to refund (SKU)',
+        description: `Only used when the whole order is not refunded. This order's items: ${skus(order.lines)}.`,
+      }),
+  }),
+);
+
+/** How a desk asks for the scope of a several-line order. */
+export type ScopeQuestion = (order: Order) => Elicit<Scope>;
+
+/** The seed's scope question: free-text SKU, checked by {@link scoped} when the amount is computed. */
+const askScope: ScopeQuestion = (order) =>
+  elicit(`${order.id} has several items (${skus(order.lines)}). Refund the whole order, or one SKU?`, scopeForm(order));
 
 /** What the human is asked when physical items are refunded. */
 export const RestockChoice = z.object({
@@ -92,22 +105,15 @@ export const Receipt = z.object({
   reason: z.string(),
 });
 
-type Scope = z.output<typeof Scope>;
-
-const skus = (lines: readonly OrderLine[]) => lines.map((line) => line.sku).join(', ');
-
 /** The lines a scope covers. The SKU comes from a person: check it against the order before use. */
 function scoped(order: Order, scope: Scope): readonly OrderLine[] {
   if (scope.full) return order.lines;
   if (scope.sku === undefined)
-    throw new ToolError('no item picked: pick the item to refund, or refund the whole order');
+    throw new ToolError('no item named: name the item to refund (its SKU), or refund the whole order');
   const line = order.lines.find((candidate) => candidate.sku === scope.sku);
-  if (!line) throw new ToolError(`order has no item '${scope.sku ?? ''}'`);
+  if (!line) throw new ToolError(`order has no item '${scope.sku}'`);
   return [line];
 }
-
-/** Why a partial refund that names no item is asked again. */
-const NO_ITEM = "Pick the item to refund, or tick 'Refund the whole order'.";
 
 const loadOrder = resolver({ name: 'order', args: { order_id: z.string() } }, ({ order_id }) => {
   const order = ORDERS.get(order_id);
@@ -115,36 +121,26 @@ const loadOrder = resolver({ name: 'order', args: { order_id: z.string() } }, ({
   return order;
 });
 
-const refundScope = resolver(
-  { name: 'scope', args: { order_id: z.string() }, deps: { order: loadOrder } },
-  ({ order_id, order }) =>
-    order.lines.length === 1
-      ? { full: true }
-      : elicit(
-          `${order_id} has several items (${skus(order.lines)}). Refund the whole order, or one item?`,
-          scopeForm(order),
-          // The form cannot say "an item is required unless the whole order is refunded"; the desk
-          // checks it and asks again, showing this reason (at most 3 times in all, the default).
-          { check: (scope) => (scope.full || scope.sku !== undefined ? undefined : NO_ITEM) },
-        ),
-);
-
-const refundAmount = resolver({ name: 'cents', deps: { order: loadOrder, scope: refundScope } }, ({ order, scope }) =>
-  scoped(order, scope).reduce((sum, line) => sum + line.cents, 0),
-);
-
-const askRestock = resolver({ name: 'restock', deps: { order: loadOrder, scope: refundScope } }, ({ order, scope }) => {
-  const physical = scoped(order, scope).filter((line) => line.physical);
-  return physical.length === 0
-    ? { restock: false }
-    : elicit(`The refund includes physical items (${skus(physical)}). Return them to stock?`, RestockChoice);
-});
-
 /**
- * Builds the refund desk server (one definition; hosting makes instances per connection or request).
- * `options` carries what differs per host, e.g. sealing keys read from a Worker's secrets.
+ * Builds a refund desk server whose scope question is `ask` (one definition; hosting makes
+ * instances per connection or request). The rest of the graph is the same for every variant.
  */
-export function createRefundDesk(options?: McpResolveServerOptions): McpResolveServer {
+export function buildRefundDesk(ask: ScopeQuestion, options?: McpResolveServerOptions): McpResolveServer {
+  const refundScope = resolver({ name: 'scope', deps: { order: loadOrder } }, ({ order }) =>
+    order.lines.length === 1 ? { full: true } : ask(order),
+  );
+  const refundAmount = resolver({ name: 'cents', deps: { order: loadOrder, scope: refundScope } }, ({ order, scope }) =>
+    scoped(order, scope).reduce((sum, line) => sum + line.cents, 0),
+  );
+  const askRestock = resolver(
+    { name: 'restock', deps: { order: loadOrder, scope: refundScope } },
+    ({ order, scope }) => {
+      const physical = scoped(order, scope).filter((line) => line.physical);
+      return physical.length === 0
+        ? { restock: false }
+        : elicit(`The refund includes physical items (${skus(physical)}). Return them to stock?`, RestockChoice);
+    },
+  );
   return new McpResolveServer({ name: 'refund-desk', version: '1.0.0' }, options).tool(
     'refund_order',
     {
@@ -160,4 +156,12 @@ export function createRefundDesk(options?: McpResolveServerOptions): McpResolveS
       reason,
     }),
   );
+}
+
+/**
+ * Builds the refund desk as the seed tells it: the SKU is free text, checked against the order.
+ * `options` carries what differs per host, e.g. sealing keys read from a Worker's secrets.
+ */
+export function createRefundDesk(options?: McpResolveServerOptions): McpResolveServer {
+  return buildRefundDesk(askScope, options);
 }

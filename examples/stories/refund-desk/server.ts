@@ -3,6 +3,7 @@
  *
  *   npx tsx examples/stories/refund-desk/server.ts                  # stdio, both eras
  *   npx tsx examples/stories/refund-desk/server.ts --http --port N  # http://127.0.0.1:N/mcp, both eras
+ *   ... --guided                                                    # the guided variant (guided.ts): SKU pick-list, re-asking
  *   ... --http --port N --redis redis://127.0.0.1:6379 [--instance ID]   # a fleet member (also REDIS_URL)
  *
  * As a fleet member, the replay guard and the legacy sessions live in Redis, so any instance serves
@@ -16,10 +17,12 @@ import { connectRedisFleet } from 'mcp-resolve/redis';
 import type { RedisFleet } from 'mcp-resolve/redis';
 
 import { createRefundDesk } from './desk.js';
+import { createGuidedRefundDesk } from './guided.js';
 
 const { values } = parseArgs({
   options: {
     http: { type: 'boolean', default: false },
+    guided: { type: 'boolean', default: false },
     port: { type: 'string', default: '0' },
     redis: { type: 'string' },
     instance: { type: 'string' },
@@ -45,7 +48,8 @@ if (redisUrl !== undefined && redisUrl !== '') {
   }
 }
 
-const desk = createRefundDesk(fleet && { requestState: { replayGuard: fleet.replayStore } });
+const create = values.guided ? createGuidedRefundDesk : createRefundDesk;
+const desk = create(fleet && { requestState: { replayGuard: fleet.replayStore } });
 if (values.http) {
   const port = Number(values.port);
   const handle = await serveHttp(desk, { port, ...(fleet && { sessionFleet: fleet.sessions }) });
