@@ -5,6 +5,7 @@
  *   npx tsx examples/stories/refund-desk/server.ts --http --port N  # http://127.0.0.1:N/mcp, both eras
  *   ... --guided                                                    # the guided variant (guided.ts): SKU pick-list, re-asking
  *   ... --http --port N --redis redis://127.0.0.1:6379 [--instance ID]   # a fleet member (also REDIS_URL)
+ *   ... --otel console | file:PATH | otlp    # OpenTelemetry spans: JSON lines on stderr or in PATH, or OTLP/HTTP
  *
  * As a fleet member, the replay guard and the legacy sessions live in Redis, so any instance serves
  * any round of any call and any request of any session; give every instance the same
@@ -13,9 +14,11 @@
 import { parseArgs } from 'node:util';
 
 import { serveHttp, serveStdio } from 'mcp-resolve/node';
+import { otel } from 'mcp-resolve/otel';
 import { connectRedisFleet } from 'mcp-resolve/redis';
 import type { RedisFleet } from 'mcp-resolve/redis';
 
+import { storyTracerProvider } from '../lib/spans.js';
 import { createRefundDesk } from './desk.js';
 import { createGuidedRefundDesk } from './guided.js';
 
@@ -26,6 +29,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '0' },
     redis: { type: 'string' },
     instance: { type: 'string' },
+    otel: { type: 'string' },
   },
 });
 
@@ -48,17 +52,24 @@ if (redisUrl !== undefined && redisUrl !== '') {
   }
 }
 
+const tracing = values.otel === undefined ? undefined : storyTracerProvider(values.otel);
+const instance = fleet?.sessions.instanceId;
 const create = values.guided ? createGuidedRefundDesk : createRefundDesk;
-const desk = create(fleet && { requestState: { replayGuard: fleet.replayStore } });
+const desk = create({
+  ...(fleet && { requestState: { replayGuard: fleet.replayStore } }),
+  ...(tracing && { telemetry: otel({ tracerProvider: tracing, ...(instance !== undefined && { instance }) }) }),
+});
 if (values.http) {
   const port = Number(values.port);
   const handle = await serveHttp(desk, { port, ...(fleet && { sessionFleet: fleet.sessions }) });
   // The client waits for this line (on stderr: stdout stays free for the stdio protocol).
   const member = fleet === undefined ? '' : ` (instance ${fleet.sessions.instanceId}, redis ${redisUrl ?? ''})`;
   console.error(`refund-desk listening on ${handle.url.href}${member}`);
-  const stop = () => void handle.close().then(async () => (await fleet?.close(), process.exit(0)));
+  const stop = () =>
+    void handle.close().then(async () => (await tracing?.shutdown(), await fleet?.close(), process.exit(0)));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } else {
   serveStdio(desk);
+  process.stdin.once('end', () => void tracing?.shutdown());
 }
