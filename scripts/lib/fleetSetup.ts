@@ -18,18 +18,22 @@ export interface StoryInstance {
   readonly child: ChildProcess;
 }
 
-/** Starts `server.ts --http --port <port> --redis <url> --instance <id>` and waits until it listens. */
+/**
+ * Starts `server.ts --http --port <port> --redis <url> --instance <id>` (plus `extraArgs`, e.g.
+ * `--otel file:PATH`) and waits until it listens.
+ */
 export async function startStoryInstance(
   id: string,
   port: number,
   redisUrl: string,
   env: NodeJS.ProcessEnv,
   track: (child: ChildProcess) => ChildProcess,
+  extraArgs: readonly string[] = [],
 ): Promise<StoryInstance> {
   const child = track(
     spawn(
       process.execPath,
-      ['--import', 'tsx', SERVER, '--http', '--port', String(port), '--redis', redisUrl, '--instance', id],
+      ['--import', 'tsx', SERVER, '--http', '--port', String(port), '--redis', redisUrl, '--instance', id, ...extraArgs],
       { env, stdio: ['ignore', 'ignore', 'pipe'] },
     ),
   );
