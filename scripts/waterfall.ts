@@ -69,7 +69,7 @@ export function waterfall(spans: readonly SpanLine[]): string {
     const left = x(span.start);
     const barWidth = Math.max(2, x(span.end) - left);
     const round = span.attributes['mcp_resolve.round'];
-    const label = `${span.name}${round === undefined ? '' : ` #${String(round)}`}`;
+    const label = `${span.name}${typeof round === 'number' ? ` #${round}` : ''}`;
     parts.push(
       `<text x="${10 + depth * 14}" y="${y + 14}">${escape(label.slice(0, 44 - depth * 2))}</text>`,
       `<rect x="${left.toFixed(1)}" y="${y + 3}" width="${barWidth.toFixed(1)}" height="${ROW - 6}" rx="2" fill="${colour(instanceOf(span, byId))}"${span.status === 2 ? ' stroke="#b91c1c" stroke-width="2"' : ''}/>`,

@@ -4,7 +4,7 @@
  * legacy pushes. The SERVER span starts once the state is opened, so a later round's parent is
  * known: the client's `traceparent` when it sent one, else the round that sealed the state.
  */
-import type { Attributes, Context, Link, Span, SpanContext, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
 import { context as otelContext, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 
 import type { CarriedTrace, QuestionKind, RequestInfo, RequestTrace, RoundOutcome, StepEnd } from '../telemetry/hooks.js';

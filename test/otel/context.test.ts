@@ -147,7 +147,7 @@ describe('rounds of one call', () => {
 describe('a masked error', () => {
   it('carries its ref on the span, never its message', async () => {
     const recorded = observed();
-    const broken = resolver({ order_id: z.string() }, () => {
+    const broken = resolver({ name: 'loadOrder' }, () => {
       throw new Error('connect failed: postgres://admin:hunter2@db');
     });
     const server = new McpResolveServer(

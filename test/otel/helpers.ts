@@ -1,5 +1,6 @@
 /** A real OpenTelemetry SDK recording in memory: spans through the in-memory exporter, metrics through a manual collect. */
 import type { Attributes } from '@opentelemetry/api';
+import { SpanKind } from '@opentelemetry/api';
 import type { MetricData } from '@opentelemetry/sdk-metrics';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
@@ -51,10 +52,9 @@ export function histogram(metrics: MetricData[], name: string, match: Attributes
   let count = 0;
   let sum = 0;
   for (const point of pointsOf(metrics, name, match)) {
-    if (typeof point.value === 'object' && point.value !== null && 'count' in point.value) {
-      count += point.value.count;
-      sum += point.value.sum ?? 0;
-    }
+    const value = point.value as { count?: unknown; sum?: unknown } | null;
+    if (typeof value?.count === 'number') count += value.count;
+    if (typeof value?.sum === 'number') sum += value.sum;
   }
   return { count, sum };
 }
@@ -86,5 +86,5 @@ export function exportedValues(spans: readonly ReadableSpan[], metrics: readonly
 
 /** The SERVER spans among `spans`, oldest first. */
 export function serverSpans(spans: readonly ReadableSpan[]): ReadableSpan[] {
-  return spans.filter((span) => span.kind === 1).sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
+  return spans.filter((span) => span.kind === SpanKind.SERVER).sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
 }
