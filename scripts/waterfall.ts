@@ -37,7 +37,11 @@ function treeOrder(spans: readonly SpanLine[]): Array<{ span: SpanLine; depth: n
 
 /** The instance each span ran on: its own attribute, else its nearest SERVER ancestor's. */
 function instanceOf(span: SpanLine, byId: ReadonlyMap<string, SpanLine>): string {
-  for (let at: SpanLine | undefined = span; at !== undefined; at = at.parentSpanId ? byId.get(at.parentSpanId) : undefined) {
+  for (
+    let at: SpanLine | undefined = span;
+    at !== undefined;
+    at = at.parentSpanId ? byId.get(at.parentSpanId) : undefined
+  ) {
     const instance = at.attributes['mcp_resolve.instance'];
     if (typeof instance === 'string') return instance;
   }

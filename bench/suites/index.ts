@@ -12,6 +12,7 @@ import { growth } from './growth.js';
 import { held } from './held.js';
 import { rounds } from './rounds.js';
 import { sealing } from './sealing.js';
+import { telemetry } from './telemetry.js';
 import { throughput } from './throughput.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [overhead, rounds, sealing, growth, throughput, held, fleet];
+export const BENCHMARKS: readonly Benchmark[] = [overhead, rounds, sealing, growth, throughput, held, fleet, telemetry];

@@ -7,7 +7,14 @@
 import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
 import { context as otelContext, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 
-import type { CarriedTrace, QuestionKind, RequestInfo, RequestTrace, RoundOutcome, StepEnd } from '../telemetry/hooks.js';
+import type {
+  CarriedTrace,
+  QuestionKind,
+  RequestInfo,
+  RequestTrace,
+  RoundOutcome,
+  StepEnd,
+} from '../telemetry/hooks.js';
 import type { Instruments } from './instruments.js';
 import { packSpanContext, parentOf, spanContextFromMeta, unpackSpanContext } from './traceparent.js';
 
@@ -108,7 +115,11 @@ export class OtelRequest implements RequestTrace {
 
   private child(name: string, attributes: Attributes, startTime?: number, kind = SpanKind.INTERNAL): Span {
     this.server();
-    return this.shared.tracer.startSpan(name, { kind, attributes, ...(startTime !== undefined && { startTime }) }, this.#context);
+    return this.shared.tracer.startSpan(
+      name,
+      { kind, attributes, ...(startTime !== undefined && { startTime }) },
+      this.#context,
+    );
   }
 
   opened(carried: CarriedTrace | undefined, refusal: string | undefined, startedAt: number | undefined): void {
@@ -122,7 +133,10 @@ export class OtelRequest implements RequestTrace {
         span.setAttribute('mcp_resolve.refusal.reason', refusal);
         span.setAttribute('error.type', 'invalid_request_state');
         span.setStatus({ code: SpanStatusCode.ERROR });
-        this.shared.instruments.refusals.add(1, { 'mcp_resolve.refusal.reason': refusal, 'mcp.method.name': this.info.method });
+        this.shared.instruments.refusals.add(1, {
+          'mcp_resolve.refusal.reason': refusal,
+          'mcp.method.name': this.info.method,
+        });
         if (refusal === 'replayed') this.shared.instruments.replays.add(1, { 'mcp.method.name': this.info.method });
       }
       span.end();

@@ -35,7 +35,9 @@ const ORDER_7001 = { order_id: 'ORD-7001', reason: 'download corrupted' };
 describe.each(['modern', 'legacy'] as const)('a client trace context on the %s era', (era) => {
   it('continues the traceparent and tracestate from params._meta', async () => {
     const recorded = observed();
-    const connection = await connectInProcess(createRefundDesk({ telemetry: recorded.telemetry }).createServer, { era });
+    const connection = await connectInProcess(createRefundDesk({ telemetry: recorded.telemetry }).createServer, {
+      era,
+    });
     cleanups.push(() => connection.close());
     const result = await connection.client.callTool({
       name: 'refund_order',
@@ -57,9 +59,15 @@ describe.each(['modern', 'legacy'] as const)('a client trace context on the %s e
     ['a number', 42],
   ])('starts a new trace for %s', async (_label, traceparent) => {
     const recorded = observed();
-    const connection = await connectInProcess(createRefundDesk({ telemetry: recorded.telemetry }).createServer, { era });
+    const connection = await connectInProcess(createRefundDesk({ telemetry: recorded.telemetry }).createServer, {
+      era,
+    });
     cleanups.push(() => connection.close());
-    const result = await connection.client.callTool({ name: 'refund_order', arguments: ORDER_7001, _meta: { traceparent } });
+    const result = await connection.client.callTool({
+      name: 'refund_order',
+      arguments: ORDER_7001,
+      _meta: { traceparent },
+    });
     expect(result.isError).toBeFalsy();
     const [server] = serverSpans(recorded.spans());
     expect(server?.parentSpanContext).toBeUndefined();
@@ -76,9 +84,15 @@ describe.each(['modern', 'legacy'] as const)('a client trace context on the %s e
     const recorded = recording({}, throwing);
     cleanups.push(() => recorded.shutdown());
     const answers = { elicit: () => ({ action: 'accept' as const, content: { full: true, restock: true } }) };
-    const connection = await connectInProcess(createRefundDesk({ telemetry: recorded.telemetry }).createServer, { era, ...answers });
+    const connection = await connectInProcess(createRefundDesk({ telemetry: recorded.telemetry }).createServer, {
+      era,
+      ...answers,
+    });
     cleanups.push(() => connection.close());
-    const result = await connection.client.callTool({ name: 'refund_order', arguments: { order_id: 'ORD-7002', reason: 'x' } });
+    const result = await connection.client.callTool({
+      name: 'refund_order',
+      arguments: { order_id: 'ORD-7002', reason: 'x' },
+    });
     expect(result.structuredContent).toMatchObject({ refunded_cents: 4800, restocked: true });
   });
 });
@@ -105,7 +119,9 @@ describe('rounds of one call', () => {
           name: 'refund_order',
           arguments: args,
           requestState: second.requestState,
-          inputResponses: { [Object.keys(second.inputRequests)[0] ?? '']: { action: 'accept', content: { restock: false } } },
+          inputResponses: {
+            [Object.keys(second.inputRequests)[0] ?? '']: { action: 'accept', content: { restock: false } },
+          },
           _meta: { traceparent: `00-${OTHER_TRACE}-${PARENT}-01` },
         },
       },
@@ -136,7 +152,11 @@ describe('rounds of one call', () => {
     const refused = serverSpans(recorded.spans()).filter((span) => span.attributes['error.type'] === 'invalid_params');
     expect(refused).toHaveLength(2);
     const opens = recorded.spans().filter((span) => span.name === 'mcp_resolve.state.open');
-    expect(opens.map((span) => span.attributes['mcp_resolve.refusal.reason'])).toEqual(['tampered', undefined, 'replayed']);
+    expect(opens.map((span) => span.attributes['mcp_resolve.refusal.reason'])).toEqual([
+      'tampered',
+      undefined,
+      'replayed',
+    ]);
     const metrics = await recorded.metrics();
     expect(counterSum(metrics, 'mcp_resolve.state.refusals', { 'mcp_resolve.refusal.reason': 'tampered' })).toBe(1);
     expect(counterSum(metrics, 'mcp_resolve.state.refusals', { 'mcp_resolve.refusal.reason': 'replayed' })).toBe(1);

@@ -16,7 +16,11 @@ import type { Recording } from './helpers.js';
 import { counterSum, exportedValues, histogram, recording, serverSpans } from './helpers.js';
 
 const KEY = new Uint8Array(32).fill(7);
-const KEY_TEXT = [Buffer.from(KEY).toString('base64url'), Buffer.from(KEY).toString('hex'), Buffer.from(KEY).toString('base64')];
+const KEY_TEXT = [
+  Buffer.from(KEY).toString('base64url'),
+  Buffer.from(KEY).toString('hex'),
+  Buffer.from(KEY).toString('base64'),
+];
 
 /** The contract's table: legs per call on the modern era (every call is one request on legacy). */
 const MODERN_LEGS = [1, 3, 3, 2, 2, 1];
@@ -114,20 +118,32 @@ describe.each(['modern', 'legacy'] as const)('the refund desk observed on the %s
 
     // Call 2 (whole order, restock): resolvers, the two questions and their answers, state sealed and opened.
     const call2 = calls[1] ?? [];
-    const names = call2.map((round) => childrenOf(spans, round).map((span) => span.name).sort());
-    const questions = call2.flatMap((round) => childrenOf(spans, round)).filter((span) => /^(question|answer|push) /.test(span.name));
-    expect(names.flat()).toEqual(expect.arrayContaining(['resolve order', 'resolve scope', 'resolve cents', 'resolve restock']));
+    const names = call2.map((round) =>
+      childrenOf(spans, round)
+        .map((span) => span.name)
+        .sort(),
+    );
+    const questions = call2
+      .flatMap((round) => childrenOf(spans, round))
+      .filter((span) => /^(question|answer|push) /.test(span.name));
+    expect(names.flat()).toEqual(
+      expect.arrayContaining(['resolve order', 'resolve scope', 'resolve cents', 'resolve restock']),
+    );
     if (era === 'modern') {
       expect(names[0]).toContain('mcp_resolve.state.seal');
       expect(names[1]).toEqual(expect.arrayContaining(['mcp_resolve.state.open', 'mcp_resolve.state.seal']));
-      expect(questions.map((span) => [span.name.split(' ')[0], span.attributes['mcp_resolve.question.outcome']])).toEqual([
+      expect(
+        questions.map((span) => [span.name.split(' ')[0], span.attributes['mcp_resolve.question.outcome']]),
+      ).toEqual([
         ['question', 'input_required'],
         ['answer', 'accept'],
         ['question', 'input_required'],
         ['answer', 'accept'],
       ]);
     } else {
-      expect(questions.map((span) => [span.name.split(' ')[0], span.kind, span.attributes['mcp_resolve.question.outcome']])).toEqual([
+      expect(
+        questions.map((span) => [span.name.split(' ')[0], span.kind, span.attributes['mcp_resolve.question.outcome']]),
+      ).toEqual([
         ['push', 2, 'accept'],
         ['push', 2, 'accept'],
       ]);
@@ -157,7 +173,9 @@ describe.each(['modern', 'legacy'] as const)('the refund desk observed on the %s
       keys.set(String(point.attributes['mcp_resolve.question.key']), Number(point.value));
     expect([...keys.values()].sort()).toEqual([2, 4]);
     expect(histogram(metrics, 'mcp_resolve.question.duration').count).toBe(6);
-    expect(histogram(metrics, 'mcp_resolve.question.duration', { 'mcp_resolve.question.outcome': 'decline' }).count).toBe(2);
+    expect(
+      histogram(metrics, 'mcp_resolve.question.duration', { 'mcp_resolve.question.outcome': 'decline' }).count,
+    ).toBe(2);
     expect(histogram(metrics, 'mcp.server.operation.duration').count).toBe(era === 'modern' ? 12 : 6);
     expect(counterSum(metrics, 'mcp_resolve.state.refusals')).toBe(0);
   });
@@ -202,7 +220,9 @@ describe('continuing a trace', () => {
       url.port = String(Number(target.port));
       return fetch(url, init);
     };
-    expect((await runRefundDesk({ transport: 'http', era: 'modern', url: a.url, fetch: alternate, log: () => {} })).failed).toBe(0);
+    expect(
+      (await runRefundDesk({ transport: 'http', era: 'modern', url: a.url, fetch: alternate, log: () => {} })).failed,
+    ).toBe(0);
     const spans = [...first.spans(), ...second.spans()];
     const call2 = callsOf(spans)[1] ?? [];
     expect(call2).toHaveLength(3);

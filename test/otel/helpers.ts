@@ -2,7 +2,12 @@
 import type { Attributes } from '@opentelemetry/api';
 import { SpanKind } from '@opentelemetry/api';
 import type { MetricData } from '@opentelemetry/sdk-metrics';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 
@@ -21,7 +26,10 @@ export interface Recording {
 }
 
 /** An SDK recording spans in memory (or into `exporter`) and metrics on demand. */
-export function recording(options: Omit<OtelOptions, 'tracerProvider' | 'meterProvider'> = {}, exporter?: SpanExporter): Recording {
+export function recording(
+  options: Omit<OtelOptions, 'tracerProvider' | 'meterProvider'> = {},
+  exporter?: SpanExporter,
+): Recording {
   const memory = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter ?? memory)] });
   const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
@@ -44,7 +52,10 @@ export function recording(options: Omit<OtelOptions, 'tracerProvider' | 'meterPr
 
 /** The sum of a counter's points whose attributes include `match`. */
 export function counterSum(metrics: MetricData[], name: string, match: Attributes = {}): number {
-  return pointsOf(metrics, name, match).reduce((sum, point) => sum + (typeof point.value === 'number' ? point.value : 0), 0);
+  return pointsOf(metrics, name, match).reduce(
+    (sum, point) => sum + (typeof point.value === 'number' ? point.value : 0),
+    0,
+  );
 }
 
 /** A histogram's count and sum over its points whose attributes include `match`. */
@@ -59,7 +70,11 @@ export function histogram(metrics: MetricData[], name: string, match: Attributes
   return { count, sum };
 }
 
-function pointsOf(metrics: MetricData[], name: string, match: Attributes): Array<{ attributes: Attributes; value: unknown }> {
+function pointsOf(
+  metrics: MetricData[],
+  name: string,
+  match: Attributes,
+): Array<{ attributes: Attributes; value: unknown }> {
   const metric = metrics.find((candidate) => candidate.descriptor.name === name);
   if (metric === undefined) return [];
   return (metric.dataPoints as Array<{ attributes: Attributes; value: unknown }>).filter((point) =>
@@ -68,7 +83,10 @@ function pointsOf(metrics: MetricData[], name: string, match: Attributes): Array
 }
 
 /** Every attribute value a span, its links and events, and every metric point export, with where it is. */
-export function exportedValues(spans: readonly ReadableSpan[], metrics: readonly MetricData[]): Array<[string, unknown]> {
+export function exportedValues(
+  spans: readonly ReadableSpan[],
+  metrics: readonly MetricData[],
+): Array<[string, unknown]> {
   const out: Array<[string, unknown]> = [];
   const add = (where: string, attributes: Attributes | undefined) => {
     for (const [key, value] of Object.entries(attributes ?? {})) out.push([`${where} ${key}`, value]);
@@ -80,11 +98,14 @@ export function exportedValues(spans: readonly ReadableSpan[], metrics: readonly
     for (const event of span.events) add(`span '${span.name}' event ${event.name}`, event.attributes);
   }
   for (const metric of metrics)
-    for (const point of metric.dataPoints as Array<{ attributes: Attributes }>) add(`metric ${metric.descriptor.name}`, point.attributes);
+    for (const point of metric.dataPoints as Array<{ attributes: Attributes }>)
+      add(`metric ${metric.descriptor.name}`, point.attributes);
   return out;
 }
 
 /** The SERVER spans among `spans`, oldest first. */
 export function serverSpans(spans: readonly ReadableSpan[]): ReadableSpan[] {
-  return spans.filter((span) => span.kind === SpanKind.SERVER).sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
+  return spans
+    .filter((span) => span.kind === SpanKind.SERVER)
+    .sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
 }

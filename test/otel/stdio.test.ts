@@ -17,7 +17,12 @@ describe.each([
 ] as const)('the desk over stdio on the %s era', (era, rounds) => {
   it('exports one trace per call, rounds chained, with the reference attributes', async () => {
     const path = join(dir, `${era}.jsonl`);
-    const report = await runRefundDesk({ transport: 'stdio', era, serverArgs: ['--otel', `file:${path}`], log: () => {} });
+    const report = await runRefundDesk({
+      transport: 'stdio',
+      era,
+      serverArgs: ['--otel', `file:${path}`],
+      log: () => {},
+    });
     expect(report.failed).toBe(0);
     const traces = [...tracesOf(readSpanLines(path)).values()].map(serverSpansOf);
     expect(traces.map((servers) => servers.length)).toEqual(rounds);

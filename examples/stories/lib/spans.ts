@@ -60,7 +60,8 @@ class JsonLinesExporter implements SpanExporter {
  * (JSON lines appended to PATH), `otlp` (OTLP/HTTP, batched, to `OTEL_EXPORTER_OTLP_ENDPOINT`).
  */
 export function storyTracerProvider(spec: string): BasicTracerProvider {
-  if (spec === 'otlp') return new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
+  if (spec === 'otlp')
+    return new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
   const write =
     spec === 'console'
       ? (line: string) => process.stderr.write(line)
