@@ -51,8 +51,6 @@ export function otel(options: OtelOptions = {}): Telemetry {
   };
   return {
     request: (info) => new OtelRequest(shared, info),
-    taskStatus: (tool, status) =>
-      instruments.taskStatus.add(1, { 'gen_ai.tool.name': tool, 'mcp_resolve.task.status': status }),
-    legacySessions: (delta) => instruments.legacySessions.add(delta),
+    taskStatus: (status) => instruments.taskStatus.add(1, { 'mcp_resolve.task.status': status }),
   };
 }

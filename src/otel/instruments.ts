@@ -2,7 +2,7 @@
  * The metrics `otel()` records. Semantic-convention names where one exists
  * (`mcp.server.operation.duration`); the rest under `mcp_resolve.*` (docs/observability.md).
  */
-import type { Counter, Histogram, Meter, UpDownCounter } from '@opentelemetry/api';
+import type { Counter, Histogram, Meter } from '@opentelemetry/api';
 
 /** Every instrument, created once per `otel()`. */
 export interface Instruments {
@@ -20,9 +20,7 @@ export interface Instruments {
   readonly refusals: Counter;
   /** `mcp_resolve.state.replays`: inbound `requestState` refused because it was already used. */
   readonly replays: Counter;
-  /** `mcp_resolve.legacy.sessions`: legacy sessions open on this instance. */
-  readonly legacySessions: UpDownCounter;
-  /** `mcp_resolve.task.status_changes`: task status changes, by tool and new status. */
+  /** `mcp_resolve.task.status_changes`: task status changes, by new status. */
   readonly taskStatus: Counter;
 }
 
@@ -53,10 +51,6 @@ export function createInstruments(meter: Meter): Instruments {
     replays: meter.createCounter('mcp_resolve.state.replays', {
       unit: '{refusal}',
       description: 'Inbound requestState refused because it was already used.',
-    }),
-    legacySessions: meter.createUpDownCounter('mcp_resolve.legacy.sessions', {
-      unit: '{session}',
-      description: 'Legacy (2025-11-25) sessions open on this instance.',
     }),
     taskStatus: meter.createCounter('mcp_resolve.task.status_changes', {
       unit: '{change}',

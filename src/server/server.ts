@@ -36,7 +36,7 @@ import type {
 import { compileTool } from './tool.js';
 import { ResolvingMcpServer, serveTools } from './toolRegistry.js';
 import { registerTaskMethods } from '../tasks/handlers.js';
-import type { TaskOptions } from '../tasks/runner.js';
+import type { TaskOptions, TaskStatusChange } from '../tasks/runner.js';
 import { TaskRunner } from '../tasks/runner.js';
 import { TASKS_EXTENSION } from '../tasks/wire.js';
 import type { Telemetry } from '../telemetry/hooks.js';
@@ -77,6 +77,23 @@ export interface McpResolveServerOptions {
 }
 
 const DEFAULT_LEGACY_QUESTION_TIMEOUT_MS = 600_000;
+
+/** The task options with each status change also reported to `telemetry`. */
+function observedTasks(tasks: TaskOptions | undefined, telemetry: Telemetry | undefined): TaskOptions | undefined {
+  const report = telemetry?.taskStatus;
+  if (report === undefined) return tasks;
+  const onStatus = tasks?.onStatus;
+  return Object.assign({}, tasks, {
+    onStatus: (change: TaskStatusChange) => {
+      try {
+        report.call(telemetry, String(change.params.status));
+      } catch {
+        // An observer never changes what a task does.
+      }
+      onStatus?.(change);
+    },
+  });
+}
 
 /** A declared tool waiting for its body: what `.tool(name, declaration)` returns. */
 export interface ToolStep<TServer, TInput extends ToolInput, TResolve extends ResolveShape, TOutput> {
@@ -122,7 +139,7 @@ export class McpResolveServer {
       maskError: createErrorMasker(options),
       telemetry: options.telemetry,
     };
-    this.taskRunner = new TaskRunner(this.tools, options.tasks);
+    this.taskRunner = new TaskRunner(this.tools, observedTasks(options.tasks, options.telemetry));
   }
 
   /**

@@ -72,8 +72,6 @@ export interface RequestTrace {
 export interface Telemetry {
   /** Starts observing one inbound request; must not throw. */
   request(info: RequestInfo): RequestTrace;
-  /** A task of `tool` changed status. */
-  taskStatus?(tool: string, status: string): void;
-  /** A legacy session opened (`+1`) or closed (`-1`) on this instance. */
-  legacySessions?(delta: number): void;
+  /** A task changed status (to `status`). */
+  taskStatus?(status: string): void;
 }
