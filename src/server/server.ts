@@ -80,13 +80,12 @@ const DEFAULT_LEGACY_QUESTION_TIMEOUT_MS = 600_000;
 
 /** The task options with each status change also reported to `telemetry`. */
 function observedTasks(tasks: TaskOptions | undefined, telemetry: Telemetry | undefined): TaskOptions | undefined {
-  const report = telemetry?.taskStatus;
-  if (report === undefined) return tasks;
+  if (telemetry?.taskStatus === undefined) return tasks;
   const onStatus = tasks?.onStatus;
   return Object.assign({}, tasks, {
     onStatus: (change: TaskStatusChange) => {
       try {
-        report.call(telemetry, String(change.params.status));
+        telemetry.taskStatus?.(String(change.params.status));
       } catch {
         // An observer never changes what a task does.
       }
