@@ -10,6 +10,9 @@
  *    shows that new calls complete.
  * 4. Replays the final round of a finished call to every instance (refused), restarts every
  *    instance with the same keys, and replays again (still refused).
+ * 5. Every instance exports its OpenTelemetry spans (`--otel file:…`); the run checks that one
+ *    2026-07-28 refund's rounds, served by different instances, form one trace, and with
+ *    `--trace-out PATH` writes that trace's spans as JSON (`scripts/waterfall.ts` draws it).
  *
  * Prints `fleet: N passed, M failed`, exits non-zero when M > 0, and tears everything down on
  * every exit path (including Ctrl-C). Missing binaries: a message with the install command.
@@ -17,9 +20,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 
@@ -31,8 +35,10 @@ import type { StoryInstance } from './lib/fleetSetup.js';
 import { startNginx, startStoryInstance } from './lib/fleetSetup.js';
 import type { RedisServer } from './lib/processes.js';
 import { INSTALL_HINT, findBinary, freePort, startRedisServer, stopChild } from './lib/processes.js';
+import { mostSpreadTrace, readSpanLines, serverSpansOf } from './lib/traces.js';
 
 const INSTANCES = 3;
+const { values: options } = parseArgs({ options: { 'trace-out': { type: 'string' } } });
 
 let passed = 0;
 let failed = 0;
@@ -47,6 +53,8 @@ const check = (ok: boolean, what: string): void => {
 // ---------------------------------------------------------------------------------------------
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-resolve-fleet-'));
+/** Where every instance appends its spans (JSON lines). */
+const spansPath = join(dir, 'spans.jsonl');
 const children = new Set<ChildProcess>();
 let redis: RedisServer | undefined;
 let tornDown = false;
@@ -79,7 +87,7 @@ function track(child: ChildProcess): ChildProcess {
 type Instance = StoryInstance;
 
 const startInstance = (id: string, port: number, env: NodeJS.ProcessEnv): Promise<Instance> =>
-  startStoryInstance(id, port, redis!.url, env, track);
+  startStoryInstance(id, port, redis!.url, env, track, ['--otel', `file:${spansPath}`]);
 
 // ---------------------------------------------------------------------------------------------
 // What the client sent and which instance answered
@@ -227,6 +235,26 @@ async function killDuringCall(
   return { seen, killed, connection };
 }
 
+/** One refund's rounds, served by different instances, are one trace in what the instances exported. */
+function checkOneTrace(): void {
+  const trace = mostSpreadTrace(readSpanLines(spansPath));
+  const rounds = serverSpansOf(trace ?? []);
+  const instances = new Set(rounds.map((span) => span.attributes['mcp_resolve.instance']));
+  for (const round of rounds)
+    console.log(
+      `  trace ${round.traceId.slice(0, 8)}… round ${String(round.attributes['mcp_resolve.round'])} on ${String(round.attributes['mcp_resolve.instance'])}: ${String(round.attributes['mcp_resolve.round.outcome'])}`,
+    );
+  check(
+    rounds.length === 3 && instances.size >= 2,
+    `2026-07-28: one exported trace holds a refund's 3 rounds, served by ${instances.size} instances`,
+  );
+  const out = options['trace-out'];
+  if (out !== undefined && trace !== undefined) {
+    writeFileSync(out, `${JSON.stringify(trace, null, 1)}\n`);
+    console.log(`  wrote that trace's ${trace.length} spans to ${out}`);
+  }
+}
+
 async function main(): Promise<void> {
   const missing = ['redis-server', 'nginx'].filter((name) => findBinary(name) === undefined);
   if (missing.length > 0) {
@@ -271,6 +299,7 @@ async function main(): Promise<void> {
       `${name}: ${spread.length} call(s) had legs${era === 'legacy' ? ' and answers' : ''} served by 2 or more instances`,
     );
     if (era === 'modern') {
+      checkOneTrace();
       final = calls.find((call) => call.length === 3 && call.at(-1)?.kind === 'round')?.at(-1);
       check(final !== undefined, `${name}: captured the final round of a three-leg call for the replay checks`);
     }

@@ -1,8 +1,13 @@
 /** The key of the internal completion-notifier factory on a legacy {@link ToolContext} (not exported from the package). */
 export const elicitationCompleter = Symbol('mcp-resolve.elicitation-completer');
 
+/** The key of the internal request observer on a {@link ToolContext} (set only when the server has `telemetry`). */
+export const requestTrace = Symbol('mcp-resolve.request-trace');
+
 /** What resolvers and tool bodies receive as their context. */
 import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
+
+import type { RequestTrace } from './telemetry/hooks.js';
 
 /** The protocol era of a request: `modern` is 2026-07-28 or later, `legacy` is 2025-11-25 or earlier. */
 export type Era = 'modern' | 'legacy';
@@ -18,6 +23,8 @@ export type ToolContext = ServerContext & {
    * an elicitation id, bound to the connection the call came in on (so it never reaches another session).
    */
   readonly [elicitationCompleter]?: (elicitationId: string) => () => Promise<void>;
+  /** Internal: this request's observer, when the server has `telemetry`. */
+  readonly [requestTrace]?: RequestTrace;
   /** What the client declared it can answer (the request's envelope on modern, `initialize` on legacy). */
   readonly clientCapabilities: ClientCapabilities | undefined;
 };

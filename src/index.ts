@@ -37,6 +37,15 @@ export type {
 export { outcome, resolver } from './resolvers/resolver.js';
 export type { ErrorHook, FailureInfo } from './server/masking.js';
 export type { McpResolveServerOptions, ToolStep } from './server/server.js';
+export type {
+  CarriedTrace,
+  QuestionKind,
+  RequestInfo,
+  RequestTrace,
+  RoundOutcome,
+  StepEnd,
+  Telemetry,
+} from './telemetry/hooks.js';
 export { McpResolveServer } from './server/server.js';
 export type { InputValues, ResolvedValues, ResolveShape, ToolBody, ToolDeclaration, ToolInput } from './server/tool.js';
 export type { PromptArgs, PromptBody, PromptDeclaration } from './server/prompt.js';

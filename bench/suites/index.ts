@@ -12,7 +12,18 @@ import { growth } from './growth.js';
 import { held } from './held.js';
 import { rounds } from './rounds.js';
 import { sealing } from './sealing.js';
-import { throughput } from './throughput.js';
 import { reference } from './reference.js';
+import { telemetry } from './telemetry.js';
+import { throughput } from './throughput.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [overhead, rounds, sealing, growth, throughput, held, fleet, reference];
+export const BENCHMARKS: readonly Benchmark[] = [
+  overhead,
+  rounds,
+  sealing,
+  growth,
+  throughput,
+  held,
+  fleet,
+  reference,
+  telemetry,
+];

@@ -22,11 +22,11 @@ import { connectRawPeer, traceModernCall } from '../lib/rawPeer.js';
 import type { Benchmark, BenchContext, Json, TargetCheck } from '../lib/registry.js';
 import { fmt, fmtRatio, fmtSummary } from '../lib/stats.js';
 
-type Transport = 'in-memory' | 'http' | 'in-memory, bare client';
+export type Transport = 'in-memory' | 'http' | 'in-memory, bare client';
 
 const TRANSPORTS: readonly Transport[] = ['in-memory', 'http', 'in-memory, bare client'];
 
-interface Scenario {
+export interface Scenario {
   readonly id: '1a' | '1b';
   readonly label: string;
   readonly call: DeskCall;
@@ -34,7 +34,7 @@ interface Scenario {
   readonly target: number;
 }
 
-const SCENARIOS: readonly Scenario[] = [
+export const SCENARIOS: readonly Scenario[] = [
   { id: '1a', label: 'resolvers ask nothing (ORD-7001)', call: QUIET_CALL, target: 1.05 },
   { id: '1b', label: '3-leg call, 2 questions (ORD-7002)', call: THREE_LEG_CALL, target: 1.1 },
 ];
@@ -47,7 +47,7 @@ interface Observed {
 }
 
 /** A connected side: one client (SDK or bare) on one server. */
-interface Side {
+export interface Side {
   /** Makes one call, as fast as the client allows. */
   call(call: DeskCall): Promise<unknown>;
   /** Makes one call and reports what it took. */
@@ -110,12 +110,13 @@ async function openBareSide(factory: McpServerFactory, era: Era): Promise<Side> 
   };
 }
 
-function openSide(factory: McpServerFactory, transport: Transport, era: Era): Promise<Side> {
+/** Connects one side of a comparison: a real SDK client (in memory or over HTTP) or the bare peer. */
+export function openSide(factory: McpServerFactory, transport: Transport, era: Era): Promise<Side> {
   return transport === 'in-memory, bare client' ? openBareSide(factory, era) : openSdkSide(factory, transport, era);
 }
 
 /** Checks one call's receipt, legs and pushes: a benchmark of a broken path is void. */
-async function check(side: Side, desk: DeskCall, era: Era, name: string): Promise<void> {
+export async function check(side: Side, desk: DeskCall, era: Era, name: string): Promise<void> {
   const seen = await side.observe(desk);
   const legs = era === 'modern' ? desk.modernLegs : 1;
   const pushes = era === 'modern' ? 0 : desk.questions;
@@ -126,7 +127,7 @@ async function check(side: Side, desk: DeskCall, era: Era, name: string): Promis
   }
 }
 
-function planFor(context: BenchContext, transport: Transport): Plan {
+export function planFor(context: BenchContext, transport: Transport): Plan {
   // Many short pairs: a pause (a garbage collection, a burst of contention) then spoils the few
   // pairs it lands in, not the median. Batches of 50 in-memory calls or 20 HTTP calls were long
   // enough for most of them to catch one, which made the per-pair ratios bimodal.

@@ -18,15 +18,19 @@ export interface StoryInstance {
   readonly child: ChildProcess;
 }
 
-/** Starts `server.ts --http --port <port> --redis <url> --instance <id>` and waits until it listens. */
+/**
+ * Starts `server.ts --http --port <port> --redis <url> --instance <id>` (plus `extraArgs`, e.g.
+ * `--otel file:PATH`) and waits until it listens.
+ */
 export function startStoryInstance(
   id: string,
   port: number,
   redisUrl: string,
   env: NodeJS.ProcessEnv,
   track: (child: ChildProcess) => ChildProcess,
+  extraArgs: readonly string[] = [],
 ): Promise<StoryInstance> {
-  return startInstanceProcess(id, port, SERVER, ['--redis', redisUrl], env, track);
+  return startInstanceProcess(id, port, SERVER, ['--redis', redisUrl, ...extraArgs], env, track);
 }
 
 /**

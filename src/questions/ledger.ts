@@ -178,6 +178,11 @@ export class Ledger {
     return retry === undefined ? question.rendered.request : askedAgain(question.rendered.request, retry[1]);
   }
 
+  /** Which attempt at `key` this round asks: 1, or more when an earlier answer was rejected. */
+  attempt(key: string): number {
+    return ownEntry(this.retryNow, key)?.[0] ?? 1;
+  }
+
   /** The recorded result of step `key` (`[value]`, or `[]` for `undefined`), if it ran in an earlier round. */
   step(key: string): readonly unknown[] | undefined {
     return ownEntry(this.steps, key);

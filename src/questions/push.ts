@@ -6,7 +6,8 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import { elicitationCompleter, type ToolContext } from '../context.js';
+import { elicitationCompleter, requestTrace, type ToolContext } from '../context.js';
+import { questionKind } from '../telemetry/kinds.js';
 import { ToolError } from '../errors.js';
 import { askKind, type ElicitationResult } from './markers.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';
@@ -31,13 +32,17 @@ export async function pushQuestion(
   const attempts = attemptsOf(question.ask);
   let request = question.rendered.request;
   announceUrlQuestion(ctx, question);
+  const trace = ctx[requestTrace];
   for (let attempt = 1; ; attempt++) {
     let response: unknown;
+    const pushed = trace?.pushed(question.key, questionKind(question.ask), attempt);
     try {
       // The call's signal: when the call is cancelled (its client left), the push stops waiting at once.
       const options = { timeout: timeoutMs, resetTimeoutOnProgress: true, signal: ctx.mcpReq.signal };
       response = await ctx.mcpReq.send(request, ANY_RESULT, options);
+      pushed?.(actionOf(response));
     } catch (error) {
+      pushed?.(undefined, error);
       if (error instanceof ProtocolError) {
         throw new ToolError(`The client failed the ${request.method} request: ${error.message}`, { cause: error });
       }
@@ -59,6 +64,13 @@ export async function pushQuestion(
       request = askedAgain(question.rendered.request, error.reason);
     }
   }
+}
+
+/** The `action` a pushed question's raw answer names, for the observer (`undefined` when it names none). */
+function actionOf(response: unknown): string | undefined {
+  if (typeof response !== 'object' || response === null) return undefined;
+  const { action } = response as { action?: unknown };
+  return typeof action === 'string' ? action : 'accept';
 }
 
 /** Hands a URL question's `onAsked` hook the completion sender of the connection it is pushed on. */

@@ -11,7 +11,8 @@
 import type { InputRequest, InputRequiredResult } from '@modelcontextprotocol/server';
 import { inputRequired } from '@modelcontextprotocol/server';
 
-import type { ToolContext } from '../context.js';
+import { requestTrace, type ToolContext } from '../context.js';
+import { questionKind } from '../telemetry/kinds.js';
 import { assertBackChannel, assertCapability } from './capabilities.js';
 import type { Ledger } from './ledger.js';
 import type { ElicitationResult } from './markers.js';
@@ -44,12 +45,22 @@ export interface RoundStrategy {
 
 /** Modern (2026-07-28): answers come from the ledger and this round's `inputResponses`; a round ends with `input_required`. */
 export function modernStrategy(ctx: ToolContext, ledger: Ledger): RoundStrategy {
+  const trace = ctx[requestTrace];
   return {
-    recall: (question, unprompted) => ledger.recall(question, ctx.mcpReq.inputResponses, unprompted),
+    async recall(question, unprompted) {
+      const responses = ctx.mcpReq.inputResponses;
+      const outcome = await ledger.recall(question, responses, unprompted);
+      if (trace !== undefined && outcome !== undefined && responses !== undefined && Object.hasOwn(responses, question.key))
+        trace.answered(question.key, questionKind(question.ask), outcome.action);
+      return outcome;
+    },
     admit: (question) => assertCapability(ctx.clientCapabilities, question.rendered, question.label),
     async end(pending) {
       const inputRequests: Record<string, InputRequest> = {};
-      for (const question of pending) inputRequests[question.key] = onModernWire(ledger.ask(question));
+      for (const question of pending) {
+        inputRequests[question.key] = onModernWire(ledger.ask(question));
+        trace?.asked(question.key, questionKind(question.ask), ledger.attempt(question.key));
+      }
       return { kind: 'reply', result: inputRequired({ inputRequests, requestState: ledger.encode() }) };
     },
   };

@@ -9,12 +9,13 @@
  * what was resolved stays resolved, so every resolver runs once per call and questions are asked
  * in the same order as on the modern era.
  */
-import type { ToolContext } from '../context.js';
+import { requestTrace, type ToolContext } from '../context.js';
 import { ToolError } from '../errors.js';
 import { isPromiseLike } from '../promise.js';
 import type { PlanEdge, PlanNode, ResolutionPlan } from './graph.js';
 import type { Ask, ElicitationResult } from '../questions/markers.js';
 import { isAsk } from '../questions/markers.js';
+import { traceStep } from '../telemetry/step.js';
 
 /** Answers a resolver's question now, or leaves it waiting (`undefined`). */
 export interface Asker {
@@ -157,7 +158,9 @@ export class Resolution {
   }
 
   private run(node: PlanNode, input: Record<string, unknown>): unknown {
-    return (node.resolver.fn as (input: unknown, ctx: ToolContext) => unknown)(input, this.ctx);
+    const fn = node.resolver.fn as (input: unknown, ctx: ToolContext) => unknown;
+    const trace = this.ctx[requestTrace];
+    return trace === undefined ? fn(input, this.ctx) : traceStep(trace.resolver(node.label), () => fn(input, this.ctx));
   }
 
   /** Supplies the answer to the question (keyed `key`) the last pass left waiting; `question` is its text. */

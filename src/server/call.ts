@@ -15,6 +15,9 @@ import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/serv
 
 import type { RoundScope, RoundServices } from './roundScope.js';
 import { isPromiseLike } from '../promise.js';
+import { requestTrace } from '../context.js';
+import type { RequestTrace } from '../telemetry/hooks.js';
+import { endTrace, startTrace } from '../telemetry/request.js';
 import { openRound } from './roundScope.js';
 import type { CompiledTool } from './tool.js';
 
@@ -54,8 +57,20 @@ export function callTool(
   sdkCtx: ServerContext,
   services: RoundServices,
 ): MaybePromise<CallResult> {
+  const trace = startTrace(services, sdkCtx, 'tools/call', tool.name, request.params);
+  if (trace === undefined) return callRound(tool, request, sdkCtx, services);
+  return endTrace(trace, () => callRound(tool, request, sdkCtx, services, trace));
+}
+
+function callRound(
+  tool: CompiledTool,
+  request: CallToolRequest,
+  sdkCtx: ServerContext,
+  services: RoundServices,
+  trace?: RequestTrace,
+): MaybePromise<CallResult> {
   const rawArgs = request.params.arguments ?? {};
-  const round = openRound(sdkCtx, { method: 'tools/call', target: tool.name, arguments: rawArgs }, services);
+  const round = openRound(sdkCtx, { method: 'tools/call', target: tool.name, arguments: rawArgs }, services, trace);
   if (isPromiseLike(round)) return round.then((scope) => new ToolRound(tool, scope, services).run(rawArgs));
   return new ToolRound(tool, round, services).run(rawArgs);
 }
@@ -109,7 +124,7 @@ class ToolRound {
   }
 
   private fail(error: unknown): CallToolResult {
-    return toolFailure(error, this.tool, this.services);
+    return toolFailure(error, this.tool, this.services, this.round.ctx[requestTrace]);
   }
 }
 
@@ -140,9 +155,15 @@ function inputOf(tool: CompiledTool, parsed: StandardSchemaV1.Result<unknown>): 
  * A failure inside a call of `tool`: protocol errors stay JSON-RPC errors (rethrown), anything
  * else is the tool's error result, its message masked unless it is a `ToolError` or the library's.
  */
-export function toolFailure(error: unknown, tool: CompiledTool, services: RoundServices): CallToolResult {
+export function toolFailure(
+  error: unknown,
+  tool: CompiledTool,
+  services: RoundServices,
+  trace?: RequestTrace,
+): CallToolResult {
   if (error instanceof ProtocolError) throw error;
-  return toolError(services.maskError(error, { method: 'tools/call', name: tool.name }));
+  const masked = trace && ((ref: string) => trace.masked(ref, error));
+  return toolError(services.maskError(error, { method: 'tools/call', name: tool.name }, masked));
 }
 
 /** A body's (non-`input_required`) value as the call's result: normalised, output-checked, projected. */

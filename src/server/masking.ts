@@ -22,8 +22,8 @@ export interface FailureInfo {
 /** Receives the cause of every failure whose message the client does not see (or, when exposed, does). */
 export type ErrorHook = (error: unknown, info: FailureInfo) => void;
 
-/** Turns a thrown value into the message the client sees, reporting the cause when it is masked. */
-export type ErrorMasker = (error: unknown, where: Omit<FailureInfo, 'ref'>) => string;
+/** Turns a thrown value into the message the client sees, reporting the cause (and telling `masked` its ref) when it is masked. */
+export type ErrorMasker = (error: unknown, where: Omit<FailureInfo, 'ref'>, masked?: (ref: string) => void) => string;
 
 /** How a server masks errors: {@link McpResolveServerOptions.onError} and `exposeErrorMessages`. */
 export interface MaskingOptions {
@@ -57,9 +57,10 @@ function newRef(): string {
 export function createErrorMasker(options: MaskingOptions = {}): ErrorMasker {
   const hook = options.onError ?? logFailure;
   const expose = options.exposeErrorMessages === true;
-  return (error, where) => {
+  return (error, where, masked) => {
     if (isClientFacing(error)) return error.message;
     const ref = newRef();
+    masked?.(ref);
     try {
       hook(error, { ref, ...where });
     } catch {

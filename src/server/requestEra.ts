@@ -24,3 +24,9 @@ export function clientCapabilitiesOf(ctx: ServerContext, server: Server, era: Er
   if (era === 'modern') return envelopeOf(ctx)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   return server.getClientCapabilities();
 }
+
+/** The protocol revision of the request: the envelope's on the modern era, the negotiated one on a legacy connection. */
+export function protocolVersionOf(ctx: ServerContext, server: Server, era: Era): string | undefined {
+  if (era === 'modern') return envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY] as string | undefined;
+  return server.getNegotiatedProtocolVersion();
+}

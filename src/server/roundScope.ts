@@ -6,13 +6,15 @@
 import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
-import { elicitationCompleter, type ToolContext } from '../context.js';
+import { elicitationCompleter, requestTrace, type ToolContext } from '../context.js';
 import { Ledger } from '../questions/ledger.js';
 import { strategyFor, type RoundStrategy } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { isPromiseLike } from '../promise.js';
 import { resolvePlan, type StrategySource } from '../resolvers/resolvePlan.js';
 import type { RequestBinding, RequestStateSealer } from '../state/index.js';
+import { splitCarried, withCarried } from '../telemetry/carried.js';
+import type { RequestTrace, Telemetry } from '../telemetry/hooks.js';
 import type { ErrorMasker } from './masking.js';
 import { clientCapabilitiesOf, eraOf } from './requestEra.js';
 
@@ -26,6 +28,8 @@ export interface RoundServices {
   readonly legacyQuestionTimeoutMs: number;
   /** What the client may read of a failure (see masking.ts). */
   readonly maskError: ErrorMasker;
+  /** The server's observer (`telemetry` option), when it has one. */
+  readonly telemetry: Telemetry | undefined;
 }
 
 /** One request's view of its multi-round flow, with its state already opened. */
@@ -56,13 +60,43 @@ export function openRound(
   sdkCtx: ServerContext,
   target: Omit<RequestBinding, 'principal'>,
   services: RoundServices,
+  trace?: RequestTrace,
 ): RoundScope | Promise<RoundScope> {
   const token = sdkCtx.mcpReq.requestState();
-  if (typeof token !== 'string') return new Round(sdkCtx, undefined, target, services);
+  if (typeof token !== 'string') {
+    trace?.opened(undefined, undefined, undefined);
+    return new Round(sdkCtx, undefined, target, services, trace);
+  }
   const binding = bindingOf(target, sdkCtx, services);
-  return services.sealer
-    .open(token, binding)
-    .then((bytes) => new Round(sdkCtx, decoder.decode(bytes), target, services, binding));
+  if (trace === undefined) {
+    return services.sealer
+      .open(token, binding)
+      .then((bytes) => new Round(sdkCtx, decoder.decode(splitCarried(bytes).state), target, services, trace, binding));
+  }
+  return openTraced(sdkCtx, token, target, binding, services, trace);
+}
+
+/** Opens the state of an observed request, telling its trace what the state carried (or why it was refused). */
+async function openTraced(
+  sdkCtx: ServerContext,
+  token: string,
+  target: Omit<RequestBinding, 'principal'>,
+  binding: RequestBinding,
+  services: RoundServices,
+  trace: RequestTrace,
+): Promise<RoundScope> {
+  const startedAt = Date.now();
+  let refusal: string | undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = await services.sealer.open(token, binding, (reason) => (refusal = reason));
+  } catch (error) {
+    trace.opened(undefined, refusal ?? 'error', startedAt);
+    throw error;
+  }
+  const { carried, state } = splitCarried(bytes);
+  trace.opened(carried, undefined, startedAt);
+  return new Round(sdkCtx, decoder.decode(state), target, services, trace, binding);
 }
 
 /** What sealed state of this request is bound to: its target, and the principal read from `ctx`. */
@@ -75,7 +109,12 @@ function bindingOf(
 }
 
 /** The context handlers receive, built once per request (no per-call closures: this is the hot path of every call). */
-function toolContextOf(sdkCtx: ServerContext, plaintext: string | undefined, services: RoundServices): ToolContext {
+function toolContextOf(
+  sdkCtx: ServerContext,
+  plaintext: string | undefined,
+  services: RoundServices,
+  trace: RequestTrace | undefined,
+): ToolContext {
   const era = eraOf(sdkCtx);
   // Object.assign, not `{ ...sdkCtx, era }`: on Node 20 a spread followed by more properties takes
   // V8's slow path (≈ 1 µs per call, measured; docs/performance.md), more than the rest of this step.
@@ -85,6 +124,7 @@ function toolContextOf(sdkCtx: ServerContext, plaintext: string | undefined, ser
   });
   // The SDK's notifier on this connection's own Server: the page step of a URL question reports completion here.
   if (era === 'legacy') ctx[elicitationCompleter] = services.completeElicitation;
+  if (trace !== undefined) ctx[requestTrace] = trace;
   // With no state the SDK's accessor already answers `undefined`; only plaintext replaces it.
   if (plaintext !== undefined) ctx.mcpReq = Object.assign({}, sdkCtx.mcpReq, { requestState: <T>() => plaintext as T });
   return ctx;
@@ -100,16 +140,19 @@ class Round implements RoundScope, StrategySource {
     private readonly plaintext: string | undefined,
     private readonly target: Omit<RequestBinding, 'principal'>,
     private readonly services: RoundServices,
+    private readonly trace: RequestTrace | undefined,
     binding?: RequestBinding,
   ) {
-    this.ctx = toolContextOf(sdkCtx, plaintext, services);
+    this.ctx = toolContextOf(sdkCtx, plaintext, services, trace);
     this.#binding = binding;
   }
 
   seal(state: string): Promise<string> {
     // The principal is read once, when state first arrives or leaves.
     this.#binding ??= bindingOf(this.target, this.ctx, this.services);
-    return this.services.sealer.seal(encoder.encode(state), this.#binding);
+    const { trace } = this;
+    if (trace === undefined) return this.services.sealer.seal(withCarried(encoder.encode(state), undefined), this.#binding);
+    return sealTraced(this.services.sealer, withCarried(encoder.encode(state), trace.carry()), this.#binding, trace);
   }
 
   resolve(
@@ -135,5 +178,23 @@ class Round implements RoundScope, StrategySource {
     return !isInputRequiredResult(outcome) || outcome.requestState === undefined
       ? outcome
       : { ...outcome, requestState: await this.seal(outcome.requestState) };
+  }
+}
+
+/** Seals for an observed request, telling its trace how long sealing took and whether it failed. */
+async function sealTraced(
+  sealer: RequestStateSealer,
+  plaintext: Uint8Array,
+  binding: RequestBinding,
+  trace: RequestTrace,
+): Promise<string> {
+  const startedAt = Date.now();
+  try {
+    const token = await sealer.seal(plaintext, binding);
+    trace.sealed(startedAt);
+    return token;
+  } catch (error) {
+    trace.sealed(startedAt, 'error');
+    throw error;
   }
 }

@@ -36,9 +36,10 @@ import type {
 import { compileTool } from './tool.js';
 import { ResolvingMcpServer, serveTools } from './toolRegistry.js';
 import { registerTaskMethods } from '../tasks/handlers.js';
-import type { TaskOptions } from '../tasks/runner.js';
+import type { TaskOptions, TaskStatusChange } from '../tasks/runner.js';
 import { TaskRunner } from '../tasks/runner.js';
 import { TASKS_EXTENSION } from '../tasks/wire.js';
+import type { Telemetry } from '../telemetry/hooks.js';
 
 /** Options for {@link McpResolveServer}. */
 export interface McpResolveServerOptions {
@@ -68,9 +69,30 @@ export interface McpResolveServerOptions {
   readonly exposeErrorMessages?: boolean;
   /** Task storage, TTL and polling interval for tools declared with `task` (the Tasks extension). */
   readonly tasks?: TaskOptions;
+  /**
+   * An observer of every call, round, question and sealing: `otel()` from `mcp-resolve/otel` for
+   * OpenTelemetry traces and metrics (docs/observability.md). Default: none, at no cost.
+   */
+  readonly telemetry?: Telemetry;
 }
 
 const DEFAULT_LEGACY_QUESTION_TIMEOUT_MS = 600_000;
+
+/** The task options with each status change also reported to `telemetry`. */
+function observedTasks(tasks: TaskOptions | undefined, telemetry: Telemetry | undefined): TaskOptions | undefined {
+  if (telemetry?.taskStatus === undefined) return tasks;
+  const onStatus = tasks?.onStatus;
+  return Object.assign({}, tasks, {
+    onStatus: (change: TaskStatusChange) => {
+      try {
+        telemetry.taskStatus?.(String(change.params.status));
+      } catch {
+        // An observer never changes what a task does.
+      }
+      onStatus?.(change);
+    },
+  });
+}
 
 /** A declared tool waiting for its body: what `.tool(name, declaration)` returns. */
 export interface ToolStep<TServer, TInput extends ToolInput, TResolve extends ResolveShape, TOutput> {
@@ -114,8 +136,9 @@ export class McpResolveServer {
       principal: options.principal ?? ((ctx) => principalFrom(ctx.http?.authInfo)),
       legacyQuestionTimeoutMs: timeout ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
       maskError: createErrorMasker(options),
+      telemetry: options.telemetry,
     };
-    this.taskRunner = new TaskRunner(this.tools, options.tasks);
+    this.taskRunner = new TaskRunner(this.tools, observedTasks(options.tasks, options.telemetry));
   }
 
   /**

@@ -25,8 +25,11 @@ export interface RequestStateSealer {
   readonly audience: string;
   /** Seals a payload bound to the request; a sealing-side failure logs one line and throws a bare `-32603`. */
   seal(this: void, plaintext: Uint8Array, binding: RequestBinding): Promise<string>;
-  /** Opens an inbound token for the request; any failure logs one line and throws {@link invalidRequestStateError}. */
-  open(this: void, token: unknown, binding: RequestBinding): Promise<Uint8Array>;
+  /**
+   * Opens an inbound token for the request; any failure logs one line, tells `refused` its reason
+   * code, and throws {@link invalidRequestStateError}.
+   */
+  open(this: void, token: unknown, binding: RequestBinding, refused?: (reason: string) => void): Promise<Uint8Array>;
 }
 
 /** One token format: a sealing that may fail (`undefined`) and an opening that names its failure. */
@@ -143,7 +146,11 @@ export function createSealer(serverName: string, options?: InternalSealingOption
     return isPromiseLike(opened) ? opened.then(admit) : admit(opened);
   };
 
-  const open = async (token: unknown, binding: RequestBinding): Promise<Uint8Array> => {
+  const open = async (
+    token: unknown,
+    binding: RequestBinding,
+    refused?: (reason: string) => void,
+  ): Promise<Uint8Array> => {
     let checked: Checked;
     try {
       checked = await check(token, binding);
@@ -151,6 +158,7 @@ export function createSealer(serverName: string, options?: InternalSealingOption
       checked = { ok: false, reason: 'malformed' }; // safety net: nothing unexpected may change the wire error
     }
     if (checked.ok) return checked.plaintext;
+    refused?.('failure' in checked ? checked.failure : checked.reason);
     if ('failure' in checked) throw fail(binding, checked.failure);
     logRejected(logger, methodOf(binding), checked.reason);
     throw invalidRequestStateError();

@@ -40,4 +40,26 @@ describe('runtime-neutral root entry', () => {
     const unresolved = await unresolvedImports('node/index.ts');
     expect(unresolved).toContain('Could not resolve "node:http"');
   });
+
+  it('never loads @opentelemetry/api from the root entry; mcp-resolve/otel does, and stays neutral', async () => {
+    const inputsOf = async (path: string) =>
+      Object.keys(
+        (
+          await build({
+            entryPoints: [entry(path)],
+            bundle: true,
+            write: false,
+            metafile: true,
+            platform: 'neutral',
+            format: 'esm',
+            mainFields: ['module', 'main'],
+            conditions: ['workerd', 'worker', 'browser', 'import'],
+            logLevel: 'silent',
+          })
+        ).metafile.inputs,
+      );
+    expect((await inputsOf('index.ts')).filter((input) => input.includes('@opentelemetry'))).toEqual([]);
+    expect((await inputsOf('otel/index.ts')).some((input) => input.includes('@opentelemetry/api'))).toBe(true);
+    expect(await unresolvedImports('otel/index.ts')).toEqual([]);
+  });
 });

@@ -75,7 +75,10 @@ describe('sealRequestState (the raw SDK tier)', () => {
       sealRequestState('raw', { keys: [KEY_A], logger: { warn: (line) => warnings.push(line) } }),
     );
     const token = ((await callCount(client)) as InputRequiredResult).requestState ?? '';
-    const tampered = `${token.slice(0, -2)}${token.endsWith('A') ? 'B' : 'A'}${token.at(-1) ?? ''}`;
+    // Flips a middle character (always data) so the token really differs: the old choice, keyed on the
+    // last character, left the token unchanged whenever its second-to-last already was the replacement.
+    const middle = Math.floor(token.length / 2);
+    const tampered = `${token.slice(0, middle)}${token[middle] === 'A' ? 'B' : 'A'}${token.slice(middle + 1)}`;
     const refusal = await callCount(client, tampered).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(ProtocolError);
     expect({

@@ -37,6 +37,8 @@ export interface StoryRun {
   readonly fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** Where the conversation is printed. @default console.log */
   readonly log?: (line: string) => void;
+  /** Extra arguments for a server the run starts (e.g. `--otel file:PATH`). */
+  readonly serverArgs?: readonly string[];
 }
 
 /** What a run proved. */
@@ -244,7 +246,7 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
     era: run.era,
     elicit,
     url: run.url,
-    serverArgs: SERVER_ARGS[variant],
+    serverArgs: [...SERVER_ARGS[variant], ...(run.serverArgs ?? [])],
     ...(run.fetch !== undefined && { transportOptions: { fetch: run.fetch } }),
   });
   try {

@@ -6,6 +6,7 @@
  *   ... --guided                                                    # the guided variant (guided.ts): SKU pick-list, re-asking
  *   ... --http --port N --redis redis://127.0.0.1:6379 [--instance ID]   # a fleet member (also REDIS_URL)
  *   ... --http --port N --sentinels h:p,h:p,h:p --master-name NAME     # through Redis Sentinel
+ *   ... --otel console | file:PATH | otlp    # OpenTelemetry spans: JSON lines on stderr or in PATH, or OTLP/HTTP
  *
  * As a fleet member, the replay guard and the legacy sessions live in Redis, so any instance serves
  * any round of any call and any request of any session; give every instance the same
@@ -14,9 +15,11 @@
 import { parseArgs } from 'node:util';
 
 import { serveHttp, serveStdio } from 'mcp-resolve/node';
+import { otel } from 'mcp-resolve/otel';
 import { connectRedisFleet } from 'mcp-resolve/redis';
 import type { RedisFleet } from 'mcp-resolve/redis';
 
+import { storyTracerProvider } from '../lib/spans.js';
 import { createRefundDesk } from './desk.js';
 import { createGuidedRefundDesk } from './guided.js';
 
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     sentinels: { type: 'string' },
     'master-name': { type: 'string' },
     instance: { type: 'string' },
+    otel: { type: 'string' },
   },
 });
 
@@ -53,8 +57,13 @@ if ((redisUrl !== undefined && redisUrl !== '') || sentinel !== undefined) {
   }
 }
 
+const tracing = values.otel === undefined ? undefined : storyTracerProvider(values.otel);
+const instance = fleet?.sessions.instanceId;
 const create = values.guided ? createGuidedRefundDesk : createRefundDesk;
-const desk = create(fleet && { requestState: { replayGuard: fleet.replayStore } });
+const desk = create({
+  ...(fleet && { requestState: { replayGuard: fleet.replayStore } }),
+  ...(tracing && { telemetry: otel({ tracerProvider: tracing, ...(instance !== undefined && { instance }) }) }),
+});
 if (values.http) {
   const port = Number(values.port);
   const handle = await serveHttp(desk, { port, ...(fleet && { sessionFleet: fleet.sessions }) });
@@ -63,9 +72,11 @@ if (values.http) {
     sentinel === undefined ? (redisUrl ?? '') : `master ${sentinel.masterName} via ${sentinel.sentinels.join(',')}`;
   const member = fleet === undefined ? '' : ` (instance ${fleet.sessions.instanceId}, redis ${where})`;
   console.error(`refund-desk listening on ${handle.url.href}${member}`);
-  const stop = () => void handle.close().then(async () => (await fleet?.close(), process.exit(0)));
+  const stop = () =>
+    void handle.close().then(async () => (await tracing?.shutdown(), await fleet?.close(), process.exit(0)));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } else {
   serveStdio(desk);
+  process.stdin.once('end', () => void tracing?.shutdown());
 }

@@ -1,0 +1,56 @@
+/**
+ * `mcp-resolve/otel`: OpenTelemetry traces and metrics for an `McpResolveServer`, through
+ * `@opentelemetry/api` (an optional peer: only this entry imports it). Pass `telemetry: otel()`.
+ */
+import type { Attributes, MeterProvider, TracerProvider } from '@opentelemetry/api';
+import { metrics, trace } from '@opentelemetry/api';
+
+import type { Telemetry } from '../telemetry/hooks.js';
+import { createInstruments } from './instruments.js';
+import { OtelRequest, type OtelShared } from './requestSpan.js';
+
+export type {
+  CarriedTrace,
+  QuestionKind,
+  RequestInfo,
+  RequestTrace,
+  RoundOutcome,
+  StepEnd,
+  Telemetry,
+} from '../telemetry/hooks.js';
+
+/** The instrumentation scope name of every span and metric. */
+export const INSTRUMENTATION_SCOPE = 'mcp-resolve';
+
+/** Options of {@link otel}. */
+export interface OtelOptions {
+  /** Where spans go; default the global provider (`trace.setGlobalTracerProvider`, or the SDK's registration). */
+  readonly tracerProvider?: TracerProvider;
+  /** Where metrics go; default the global provider. */
+  readonly meterProvider?: MeterProvider;
+  /** This instance's name, exported as `mcp_resolve.instance` on every SERVER span (fleets). */
+  readonly instance?: string;
+  /**
+   * The author's opt-in, per tool: attributes a tool's SERVER span carries, computed from its
+   * arguments. Nothing from arguments, answers or principals is exported otherwise.
+   */
+  readonly toolAttributes?: Readonly<Record<string, (args: Readonly<Record<string, unknown>>) => Attributes>>;
+}
+
+/** An observer recording spans and metrics through the OpenTelemetry API; failures inside it never fail a call. */
+export function otel(options: OtelOptions = {}): Telemetry {
+  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE);
+  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE);
+  const instruments = createInstruments(meter);
+  const opted = options.toolAttributes ?? {};
+  const shared: OtelShared = {
+    tracer,
+    instruments,
+    serverAttributes: options.instance === undefined ? {} : { 'mcp_resolve.instance': options.instance },
+    toolAttributes: (tool, args) => (Object.hasOwn(opted, tool) ? opted[tool]?.(args) : undefined),
+  };
+  return {
+    request: (info) => new OtelRequest(shared, info),
+    taskStatus: (status) => instruments.taskStatus.add(1, { 'mcp_resolve.task.status': status }),
+  };
+}

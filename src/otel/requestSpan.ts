@@ -1,0 +1,269 @@
+/**
+ * One request's spans: the SERVER span (attribute names of the OpenTelemetry MCP conventions, as the
+ * Python SDK sets them) and its children: state opening and sealing, resolver runs, questions and
+ * legacy pushes. The SERVER span starts once the state is opened, so a later round's parent is
+ * known: the client's `traceparent` when it sent one, else the round that sealed the state.
+ */
+import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
+import { context as otelContext, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+
+import type {
+  CarriedTrace,
+  QuestionKind,
+  RequestInfo,
+  RequestTrace,
+  RoundOutcome,
+  StepEnd,
+} from '../telemetry/hooks.js';
+import type { Instruments } from './instruments.js';
+import { packSpanContext, parentOf, spanContextFromMeta, unpackSpanContext } from './traceparent.js';
+
+/** What every request of one `otel()` shares. */
+export interface OtelShared {
+  readonly tracer: Tracer;
+  readonly instruments: Instruments;
+  /** Attributes added to every SERVER span (e.g. `mcp_resolve.instance`). */
+  readonly serverAttributes: Attributes;
+  /** The author's opt-in: attributes a tool exports from its own arguments. */
+  readonly toolAttributes: (tool: string, args: Readonly<Record<string, unknown>>) => Attributes | undefined;
+}
+
+/** JSON-RPC error codes as the Python SDK names them in `error.type`. */
+const ERROR_NAMES: Readonly<Record<number, string>> = {
+  [-32602]: 'invalid_params',
+  [-32601]: 'method_not_found',
+  [-32000]: 'connection_closed',
+  [-32001]: 'timeout',
+  [-32700]: 'parse_error',
+  [-32603]: 'internal_error',
+  [-32600]: 'invalid_request',
+  [-32042]: 'url_elicitation_required',
+};
+
+/** The JSON-RPC code a thrown protocol error carries, if any. */
+function codeOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'number' ? error.code : undefined;
+}
+
+/** `error.type` of a thrown value: the JSON-RPC code's name, else the error's class name. */
+export function errorType(error: unknown): string {
+  const code = codeOf(error);
+  if (code !== undefined) return ERROR_NAMES[code] ?? String(code);
+  return error instanceof Error ? error.name : '_OTHER';
+}
+
+/** Runs `fn`, swallowing whatever an SDK or exporter throws: telemetry never fails a call. */
+function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // An exporter or processor that throws must not change what the client gets.
+  }
+}
+
+/** A failed child span: ERROR status and `error.type`, never the message (it may carry what the client must not see). */
+function failSpan(span: Span, error: unknown): void {
+  span.setAttribute('error.type', errorType(error));
+  span.setStatus({ code: SpanStatusCode.ERROR });
+}
+
+/** The {@link RequestTrace} of one request. */
+export class OtelRequest implements RequestTrace {
+  #span: Span | undefined;
+  #context: Context | undefined;
+  #carried: CarriedTrace | undefined;
+  #round = 1;
+
+  constructor(
+    private readonly shared: OtelShared,
+    private readonly info: RequestInfo,
+  ) {}
+
+  /** The SERVER span, started on first use (normally by {@link opened}). */
+  private server(): Span {
+    if (this.#span !== undefined) return this.#span;
+    const { info, shared } = this;
+    const fromClient = spanContextFromMeta(info.meta);
+    const carried = this.#carried === undefined ? undefined : unpackSpanContext(this.#carried.context);
+    const parent = fromClient ?? carried;
+    const links: Link[] = [];
+    if (carried !== undefined && fromClient !== undefined && carried.traceId !== fromClient.traceId)
+      links.push({ context: carried, attributes: { 'mcp_resolve.link': 'previous_round' } });
+    const attributes: Attributes = {
+      'mcp.method.name': info.method,
+      'jsonrpc.request.id': String(info.requestId),
+      'mcp_resolve.era': info.era,
+      'mcp_resolve.round': this.#round,
+      ...shared.serverAttributes,
+    };
+    if (info.protocolVersion !== undefined) attributes['mcp.protocol.version'] = info.protocolVersion;
+    if (info.method === 'tools/call') {
+      attributes['gen_ai.operation.name'] = 'execute_tool';
+      attributes['gen_ai.tool.name'] = info.target;
+      Object.assign(attributes, shared.toolAttributes(info.target, info.arguments));
+    }
+    const span = shared.tracer.startSpan(
+      `${info.method} ${info.target}`,
+      { kind: SpanKind.SERVER, attributes, links, startTime: info.startedAt },
+      parent === undefined ? otelContext.active() : parentOf(parent),
+    );
+    this.#span = span;
+    this.#context = trace.setSpan(parent === undefined ? otelContext.active() : parentOf(parent), span);
+    return span;
+  }
+
+  private child(name: string, attributes: Attributes, startTime?: number, kind = SpanKind.INTERNAL): Span {
+    this.server();
+    return this.shared.tracer.startSpan(
+      name,
+      { kind, attributes, ...(startTime !== undefined && { startTime }) },
+      this.#context,
+    );
+  }
+
+  opened(carried: CarriedTrace | undefined, refusal: string | undefined, startedAt: number | undefined): void {
+    safely(() => {
+      this.#carried = carried;
+      if (carried !== undefined) this.#round = carried.rounds + 1;
+      this.server();
+      if (startedAt === undefined) return;
+      const span = this.child('mcp_resolve.state.open', {}, startedAt);
+      if (refusal !== undefined) {
+        span.setAttribute('mcp_resolve.refusal.reason', refusal);
+        span.setAttribute('error.type', 'invalid_request_state');
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        this.shared.instruments.refusals.add(1, {
+          'mcp_resolve.refusal.reason': refusal,
+          'mcp.method.name': this.info.method,
+        });
+        if (refusal === 'replayed') this.shared.instruments.replays.add(1, { 'mcp.method.name': this.info.method });
+      }
+      span.end();
+    });
+  }
+
+  carry(): CarriedTrace | undefined {
+    const context = this.#span?.spanContext();
+    if (context === undefined) return undefined;
+    return { context: packSpanContext(context), rounds: this.#round, sealedAt: Date.now() };
+  }
+
+  sealed(startedAt: number, failure?: string): void {
+    safely(() => {
+      const span = this.child('mcp_resolve.state.seal', {}, startedAt);
+      if (failure !== undefined) {
+        span.setAttribute('error.type', failure);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+      span.end();
+    });
+  }
+
+  resolver(label: string): StepEnd {
+    let span: Span | undefined;
+    safely(() => (span = this.child(`resolve ${label}`, { 'mcp_resolve.resolver.name': label })));
+    return (error?: unknown) =>
+      safely(() => {
+        if (span === undefined) return;
+        if (error !== undefined) failSpan(span, error);
+        span.end();
+      });
+  }
+
+  private questionAttributes(key: string, kind: QuestionKind, attempt: number): Attributes {
+    return {
+      'mcp_resolve.question.key': key,
+      'mcp_resolve.question.kind': kind,
+      'mcp_resolve.question.attempt': attempt,
+    };
+  }
+
+  private countQuestion(key: string, kind: QuestionKind): void {
+    this.shared.instruments.questions.add(1, {
+      'gen_ai.tool.name': this.info.target,
+      'mcp_resolve.question.key': key,
+      'mcp_resolve.question.kind': kind,
+      'mcp_resolve.era': this.info.era,
+    });
+  }
+
+  asked(key: string, kind: QuestionKind, attempt: number): void {
+    safely(() => {
+      const attributes = this.questionAttributes(key, kind, attempt);
+      attributes['mcp_resolve.question.outcome'] = 'input_required';
+      this.child(`question ${key}`, attributes).end();
+      this.countQuestion(key, kind);
+    });
+  }
+
+  answered(key: string, kind: QuestionKind, action: string): void {
+    safely(() => {
+      const attributes = this.questionAttributes(key, kind, 1);
+      attributes['mcp_resolve.question.outcome'] = action;
+      this.child(`answer ${key}`, attributes).end();
+      const sealedAt = this.#carried?.sealedAt;
+      if (sealedAt !== undefined) this.recordWait(kind, action, Date.now() - sealedAt);
+    });
+  }
+
+  pushed(key: string, kind: QuestionKind, attempt: number): (action: string | undefined, error?: unknown) => void {
+    const startedAt = Date.now();
+    let span: Span | undefined;
+    safely(() => {
+      span = this.child(`push ${key}`, this.questionAttributes(key, kind, attempt), undefined, SpanKind.CLIENT);
+      this.countQuestion(key, kind);
+    });
+    return (action, error) =>
+      safely(() => {
+        if (span === undefined) return;
+        if (action !== undefined) {
+          span.setAttribute('mcp_resolve.question.outcome', action);
+          this.recordWait(kind, action, Date.now() - startedAt);
+        }
+        if (error !== undefined) failSpan(span, error);
+        span.end();
+      });
+  }
+
+  private recordWait(kind: QuestionKind, action: string, ms: number): void {
+    this.shared.instruments.questionDuration.record(Math.max(0, ms) / 1000, {
+      'mcp_resolve.question.kind': kind,
+      'mcp_resolve.question.outcome': action,
+      'mcp_resolve.era': this.info.era,
+    });
+  }
+
+  masked(ref: string, error: unknown): void {
+    safely(() => {
+      const span = this.server();
+      span.setAttribute('mcp_resolve.error.ref', ref);
+      span.setAttribute('mcp_resolve.error.class', errorType(error));
+    });
+  }
+
+  end(outcome: RoundOutcome, error?: unknown): void {
+    safely(() => {
+      const span = this.server();
+      const { info, shared } = this;
+      span.setAttribute('mcp_resolve.round.outcome', outcome);
+      const metric: Attributes = { 'mcp.method.name': info.method, 'gen_ai.tool.name': info.target };
+      if (info.protocolVersion !== undefined) metric['mcp.protocol.version'] = info.protocolVersion;
+      if (outcome === 'tool_error' || outcome === 'error') {
+        const type = outcome === 'tool_error' ? 'tool_error' : errorType(error);
+        span.setAttribute('error.type', type);
+        const code = codeOf(error);
+        if (code !== undefined) span.setAttribute('rpc.response.status_code', String(code));
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        metric['error.type'] = type;
+      }
+      shared.instruments.operationDuration.record((Date.now() - info.startedAt) / 1000, metric);
+      if (outcome !== 'input_required') {
+        const call = { 'gen_ai.tool.name': info.target, 'mcp_resolve.era': info.era };
+        shared.instruments.calls.add(1, { ...call, 'mcp_resolve.call.outcome': outcome });
+        shared.instruments.rounds.record(this.#round, call);
+      }
+      span.end();
+    });
+  }
+}

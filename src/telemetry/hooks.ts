@@ -1,0 +1,77 @@
+/**
+ * What the library reports while it serves a request, for an observer passed as the `telemetry`
+ * option (`mcp-resolve/otel` is the OpenTelemetry one). Nothing here imports OpenTelemetry: with no
+ * observer the call path checks one `undefined` and goes on (docs/observability.md).
+ */
+import type { Era } from '../context.js';
+
+/** The kind of a question: a form, a sampling request, a roots listing, or a URL to open. */
+export type QuestionKind = 'elicit' | 'sample' | 'roots' | 'url';
+
+/** How a request's round ended: a final result, a suspended call (`input_required`), a tool error result, or a JSON-RPC error. */
+export type RoundOutcome = 'completed' | 'input_required' | 'tool_error' | 'error';
+
+/** The inbound request a trace is started for. */
+export interface RequestInfo {
+  /** `tools/call`, `prompts/get` or `resources/read`. */
+  readonly method: string;
+  /** The tool or prompt name, or the resource URI. */
+  readonly target: string;
+  /** The JSON-RPC id of the request. */
+  readonly requestId: string | number;
+  /** The protocol revision the request speaks, when known. */
+  readonly protocolVersion: string | undefined;
+  readonly era: Era;
+  /** The request's arguments: an observer exports none of them unless the author opts in for this tool. */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** The request's `params._meta` (W3C `traceparent` / `tracestate` are read from it). */
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** When the request arrived, ms since the epoch. */
+  readonly startedAt: number;
+}
+
+/** What a suspended call carries to its next round inside the sealed state (never readable by the client). */
+export interface CarriedTrace {
+  /** The span context of the round that sealed: trace id (16 bytes), span id (8), flags (1). */
+  readonly context: Uint8Array;
+  /** How many rounds of this call came before the next one. */
+  readonly rounds: number;
+  /** When the state was sealed, ms since the epoch: the moment its questions were asked. */
+  readonly sealedAt: number;
+}
+
+/** The end of a timed step; `error` when it failed. */
+export type StepEnd = (error?: unknown) => void;
+
+/** One request's observer. Every method must return normally: an observer never fails a call. */
+export interface RequestTrace {
+  /**
+   * The request's state was opened (or refused, `refusal` the reason code) between `startedAt` and
+   * now; `startedAt` is `undefined` when the request carried no state (a first round).
+   */
+  opened(carried: CarriedTrace | undefined, refusal: string | undefined, startedAt: number | undefined): void;
+  /** What the next round needs to join this one, sealed into the outgoing state. */
+  carry(): CarriedTrace | undefined;
+  /** State was sealed between `startedAt` and now; `failure` is the reason code when it could not be. */
+  sealed(startedAt: number, failure?: string): void;
+  /** A resolver (named `label`) starts running. */
+  resolver(label: string): StepEnd;
+  /** A question went out in an `input_required` result (modern). */
+  asked(key: string, kind: QuestionKind, attempt: number): void;
+  /** A question asked by an earlier round came back answered (modern). */
+  answered(key: string, kind: QuestionKind, action: string): void;
+  /** A question is pushed on the legacy connection; the returned function ends its round trip. */
+  pushed(key: string, kind: QuestionKind, attempt: number): (action: string | undefined, error?: unknown) => void;
+  /** A failure the client sees masked under `ref`. */
+  masked(ref: string, error: unknown): void;
+  /** The round ended. */
+  end(outcome: RoundOutcome, error?: unknown): void;
+}
+
+/** An observer of what the library does: starts one {@link RequestTrace} per multi-round request. */
+export interface Telemetry {
+  /** Starts observing one inbound request; must not throw. */
+  request(info: RequestInfo): RequestTrace;
+  /** A task changed status (to `status`). */
+  taskStatus?(status: string): void;
+}

@@ -1,0 +1,43 @@
+/** Task status changes are counted by status, and the author's own `tasks.onStatus` still receives each one. */
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+
+import type { TaskStatusChange } from 'mcp-resolve';
+import { elicit, McpResolveServer, resolver } from 'mcp-resolve';
+import { connectInProcess, taskOf, updateTask } from 'mcp-resolve/testing';
+
+import { onCleanup } from '../resolvers/helpers.js';
+import { TASK_CLIENT, until } from '../tasks/helpers.js';
+import { counterSum, recording } from './helpers.js';
+
+describe('task status metrics', () => {
+  it('counts each status change and keeps the author hook', async () => {
+    const recorded = recording();
+    onCleanup(() => recorded.shutdown());
+    const seen: TaskStatusChange[] = [];
+    const approval = resolver({ name: 'approval', args: { amount: z.number() } }, ({ amount }) =>
+      elicit(`Approve ${amount}?`, z.object({ approve: z.boolean() })),
+    );
+    const mcp = new McpResolveServer(
+      { name: 'tasks-otel', version: '1' },
+      { telemetry: recorded.telemetry, tasks: { onStatus: (change) => seen.push(change) } },
+    ).tool(
+      'approve',
+      { input: { amount: z.number() }, resolve: { decision: approval }, task: 'required' },
+      ({ decision }) => (decision.approve ? 'yes' : 'no'),
+    );
+    const connection = await connectInProcess(mcp.createServer, { era: 'modern', capabilities: TASK_CLIENT });
+    onCleanup(() => connection.close());
+    const handle = taskOf(await connection.client.callTool({ name: 'approve', arguments: { amount: 5 } }));
+    if (handle === undefined) throw new Error('approve did not create a task');
+    const parked = await until(connection.client, handle.taskId, 'input_required');
+    const [key = ''] = Object.keys(parked.inputRequests ?? {});
+    await updateTask(connection.client, handle.taskId, { [key]: { action: 'accept', content: { approve: true } } });
+    await until(connection.client, handle.taskId, 'completed');
+
+    expect(seen.map((change) => change.params.status)).toEqual(['input_required', 'working', 'completed']);
+    const metrics = await recorded.metrics();
+    for (const status of ['input_required', 'working', 'completed'])
+      expect(counterSum(metrics, 'mcp_resolve.task.status_changes', { 'mcp_resolve.task.status': status })).toBe(1);
+  });
+});
