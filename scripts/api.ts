@@ -6,21 +6,27 @@
  * changeset in the same commit (or, uncommitted, in the same working tree).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { Extractor, ExtractorConfig, ExtractorLogLevel, type ExtractorMessage } from '@microsoft/api-extractor';
 
-/** Each export of package.json, by the name its report file takes. */
-export const ENTRY_POINTS = {
-  index: 'dist/index.d.ts',
-  testing: 'dist/testing/index.d.ts',
-  mrtr: 'dist/mrtr/index.d.ts',
-  node: 'dist/node/index.d.ts',
-  redis: 'dist/redis/index.d.ts',
-} as const;
-
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Each export of package.json (its `types` file), by the name its report file takes: `.` is `index`. */
+export const ENTRY_POINTS: Readonly<Record<string, string>> = entryPointsOf(
+  JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, { types: string }> },
+);
+
+function entryPointsOf(manifest: { exports: Record<string, { types: string }> }): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(manifest.exports).map(([subpath, target]) => [
+      subpath === '.' ? 'index' : subpath.slice(2),
+      target.types.slice(2),
+    ]),
+  );
+}
 
 function configFor(name: string, entry: string): ExtractorConfig {
   return ExtractorConfig.prepare({

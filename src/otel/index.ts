@@ -1,6 +1,8 @@
 /**
  * `mcp-resolve/otel`: OpenTelemetry traces and metrics for an `McpResolveServer`, through
  * `@opentelemetry/api` (an optional peer: only this entry imports it). Pass `telemetry: otel()`.
+ *
+ * @packageDocumentation
  */
 import type { Attributes, MeterProvider, TracerProvider } from '@opentelemetry/api';
 import { metrics, trace } from '@opentelemetry/api';
