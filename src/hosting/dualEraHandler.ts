@@ -43,7 +43,7 @@ export interface DualEraHandler {
  * and a JSON Content-Type check. Web-standard only: runs on Workers, Deno, Bun and Node.
  */
 export function createDualEraHandler(server: ServerSource, options?: DualEraHttpOptions): DualEraHandler {
-  const factory: McpServerFactory = factoryOf(server);
+  const factory: McpServerFactory = factoryOf(server, 'createDualEraHandler()');
   const resolved = resolveDualEraHttpOptions('createDualEraHandler()', options);
   const { path, allowedHosts, allowedOrigins, maxRequestBodySize, onerror } = resolved;
   const report = (error: unknown): void => {
