@@ -4,7 +4,13 @@ import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { McpResolveError } from '../errors.js';
 
 /** A `McpResolveServer`, or any SDK server factory (a fresh server per connection or request). */
-export type ServerSource = McpServerFactory | { readonly createServer: McpServerFactory };
+export type ServerSource =
+  | McpServerFactory
+  | {
+      readonly createServer: McpServerFactory;
+      /** A `McpResolveServer`'s start-of-HTTP-hosting check (see `McpResolveServer.warnIfStateIsLocal`). */
+      warnIfStateIsLocal?(hosting: string): void;
+    };
 
 /** The factory behind a {@link ServerSource}; anything else is refused naming `caller`. */
 export function factoryOf(source: ServerSource, caller: string): McpServerFactory {
@@ -16,6 +22,11 @@ export function factoryOf(source: ServerSource, caller: string): McpServerFactor
     'invalid_usage',
     `${caller} expects a McpResolveServer or an SDK server factory (() => McpServer), got ${describe(source)}.`,
   );
+}
+
+/** Lets a `McpResolveServer` warn at the start of HTTP hosting when its sealing keys are its own (SDK factories have none). */
+export function announceHttpHosting(source: ServerSource, hosting: string): void {
+  if (typeof source === 'object') source.warnIfStateIsLocal?.(hosting);
 }
 
 function describe(value: unknown): string {

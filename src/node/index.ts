@@ -14,7 +14,7 @@ import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { McpResolveError } from '../errors.js';
 import type { HttpServerHandle, ServeHttpOptions } from '../hosting/http.js';
 import type { ServerSource } from '../hosting/source.js';
-import { factoryOf } from '../hosting/source.js';
+import { announceHttpHosting, factoryOf } from '../hosting/source.js';
 import type { ServeStdioOptions, StdioServerHandle } from '../hosting/stdio.js';
 import { serveStdio as serveFactoryStdio } from '../hosting/stdio.js';
 
@@ -31,6 +31,7 @@ export function serveStdio(server: ServerSource, options?: ServeStdioOptions): S
  */
 export async function serveHttp(server: ServerSource, options?: ServeHttpOptions): Promise<HttpServerHandle> {
   const factory = factoryOf(server, 'serveHttp()');
+  announceHttpHosting(server, 'serveHttp()');
   const http = await import('../hosting/http.js').catch((error: unknown) => {
     throw missingNodeAdapter(error);
   });

@@ -11,7 +11,7 @@ import type { BindingDigest, RequestBinding } from './binding.js';
 import { digestAudience, digestBinding } from './binding.js';
 import { buildEnvelope, openEnvelope } from './envelope.js';
 import type { RejectReason, ServerFailureReason } from './errors.js';
-import { invalidRequestStateError, logRejected, logServerFailure, sealingInternalError } from './errors.js';
+import { invalidRequestStateError, logLocalKeys, logRejected, logServerFailure, sealingInternalError } from './errors.js';
 import type { InternalSealingOptions, ResolvedSealingOptions, SealingFormat } from './options.js';
 import { resolveSealingOptions } from './options.js';
 import type { CryptoPrimitives } from './primitives.js';
@@ -27,6 +27,8 @@ export interface RequestStateSealer {
   seal(this: void, plaintext: Uint8Array, binding: RequestBinding): Promise<string>;
   /** Opens an inbound token for the request; any failure logs one line and throws {@link invalidRequestStateError}. */
   open(this: void, token: unknown, binding: RequestBinding): Promise<Uint8Array>;
+  /** Logs once, naming `hosting`, when the keys are this process's own (state dies with the process). */
+  warnIfLocal(this: void, hosting: string): void;
 }
 
 /** One token format: a sealing that may fail (`undefined`) and an opening that names its failure. */
@@ -156,5 +158,12 @@ export function createSealer(serverName: string, options?: InternalSealingOption
     throw invalidRequestStateError();
   };
 
-  return { audience: resolved.audience, seal, open };
+  let warned = false;
+  const warnIfLocal = (hosting: string): void => {
+    if (resolved.shared || warned) return;
+    warned = true;
+    logLocalKeys(logger, hosting);
+  };
+
+  return { audience: resolved.audience, seal, open, warnIfLocal };
 }
