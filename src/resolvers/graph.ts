@@ -71,7 +71,7 @@ export function compilePlan(
   inputNames: ReadonlySet<string> | undefined,
 ): ResolutionPlan {
   const nodes = new Map<AnyResolver, MutableNode>();
-  const visiting = new Set<AnyResolver>();
+  const visiting = new Map<AnyResolver, string>();
   const usedKeys = new Set<string>();
   const schedule: PlanStep[] = [];
 
@@ -80,9 +80,15 @@ export function compilePlan(
     if (known) return known;
     const label = labelOf(target, foundUnder);
     if (visiting.has(target)) {
-      throw new McpResolveError('invalid_graph', `Resolver '${label}' has a cyclic dependency`);
+      const path = [...visiting.entries()];
+      const names = path.slice(path.findIndex(([node]) => node === target)).map(([, name]) => name);
+      const cycle = [...names, label].join(' -> ');
+      throw new McpResolveError(
+        'invalid_graph',
+        `Resolver '${label}' has a cyclic dependency: ${cycle}. Break the cycle: a resolver cannot depend on itself through its deps.`,
+      );
     }
-    visiting.add(target);
+    visiting.set(target, label);
     const args = Object.keys(target.args);
     for (const arg of args) {
       if (inputNames && !inputNames.has(arg)) {

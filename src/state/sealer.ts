@@ -11,7 +11,13 @@ import type { BindingDigest, RequestBinding } from './binding.js';
 import { digestAudience, digestBinding } from './binding.js';
 import { buildEnvelope, openEnvelope } from './envelope.js';
 import type { RejectReason, ServerFailureReason } from './errors.js';
-import { invalidRequestStateError, logLocalKeys, logRejected, logServerFailure, sealingInternalError } from './errors.js';
+import {
+  invalidRequestStateError,
+  logLocalKeys,
+  logRejected,
+  logServerFailure,
+  sealingInternalError,
+} from './errors.js';
 import type { InternalSealingOptions, ResolvedSealingOptions, SealingFormat } from './options.js';
 import { resolveSealingOptions } from './options.js';
 import type { CryptoPrimitives } from './primitives.js';

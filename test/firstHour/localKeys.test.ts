@@ -33,7 +33,7 @@ describe('serveHttp sealing keys', () => {
     const first = await serveHttp(rooms, { port: 0 });
     const second = await serveHttp(rooms, { port: 0 });
     expect(lines).toEqual([
-      'mcp-resolve: serveHttp() seals requestState with a random per-process key: a question\'s answers are lost ' +
+      "mcp-resolve: serveHttp() seals requestState with a random per-process key: a question's answers are lost " +
         `after a restart or on a second instance. To keep them, set the same ${REQUEST_STATE_KEYS_ENV} ` +
         '(or requestState.keys) on every instance and keep it across restarts.',
     ]);
