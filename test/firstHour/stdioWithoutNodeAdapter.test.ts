@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { connectStdio } from 'mcp-resolve/testing';
 
-const BLOCKER = fileURLToPath(new URL('./fixtures/withoutNodeAdapter.mjs', import.meta.url));
+const BLOCKER = fileURLToPath(new URL('./fixtures/withoutNodeAdapter.ts', import.meta.url));
 const SERVER = fileURLToPath(new URL('./fixtures/stdioOnly.ts', import.meta.url));
 const ARGS = ['--import', 'tsx', '--import', BLOCKER, SERVER];
 
