@@ -155,7 +155,12 @@ export function compileTool(
     );
   }
   const outputJson = output === undefined ? undefined : jsonSchemaOf(output, 'output', `Tool '${name}' output`);
-  const plan = compilePlan(name, declaration.resolve ?? {}, inputNames);
+  const plan = compilePlan(
+    name,
+    declaration.resolve ?? {},
+    inputNames,
+    typeof properties === 'object' && properties !== null ? (properties as Record<string, unknown>) : undefined,
+  );
   const definition: Tool = {
     name,
     ...(declaration.title !== undefined && { title: declaration.title }),
