@@ -10,7 +10,7 @@ export function jsonTypes(schema: unknown): ReadonlySet<string> | undefined {
   if (typeof schema !== 'object' || schema === null) return undefined;
   const { type, anyOf, oneOf } = schema as { type?: unknown; anyOf?: unknown; oneOf?: unknown };
   if (typeof type === 'string') return new Set([type]);
-  if (Array.isArray(type) && type.every((entry) => typeof entry === 'string')) return new Set(type as string[]);
+  if (Array.isArray(type) && type.every((entry) => typeof entry === 'string')) return new Set(type);
   const members = Array.isArray(anyOf) ? anyOf : Array.isArray(oneOf) ? oneOf : undefined;
   if (members === undefined) return undefined;
   const types = new Set<string>();
