@@ -19,6 +19,8 @@ export type McpResolveErrorCode =
   | 'invalid_options'
   /** A handler-shape primitive was used in a way it does not support (found at build or call time). */
   | 'invalid_usage'
+  /** A question rendered differently in consecutive rounds (built from a clock or a fresh id; found at call time). */
+  | 'nondeterministic_question'
   /** A shared store (Redis) cannot be reached or did not answer in time. */
   | 'redis_unavailable';
 

@@ -21,7 +21,7 @@ export type {
   Sample,
   SampleResult,
 } from './questions/markers.js';
-export { DEFAULT_ANSWER_ATTEMPTS, elicit, elicitUrl, listRoots, sample } from './questions/markers.js';
+export { DEFAULT_ANSWER_ATTEMPTS, elicit, elicitUrl, listRoots, sample, sampledText } from './questions/markers.js';
 export type {
   AnyResolver,
   ArgShape,

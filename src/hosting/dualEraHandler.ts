@@ -20,7 +20,7 @@ import { createLegacySessionLeg } from './legacySessions.js';
 import type { DualEraHttpOptions } from './options.js';
 import { resolveDualEraHttpOptions } from './options.js';
 import type { ServerSource } from './source.js';
-import { factoryOf } from './source.js';
+import { announceHttpHosting, factoryOf } from './source.js';
 
 const NESTED_BATCH = 'a JSON-RPC batch entry must be a message object, not an array';
 
@@ -43,8 +43,9 @@ export interface DualEraHandler {
  * and a JSON Content-Type check. Web-standard only: runs on Workers, Deno, Bun and Node.
  */
 export function createDualEraHandler(server: ServerSource, options?: DualEraHttpOptions): DualEraHandler {
-  const factory: McpServerFactory = factoryOf(server);
+  const factory: McpServerFactory = factoryOf(server, 'createDualEraHandler()');
   const resolved = resolveDualEraHttpOptions('createDualEraHandler()', options);
+  announceHttpHosting(server, 'createDualEraHandler()');
   const { path, allowedHosts, allowedOrigins, maxRequestBodySize, onerror } = resolved;
   const report = (error: unknown): void => {
     try {

@@ -32,8 +32,8 @@ export class ForwardingTransport implements Transport {
     return this.inner.sessionId;
   }
 
-  get hasPerRequestStream(): boolean | undefined {
-    return this.inner.hasPerRequestStream;
+  get hasPerRequestStream(): boolean {
+    return this.inner.hasPerRequestStream === true;
   }
 
   start(): Promise<void> {

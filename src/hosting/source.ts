@@ -1,10 +1,36 @@
 /** What the hosting functions serve: a `McpResolveServer` (anything with `createServer`) or an SDK server factory. */
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 
-/** A `McpResolveServer`, or any SDK server factory (a fresh server per connection or request). */
-export type ServerSource = McpServerFactory | { readonly createServer: McpServerFactory };
+import { McpResolveError } from '../errors.js';
 
-/** The factory behind a {@link ServerSource}. */
-export function factoryOf(source: ServerSource): McpServerFactory {
-  return typeof source === 'function' ? source : source.createServer;
+/** A `McpResolveServer`, or any SDK server factory (a fresh server per connection or request). */
+export type ServerSource =
+  | McpServerFactory
+  | {
+      readonly createServer: McpServerFactory;
+      /** A `McpResolveServer`'s start-of-HTTP-hosting check (see `McpResolveServer.warnIfStateIsLocal`). */
+      warnIfStateIsLocal?(hosting: string): void;
+    };
+
+/** The factory behind a {@link ServerSource}; anything else is refused naming `caller`. */
+export function factoryOf(source: ServerSource, caller: string): McpServerFactory {
+  if (typeof source === 'function') return source;
+  if (typeof source === 'object' && source !== null && typeof source.createServer === 'function') {
+    return source.createServer;
+  }
+  throw new McpResolveError(
+    'invalid_usage',
+    `${caller} expects a McpResolveServer or an SDK server factory (() => McpServer), got ${describe(source)}.`,
+  );
+}
+
+/** Lets a `McpResolveServer` warn at the start of HTTP hosting when its sealing keys are its own (SDK factories have none). */
+export function announceHttpHosting(source: ServerSource, hosting: string): void {
+  if (typeof source === 'object') source.warnIfStateIsLocal?.(hosting);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return typeof value;
+  return `an object without createServer (${value.constructor.name})`;
 }

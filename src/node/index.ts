@@ -13,10 +13,10 @@
  */
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 
+import { McpResolveError } from '../errors.js';
 import type { HttpServerHandle, ServeHttpOptions } from '../hosting/http.js';
-import { serveHttp as serveFactoryHttp } from '../hosting/http.js';
 import type { ServerSource } from '../hosting/source.js';
-import { factoryOf } from '../hosting/source.js';
+import { announceHttpHosting, factoryOf } from '../hosting/source.js';
 import type { ServeStdioOptions, StdioServerHandle } from '../hosting/stdio.js';
 import { serveStdio as serveFactoryStdio } from '../hosting/stdio.js';
 
@@ -24,12 +24,34 @@ export type { HttpServerHandle, ServeHttpOptions, ServeStdioOptions, ServerSourc
 
 /** Serves both eras on this process's stdio (or `options.transport`); the first message picks the era. */
 export function serveStdio(server: ServerSource, options?: ServeStdioOptions): StdioServerHandle {
-  return serveFactoryStdio(factoryOf(server), options);
+  return serveFactoryStdio(factoryOf(server, 'serveStdio()'), options);
 }
 
-/** Serves both eras over `node:http` on one URL (default `http://127.0.0.1:<port>/mcp`), DNS-rebinding guard on. */
-export function serveHttp(server: ServerSource, options?: ServeHttpOptions): Promise<HttpServerHandle> {
-  return serveFactoryHttp(factoryOf(server), options);
+/**
+ * Serves both eras over `node:http` on one URL (default `http://127.0.0.1:<port>/mcp`), DNS-rebinding
+ * guard on. Needs `@modelcontextprotocol/node`, loaded on first use so `serveStdio` works without it.
+ */
+export async function serveHttp(server: ServerSource, options?: ServeHttpOptions): Promise<HttpServerHandle> {
+  const factory = factoryOf(server, 'serveHttp()');
+  announceHttpHosting(server, 'serveHttp()');
+  const http = await import('../hosting/http.js').catch((error: unknown) => {
+    throw missingNodeAdapter(error);
+  });
+  return http.serveHttp(factory, options);
+}
+
+/** The error for a missing `@modelcontextprotocol/node`, with the install line; other failures pass through. */
+function missingNodeAdapter(error: unknown): unknown {
+  const missing =
+    error instanceof Error &&
+    (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
+    error.message.includes('@modelcontextprotocol/node');
+  if (!missing) return error;
+  return new McpResolveError(
+    'invalid_usage',
+    'serveHttp() needs the peer dependency @modelcontextprotocol/node: npm install @modelcontextprotocol/node',
+    { cause: error },
+  );
 }
 
 /** The SDK server factory type both functions accept besides a `McpResolveServer`. */

@@ -12,6 +12,7 @@
  */
 import type { InputRequest } from '@modelcontextprotocol/server';
 
+import { McpResolveError } from '../errors.js';
 import type { ElicitationResult } from './markers.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';
 import { askedAgain, attemptsOf } from './reask.js';
@@ -29,6 +30,8 @@ interface WireLedger {
   q: Record<string, string>;
   r?: Record<string, Retry>;
   s?: Record<string, unknown[]>;
+  /** Keys whose question changed since the round before (answered, then asked anew). */
+  d?: string[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -72,6 +75,7 @@ export class Ledger {
   private readonly answers: Record<string, Recorded>;
   private readonly askedNow: Record<string, string> = {};
   private readonly retryNow: Record<string, Retry> = {};
+  private readonly driftNow = new Set<string>();
   private readonly steps: Record<string, unknown[]>;
 
   private constructor(
@@ -81,6 +85,7 @@ export class Ledger {
     private readonly askedBefore: Readonly<Record<string, string>>,
     steps: Record<string, unknown[]>,
     private readonly retriesBefore: Readonly<Record<string, Retry>> = {},
+    private readonly driftBefore: ReadonlySet<string> = new Set(),
   ) {
     this.answers = answers;
     this.steps = steps;
@@ -107,6 +112,7 @@ export class Ledger {
     if (!isRecord(wire) || wire.v !== LEDGER_VERSION || !isRecord(wire.a) || !isRecord(wire.q)) return undefined;
     if (wire.s !== undefined && !isRecord(wire.s)) return undefined;
     if (wire.r !== undefined && !isRecord(wire.r)) return undefined;
+    const drift = Array.isArray(wire.d) ? wire.d.filter((key) => typeof key === 'string') : [];
     const answers: Record<string, Recorded> = {};
     for (const [key, entry] of Object.entries(wire.a)) {
       if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string') {
@@ -128,7 +134,7 @@ export class Ledger {
         setOwn(retries, key, [entry[0], entry[1]]);
       }
     }
-    return new Ledger(true, answers, asked, steps, retries);
+    return new Ledger(true, answers, asked, steps, retries, new Set(drift));
   }
 
   /**
@@ -154,7 +160,9 @@ export class Ledger {
       delete this.answers[key];
     }
     const expected = this.carried ? ownEntry(this.askedBefore, key) === digest : unprompted;
-    if (!expected || responses === undefined || !Object.hasOwn(responses, key)) return undefined;
+    const answered = responses !== undefined && Object.hasOwn(responses, key);
+    if (answered && this.carried && !expected && Object.hasOwn(this.askedBefore, key)) this.drifted(key);
+    if (!expected || responses === undefined || !answered) return undefined;
     const response = responses[key];
     let outcome: ElicitationResult<unknown>;
     try {
@@ -169,6 +177,23 @@ export class Ledger {
     }
     setOwn(this.answers, key, [digest, response]);
     return outcome;
+  }
+
+  /**
+   * The person answered `key`'s question, yet it renders differently now. Once is a redeploy or a
+   * reworded question (asked again, §9.1); twice in a row is a question that changes every round.
+   */
+  private drifted(key: string): void {
+    if (!this.driftBefore.has(key)) {
+      this.driftNow.add(key);
+      return;
+    }
+    throw new McpResolveError(
+      'nondeterministic_question',
+      `Question '${key}' changed in two rounds in a row although it was answered each time: questions must be ` +
+        'derived deterministically from tool arguments and earlier answers (resolvers.md §9.4). ' +
+        'Build its message and schema without Date.now(), random ids or other per-round values.',
+    );
   }
 
   /** Notes that this round asks `question`, so next round accepts its answer; returns the request to send. */
@@ -199,6 +224,8 @@ export class Ledger {
     const retries = Object.entries(this.retryNow).filter(([key]) => Object.hasOwn(this.askedNow, key));
     if (retries.length > 0) wire.r = Object.fromEntries(retries);
     if (Object.keys(this.steps).length > 0) wire.s = this.steps;
+    const drift = [...this.driftNow].filter((key) => Object.hasOwn(this.askedNow, key));
+    if (drift.length > 0) wire.d = drift;
     return JSON.stringify(wire);
   }
 }

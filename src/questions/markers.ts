@@ -106,6 +106,21 @@ export type AskKind = Ask[typeof MARKER];
 /** What a consumer receives for a sampling question. */
 export type SampleResult = CreateMessageResult | CreateMessageResultWithTools;
 
+/**
+ * The text of a sampling result: its text blocks joined by newlines (`content` is one block, or an
+ * array of blocks when the request allowed tools); '' when it has no text.
+ */
+export function sampledText(result: SampleResult): string {
+  const blocks: readonly unknown[] = Array.isArray(result.content) ? result.content : [result.content];
+  return blocks
+    .flatMap((block) =>
+      typeof block === 'object' && block !== null && 'type' in block && block.type === 'text' && 'text' in block
+        ? [String(block.text)]
+        : [],
+    )
+    .join('\n');
+}
+
 /** Asks the human `message`, expecting content that matches `schema` (a flat object schema). */
 export function elicit<TSchema extends StandardSchemaWithJSON>(
   message: string,

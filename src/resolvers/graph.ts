@@ -4,6 +4,7 @@
  * registration data only, so they are identical in every process and every round.
  */
 import { McpResolveError } from '../errors.js';
+import { refusedTypes } from './argTypes.js';
 import type { AnyResolver, Dependency } from './resolver.js';
 import { isOutcomeDependency, isResolver } from './resolver.js';
 
@@ -69,9 +70,10 @@ export function compilePlan(
   toolName: string,
   resolve: Readonly<Record<string, unknown>>,
   inputNames: ReadonlySet<string> | undefined,
+  inputProperties?: Readonly<Record<string, unknown>>,
 ): ResolutionPlan {
   const nodes = new Map<AnyResolver, MutableNode>();
-  const visiting = new Set<AnyResolver>();
+  const visiting = new Map<AnyResolver, string>();
   const usedKeys = new Set<string>();
   const schedule: PlanStep[] = [];
 
@@ -80,9 +82,15 @@ export function compilePlan(
     if (known) return known;
     const label = labelOf(target, foundUnder);
     if (visiting.has(target)) {
-      throw new McpResolveError('invalid_graph', `Resolver '${label}' has a cyclic dependency`);
+      const path = [...visiting.entries()];
+      const names = path.slice(path.findIndex(([node]) => node === target)).map(([, name]) => name);
+      const cycle = [...names, label].join(' -> ');
+      throw new McpResolveError(
+        'invalid_graph',
+        `Resolver '${label}' has a cyclic dependency: ${cycle}. Break the cycle: a resolver cannot depend on itself through its deps.`,
+      );
     }
-    visiting.add(target);
+    visiting.set(target, label);
     const args = Object.keys(target.args);
     for (const arg of args) {
       if (inputNames && !inputNames.has(arg)) {
@@ -90,6 +98,16 @@ export function compilePlan(
           'invalid_graph',
           `Resolver '${label}' parameter '${arg}' cannot be resolved: tool '${toolName}' has no argument '${arg}'. ` +
             `Add '${arg}' to the tool's input, or remove it from the resolver's args.`,
+        );
+      }
+      const argSchema = target.args[arg];
+      const property = inputProperties?.[arg];
+      const refused = argSchema === undefined || property === undefined ? [] : refusedTypes(property, argSchema);
+      if (refused.length > 0) {
+        throw new McpResolveError(
+          'invalid_graph',
+          `Resolver '${label}' argument '${arg}' does not accept the tool's input: tool '${toolName}' gives ` +
+            `${refused.join(' | ')}, which the resolver's args schema refuses. Give both the same type.`,
         );
       }
     }

@@ -96,7 +96,10 @@ export type ResolverFor<TReturn, TNeeds> =
 export interface ResolverDeclaration<TArgs extends ArgShape, TDeps extends DepShape> {
   /** A name for error messages and question keys; defaults to the parameter name it is first found under. */
   readonly name?: string;
-  /** Tool arguments read by name; registration checks the tool's input has each, with a compatible type. */
+  /**
+   * Tool arguments read by name. Registration checks the tool's input has each, and that its JSON
+   * Schema `type` fits this schema's (where either names no type, it cannot tell and lets it pass).
+   */
   readonly args?: TArgs;
   /** Resolvers this one depends on; wrap one in `outcome(...)` to branch on a decline instead of aborting. */
   readonly deps?: TDeps;

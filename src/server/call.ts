@@ -144,11 +144,18 @@ export function validateInput(tool: CompiledTool, rawArgs: Record<string, unknow
 
 function inputOf(tool: CompiledTool, parsed: StandardSchemaV1.Result<unknown>): ValidatedInput {
   if (!parsed.issues) return { ok: true, args: parsed.value as Record<string, unknown> };
-  const detail = parsed.issues.map((issue) => issue.message).join('; ');
+  const detail = parsed.issues.map(issueText).join('; ');
   return {
     ok: false,
     result: toolError(`Input validation error: Invalid arguments for tool ${tool.name}: ${detail}`),
   };
+}
+
+/** One input issue as the SDK's `registerTool` words it: `booking_id: Invalid input: …` (the path, dotted, first). */
+function issueText(issue: StandardSchemaV1.Issue): string {
+  if (!issue.path?.length) return issue.message;
+  const path = issue.path.map((segment) => String(typeof segment === 'object' ? segment.key : segment));
+  return `${path.join('.')}: ${issue.message}`;
 }
 
 /**

@@ -47,6 +47,11 @@ export function isClientFacing(error: unknown): error is Error {
   return error instanceof ToolError || error instanceof McpResolveError;
 }
 
+/** A client-facing error the operator must see too (one log line): a question that is not deterministic. */
+function needsOperator(error: Error): boolean {
+  return error instanceof McpResolveError && error.code === 'nondeterministic_question';
+}
+
 /** A fresh correlation id: 12 hex digits (48 random bits) from Web Crypto. */
 function newRef(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
@@ -58,7 +63,8 @@ export function createErrorMasker(options: MaskingOptions = {}): ErrorMasker {
   const hook = options.onError ?? logFailure;
   const expose = options.exposeErrorMessages === true;
   return (error, where, masked) => {
-    if (isClientFacing(error)) return error.message;
+    const clientFacing = isClientFacing(error);
+    if (clientFacing && !needsOperator(error)) return error.message;
     const ref = newRef();
     masked?.(ref);
     try {
@@ -66,6 +72,7 @@ export function createErrorMasker(options: MaskingOptions = {}): ErrorMasker {
     } catch {
       // A failing hook must not change what the client sees.
     }
+    if (clientFacing) return error.message;
     if (!expose) return maskedMessage(ref);
     return error instanceof Error ? error.message : String(error);
   };

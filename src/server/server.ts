@@ -225,6 +225,14 @@ export class McpResolveServer {
     return this;
   }
 
+  /**
+   * Called by HTTP hosting at start: logs one line (once) when `requestState` is sealed with this
+   * process's random key, so a restart or a second instance would lose a question's answers.
+   */
+  warnIfStateIsLocal(hosting: string): void {
+    this.roundDefaults.sealer.warnIfLocal(hosting);
+  }
+
   /** Creates a fresh SDK server instance with this server's tools; the factory hosting calls per connection or request. */
   readonly createServer = (): McpServer => {
     const tasks = [...this.tools.values()].some((tool) => tool.task !== undefined);

@@ -102,7 +102,7 @@ function jsonSchemaOf(schema: StandardSchemaWithJSON, io: 'input' | 'output', wh
   if (converter === undefined) {
     throw new McpResolveError(
       'invalid_declaration',
-      `${where}: the schema cannot produce a JSON Schema (use zod v4, or a Standard Schema with JSON Schema support).`,
+      `${where}: the schema cannot produce a JSON Schema (a zod 3 schema cannot: use zod v4, or a Standard Schema with JSON Schema support).`,
     );
   }
   const { $schema: _dialect, ...json } = converter[io]({ target: 'draft-2020-12' });
@@ -113,6 +113,21 @@ function jsonSchemaOf(schema: StandardSchemaWithJSON, io: 'input' | 'output', wh
     );
   }
   return json;
+}
+
+/** A raw input shape whose every entry is a zod v4 schema; anything else (a zod 3 schema) is refused by name. */
+function checkedShape(tool: string, shape: z.ZodRawShape): z.ZodRawShape {
+  for (const [field, schema] of Object.entries(shape)) {
+    const value: unknown = schema;
+    if (typeof value !== 'object' || value === null || !('_zod' in value)) {
+      throw new McpResolveError(
+        'invalid_declaration',
+        `Tool '${tool}' input '${field}': not a zod v4 schema (a zod 3 schema has no '_zod'). ` +
+          `Build it with zod 4 (import { z } from 'zod' with zod >= 4.2, or 'zod/v4').`,
+      );
+    }
+  }
+  return shape;
 }
 
 /** Validates a declaration and builds everything a call needs, once, at registration. */
@@ -127,7 +142,7 @@ export function compileTool(
       ? undefined
       : isStandardSchema(declaration.input)
         ? declaration.input
-        : z.object(declaration.input);
+        : z.object(checkedShape(name, declaration.input));
   const inputJson =
     input === undefined ? { type: 'object', properties: {} } : jsonSchemaOf(input, 'input', `Tool '${name}' input`);
   const properties = inputJson.properties;
@@ -140,7 +155,12 @@ export function compileTool(
     );
   }
   const outputJson = output === undefined ? undefined : jsonSchemaOf(output, 'output', `Tool '${name}' output`);
-  const plan = compilePlan(name, declaration.resolve ?? {}, inputNames);
+  const plan = compilePlan(
+    name,
+    declaration.resolve ?? {},
+    inputNames,
+    typeof properties === 'object' && properties !== null ? (properties as Record<string, unknown>) : undefined,
+  );
   const definition: Tool = {
     name,
     ...(declaration.title !== undefined && { title: declaration.title }),

@@ -6,6 +6,7 @@
  */
 import { INTERNAL_ERROR, INVALID_PARAMS, ProtocolError } from '@modelcontextprotocol/server';
 import { isMultiRoundMethod } from '../multiRound.js';
+import { REQUEST_STATE_KEYS_ENV } from './keys.js';
 
 /** Why an inbound `requestState` was rejected; logged, never sent to the client. */
 export type RejectReason =
@@ -65,9 +66,21 @@ function safeWarn(logger: SealingLogger, line: string): void {
   }
 }
 
-/** Logs `requestState rejected on <method>: <reason>`. */
+const SHARE_KEYS = `set the same ${REQUEST_STATE_KEYS_ENV} (or requestState.keys) on every instance and keep it across restarts`;
+
+/** Logs `requestState rejected on <method>: <reason>`; an `unknown_key` says which variable to set. */
 export function logRejected(logger: SealingLogger, method: unknown, reason: RejectReason): void {
-  safeWarn(logger, `requestState rejected on ${methodForLog(method)}: ${reason}`);
+  const hint = reason === 'unknown_key' ? ` (sealed with a key this process does not have: ${SHARE_KEYS})` : '';
+  safeWarn(logger, `requestState rejected on ${methodForLog(method)}: ${reason}${hint}`);
+}
+
+/** Logs, at start, that `hosting` seals with a random per-process key and what to set instead. */
+export function logLocalKeys(logger: SealingLogger, hosting: string): void {
+  safeWarn(
+    logger,
+    `mcp-resolve: ${hosting} seals requestState with a random per-process key: a question's answers are lost ` +
+      `after a restart or on a second instance. To keep them, ${SHARE_KEYS}.`,
+  );
 }
 
 /** Logs `requestState sealing failed on <method>: <reason>` (or the replay-store variant). */

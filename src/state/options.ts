@@ -65,6 +65,8 @@ export interface ResolvedSealingOptions {
   readonly logger: SealingLogger;
   /** The clock, ms since the epoch. */
   readonly now: () => number;
+  /** False when the keys are one random key of this process (no keys, codec or `MCP_REQUEST_STATE_KEYS`). */
+  readonly shared: boolean;
   /** The cryptographic primitives (same bytes whichever is chosen). */
   readonly primitives: CryptoPrimitives;
 }
@@ -202,5 +204,6 @@ export function resolveSealingOptions(
     logger,
     now: given.now ?? Date.now,
     primitives,
+    shared,
   };
 }

@@ -11,7 +11,13 @@ import type { BindingDigest, RequestBinding } from './binding.js';
 import { digestAudience, digestBinding } from './binding.js';
 import { buildEnvelope, openEnvelope } from './envelope.js';
 import type { RejectReason, ServerFailureReason } from './errors.js';
-import { invalidRequestStateError, logRejected, logServerFailure, sealingInternalError } from './errors.js';
+import {
+  invalidRequestStateError,
+  logLocalKeys,
+  logRejected,
+  logServerFailure,
+  sealingInternalError,
+} from './errors.js';
 import type { InternalSealingOptions, ResolvedSealingOptions, SealingFormat } from './options.js';
 import { resolveSealingOptions } from './options.js';
 import type { CryptoPrimitives } from './primitives.js';
@@ -30,6 +36,8 @@ export interface RequestStateSealer {
    * code, and throws {@link invalidRequestStateError}.
    */
   open(this: void, token: unknown, binding: RequestBinding, refused?: (reason: string) => void): Promise<Uint8Array>;
+  /** Logs once, naming `hosting`, when the keys are this process's own (state dies with the process). */
+  warnIfLocal(this: void, hosting: string): void;
 }
 
 /** One token format: a sealing that may fail (`undefined`) and an opening that names its failure. */
@@ -164,5 +172,12 @@ export function createSealer(serverName: string, options?: InternalSealingOption
     throw invalidRequestStateError();
   };
 
-  return { audience: resolved.audience, seal, open };
+  let warned = false;
+  const warnIfLocal = (hosting: string): void => {
+    if (resolved.shared || warned) return;
+    warned = true;
+    logLocalKeys(logger, hosting);
+  };
+
+  return { audience: resolved.audience, seal, open, warnIfLocal };
 }

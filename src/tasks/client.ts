@@ -64,7 +64,7 @@ export function adaptTaskResult(message: JSONRPCMessage): JSONRPCMessage {
 }
 
 /** The task a `tools/call` result stands for, or `undefined` when the tool answered directly. */
-export function taskOf(result: { readonly _meta?: Record<string, unknown> }): TaskHandle | undefined {
+export function taskOf(result: { readonly _meta?: Record<string, unknown> | undefined }): TaskHandle | undefined {
   const parsed = Handle.safeParse(result._meta?.[TASKS_EXTENSION]);
   return parsed.success ? parsed.data : undefined;
 }

@@ -3,9 +3,10 @@
  * transport pair served by the SDK's `serveStdio` (both eras, full push support, no sockets).
  */
 
-import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 
+import type { ServerSource } from '../hosting/source.js';
+import { factoryOf } from '../hosting/source.js';
 import { serveStdio } from '../hosting/stdio.js';
 import type { ConnectOptions, TestConnection } from './connection.js';
 import { connectObserved } from './connection.js';
@@ -17,13 +18,16 @@ export interface InProcessConnectOptions extends ConnectOptions {
   onServerError?: (error: Error) => void;
 }
 
-/** Connects a client on `options.era` to one instance of `factory`, in process. */
+/**
+ * Connects a client on `options.era` to one instance of `server` (a `McpResolveServer` or an SDK
+ * server factory: whatever `serveStdio` and `serveHttp` accept), in process.
+ */
 export async function connectInProcess(
-  factory: McpServerFactory,
+  server: ServerSource,
   options: InProcessConnectOptions,
 ): Promise<TestConnection> {
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
-  const served = serveStdio(factory, {
+  const served = serveStdio(factoryOf(server, 'connectInProcess()'), {
     transport: serverEnd,
     ...(options.onServerError !== undefined && { onerror: options.onServerError }),
   });

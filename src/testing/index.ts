@@ -20,3 +20,4 @@ export { connectManual } from './manual.js';
 export type { Continuation, ManualConnection, RoundOutcome } from './manual.js';
 export type { DetailedTask, TaskHandle } from '../tasks/client.js';
 export { cancelTask, getTask, taskOf, updateTask } from '../tasks/client.js';
+export { withTaskResults } from './taskResults.js';

@@ -182,7 +182,7 @@ describe('tamper: a forged requestState cannot mark an effect or a step as done'
       expect(lines).toEqual([
         'requestState rejected on tools/call: malformed', // plaintext JSON: not a token at all
         'requestState rejected on tools/call: bad_version', // a token-shaped encoding of it
-        'requestState rejected on tools/call: unknown_key', // sealed, but not with this server's key
+        'requestState rejected on tools/call: unknown_key (sealed with a key this process does not have: set the same MCP_REQUEST_STATE_KEYS (or requestState.keys) on every instance and keep it across restarts)', // sealed, but not with this server's key
         'requestState rejected on tools/call: binding_mismatch', // genuine, but minted for another call
       ]);
       // The connection keeps serving: the genuine flow still asks, then answers.

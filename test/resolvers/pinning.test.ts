@@ -4,7 +4,6 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { elicit, McpResolveServer, outcome, resolver, sample } from 'mcp-resolve';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -333,19 +332,19 @@ describe('question pinning (modern only: answers cross rounds only there)', () =
     expect(textOf(done)).toBe('yes|hi');
   });
 
-  it("[H4] a question built from a fresh value looks new every round and is re-asked until the client's round cap", async () => {
+  it('[H4] a question built from a fresh value fails the call once it changed twice in a row (not at the round cap)', async () => {
     let fresh = 0;
     const ask = resolver({ name: 'ask' }, () => elicit(`Confirm request #${++fresh}?`, Pick));
     const server = newServer().tool('t', { resolve: { ask } }, ({ ask: a }) => a.pick);
     const connection = await connect(server, {
       era: 'modern',
-      maxRounds: 3,
+      maxRounds: 10,
       elicit: () => ({ action: 'accept', content: { pick: 'yes' } }),
     });
-    const attempt = call(connection, 't');
-    await expect(attempt).rejects.toBeInstanceOf(SdkError);
-    await expect(attempt).rejects.toMatchObject({ code: SdkErrorCode.InputRequiredRoundsExceeded });
-    expect(connection.counters.questions).toEqual({ 'elicitation/create': 3 });
+    const result = await call(connection, 't');
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('(resolvers.md §9.4)');
+    expect(connection.counters.questions).toEqual({ 'elicitation/create': 2 });
   });
 
   it('[H4] the same question derived deterministically from arguments and earlier answers completes', async () => {

@@ -26,7 +26,9 @@ describe('registration-time analysis', () => {
     const a = resolver({ name: 'a', deps: { b } }, () => 2);
     bDeps.a = a;
     const error = registrationError(() => newServer().tool('loop', { resolve: { x: a } }, () => 'never'));
-    expect(error.message).toContain("Resolver 'a' has a cyclic dependency");
+    expect(error.message).toBe(
+      "Resolver 'a' has a cyclic dependency: a -> b -> a. Break the cycle: a resolver cannot depend on itself through its deps.",
+    );
   });
 
   it('[B1] a resolver depending on itself is a cycle', () => {

@@ -92,6 +92,13 @@ export function wireOf(error: ProtocolError): { code: number; message: string; d
   return { code: error.code, message: error.message, data: error.data };
 }
 
+/** What the log line of `reason` adds after it: an unknown key names the variable to share (issue 23). */
+export function hintOf(reason: RejectReason): string {
+  return reason === 'unknown_key'
+    ? ' (sealed with a key this process does not have: set the same MCP_REQUEST_STATE_KEYS (or requestState.keys) on every instance and keep it across restarts)'
+    : '';
+}
+
 /** Expects the frozen error and, when a log is given, exactly one new line naming `reason`. */
 export async function expectRejected(
   promise: Promise<unknown>,
@@ -104,7 +111,8 @@ export async function expectRejected(
   expect(wireOf(error)).toEqual(FROZEN);
   if (log !== undefined) {
     expect(log.lines.length).toBe(before + 1);
-    if (reason !== undefined) expect(log.lines.at(-1)).toBe(`requestState rejected on ${method}: ${reason}`);
+    if (reason !== undefined)
+      expect(log.lines.at(-1)).toBe(`requestState rejected on ${method}: ${reason}${hintOf(reason)}`);
   }
 }
 

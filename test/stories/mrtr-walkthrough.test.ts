@@ -11,7 +11,9 @@ describe('mrtr-walkthrough story', () => {
     // 4 honest-round checks + 4 attacks × 2 checks + the foreign mint + round 3 + the twin.
     expect(report.passed).toBe(15);
     expect(lines).toContain('    server log: requestState rejected on tools/call: tampered');
-    expect(lines).toContain('    server log: requestState rejected on tools/call: unknown_key');
+    expect(lines).toContain(
+      '    server log: requestState rejected on tools/call: unknown_key (sealed with a key this process does not have: set the same MCP_REQUEST_STATE_KEYS (or requestState.keys) on every instance and keep it across restarts)',
+    );
     expect(lines).toContain('    server log: requestState rejected on tools/call: replayed');
     expect(lines.at(-1)).toBe('mrtr-walkthrough 2026-07-28: 15 passed, 0 failed');
   });

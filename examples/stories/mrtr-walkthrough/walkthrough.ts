@@ -89,7 +89,7 @@ export async function runWalkthrough(
       `${what}: refused with -32602 ${FROZEN_MESSAGE}`,
     );
     check(
-      logged.some((line) => line.endsWith(`: ${reason}`)),
+      logged.some((line) => line.endsWith(`: ${reason}`) || line.includes(`: ${reason} (`)),
       `${what}: the server log says why (${reason}), the client is not told`,
     );
   };
