@@ -43,7 +43,9 @@ export type {
   RequestInfo,
   RequestTrace,
   RoundOutcome,
+  ServedMessage,
   StepEnd,
+  TaskChange,
   Telemetry,
 } from './telemetry/hooks.js';
 export { McpResolveServer } from './server/server.js';

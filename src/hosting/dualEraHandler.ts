@@ -20,7 +20,7 @@ import { createLegacySessionLeg } from './legacySessions.js';
 import type { DualEraHttpOptions } from './options.js';
 import { resolveDualEraHttpOptions } from './options.js';
 import type { ServerSource } from './source.js';
-import { announceHttpHosting, factoryOf } from './source.js';
+import { announceHttpHosting, factoryOf, telemetryOf } from './source.js';
 
 const NESTED_BATCH = 'a JSON-RPC batch entry must be a message object, not an array';
 
@@ -56,6 +56,7 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
   };
   const modern = createMcpHandler(factory, { legacy: 'reject', onerror: report, maxRequestBodySize });
   const fleet = resolved.sessionFleet;
+  const telemetry = telemetryOf(server);
   // With legacy: 'reject' there is no session leg: 2025-era traffic reaches the strict modern handler, which refuses it.
   const legacy =
     resolved.legacy === 'sessions'
@@ -64,6 +65,7 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
           maxSessions: resolved.maxLegacySessions,
           fleet,
           onerror: report,
+          onSessions: (delta) => telemetry?.legacySessions?.(delta),
         })
       : undefined;
   const legacyLeg = legacy ?? modern;

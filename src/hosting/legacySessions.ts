@@ -41,6 +41,8 @@ export interface LegacySessionLegOptions {
   readonly fleet: LegacySessionFleet | undefined;
   /** Receives serving failures and rejected requests. */
   readonly onerror: (error: Error) => void;
+  /** Told each time a session opens here (`+1`, its `initialize` accepted) or closes (`-1`); a throw is ignored. */
+  readonly onSessions?: ((delta: 1 | -1) => void) | undefined;
 }
 
 /** A fetch-shaped handler for legacy traffic that owns its sessions. */
@@ -128,6 +130,13 @@ class SessionStoreError extends Error {}
 /** Creates the sessionful legacy leg serving instances from `factory`. */
 export function createLegacySessionLeg(factory: McpServerFactory, options: LegacySessionLegOptions): LegacySessionLeg {
   const { idleMs, maxSessions, fleet, onerror } = options;
+  const counted = (delta: 1 | -1): void => {
+    try {
+      options.onSessions?.(delta);
+    } catch {
+      // An observer never changes how sessions are served.
+    }
+  };
   const byId = new Map<string, Session>();
   const live = new Set<Session>();
   const recreating = new Map<string, Promise<Session | Response>>();
@@ -251,6 +260,7 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
     disarmIdle(session);
     stopKeepAlive(session);
     if (session.id !== undefined && byId.get(session.id) === session) byId.delete(session.id);
+    if (session.id !== undefined) counted(-1);
     live.delete(session);
     // Deferred so that the transport's onclose, re-entering here, finds `closing` already set.
     session.closing = Promise.resolve()
@@ -385,6 +395,7 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
           onsessioninitialized: (id) => {
             session.id = id;
             byId.set(id, session);
+            counted(1);
           },
         },
         relay,

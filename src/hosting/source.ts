@@ -2,6 +2,7 @@
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
+import type { Telemetry } from '../telemetry/hooks.js';
 
 /** A `McpResolveServer`, or any SDK server factory (a fresh server per connection or request). */
 export type ServerSource =
@@ -10,6 +11,8 @@ export type ServerSource =
       readonly createServer: McpServerFactory;
       /** A `McpResolveServer`'s start-of-HTTP-hosting check (see `McpResolveServer.warnIfStateIsLocal`). */
       warnIfStateIsLocal?(hosting: string): void;
+      /** A `McpResolveServer`'s observer: the hosting reports its legacy session table to it. */
+      readonly telemetry?: Telemetry | undefined;
     };
 
 /** The factory behind a {@link ServerSource}; anything else is refused naming `caller`. */
@@ -27,6 +30,11 @@ export function factoryOf(source: ServerSource, caller: string): McpServerFactor
 /** Lets a `McpResolveServer` warn at the start of HTTP hosting when its sealing keys are its own (SDK factories have none). */
 export function announceHttpHosting(source: ServerSource, hosting: string): void {
   if (typeof source === 'object') source.warnIfStateIsLocal?.(hosting);
+}
+
+/** The observer of a `McpResolveServer` source (SDK factories have none). */
+export function telemetryOf(source: ServerSource): Telemetry | undefined {
+  return typeof source === 'object' ? source.telemetry : undefined;
 }
 
 function describe(value: unknown): string {

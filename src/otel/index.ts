@@ -9,7 +9,8 @@ import { metrics, trace } from '@opentelemetry/api';
 
 import type { Telemetry } from '../telemetry/hooks.js';
 import { createInstruments } from './instruments.js';
-import { OtelRequest, type OtelShared } from './requestSpan.js';
+import { OtelRequest, safely, type OtelShared } from './requestSpan.js';
+import { recordServed, recordTaskChange } from './served.js';
 
 export type {
   CarriedTrace,
@@ -17,7 +18,9 @@ export type {
   RequestInfo,
   RequestTrace,
   RoundOutcome,
+  ServedMessage,
   StepEnd,
+  TaskChange,
   Telemetry,
 } from '../telemetry/hooks.js';
 
@@ -50,9 +53,12 @@ export function otel(options: OtelOptions = {}): Telemetry {
     instruments,
     serverAttributes: options.instance === undefined ? {} : { 'mcp_resolve.instance': options.instance },
     toolAttributes: (tool, args) => (Object.hasOwn(opted, tool) ? opted[tool]?.(args) : undefined),
+    tasks: new Map(),
   };
   return {
     request: (info) => new OtelRequest(shared, info),
-    taskStatus: (status) => instruments.taskStatus.add(1, { 'mcp_resolve.task.status': status }),
+    taskStatus: (change) => recordTaskChange(shared, change),
+    served: (message) => recordServed(shared, message),
+    legacySessions: (delta) => safely(() => instruments.legacySessions.add(delta)),
   };
 }

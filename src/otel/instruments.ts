@@ -2,7 +2,7 @@
  * The metrics `otel()` records. Semantic-convention names where one exists
  * (`mcp.server.operation.duration`); the rest under `mcp_resolve.*` (docs/observability.md).
  */
-import type { Counter, Histogram, Meter } from '@opentelemetry/api';
+import type { Counter, Histogram, Meter, UpDownCounter } from '@opentelemetry/api';
 
 /** Every instrument, created once per `otel()`. */
 export interface Instruments {
@@ -22,6 +22,8 @@ export interface Instruments {
   readonly replays: Counter;
   /** `mcp_resolve.task.status_changes`: task status changes, by new status. */
   readonly taskStatus: Counter;
+  /** `mcp_resolve.legacy.sessions.open`: legacy (2025-11-25) HTTP sessions open on this instance. */
+  readonly legacySessions: UpDownCounter;
 }
 
 /** Creates the instruments on `meter`. */
@@ -55,6 +57,10 @@ export function createInstruments(meter: Meter): Instruments {
     taskStatus: meter.createCounter('mcp_resolve.task.status_changes', {
       unit: '{change}',
       description: 'Task status changes, by new status.',
+    }),
+    legacySessions: meter.createUpDownCounter('mcp_resolve.legacy.sessions.open', {
+      unit: '{session}',
+      description: 'Legacy (2025-11-25) HTTP sessions open on this instance.',
     }),
   };
 }

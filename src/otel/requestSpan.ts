@@ -4,7 +4,7 @@
  * legacy pushes. The SERVER span starts once the state is opened, so a later round's parent is
  * known: the client's `traceparent` when it sent one, else the round that sealed the state.
  */
-import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Link, Span, SpanContext, Tracer } from '@opentelemetry/api';
 import { context as otelContext, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 
 import type {
@@ -16,6 +16,7 @@ import type {
   StepEnd,
 } from '../telemetry/hooks.js';
 import type { Instruments } from './instruments.js';
+import { referenceAttributes, rpcErrorAttributes, serverSpanName } from './reference.js';
 import { packSpanContext, parentOf, spanContextFromMeta, unpackSpanContext } from './traceparent.js';
 
 /** What every request of one `otel()` shares. */
@@ -26,35 +27,31 @@ export interface OtelShared {
   readonly serverAttributes: Attributes;
   /** The author's opt-in: attributes a tool exports from its own arguments. */
   readonly toolAttributes: (tool: string, args: Readonly<Record<string, unknown>>) => Attributes | undefined;
+  /** The SERVER span that created each task still running in this process, by task id. */
+  readonly tasks: Map<string, SpanContext>;
 }
 
-/** JSON-RPC error codes as the Python SDK names them in `error.type`. */
-const ERROR_NAMES: Readonly<Record<number, string>> = {
-  [-32602]: 'invalid_params',
-  [-32601]: 'method_not_found',
-  [-32000]: 'connection_closed',
-  [-32001]: 'timeout',
-  [-32700]: 'parse_error',
-  [-32603]: 'internal_error',
-  [-32600]: 'invalid_request',
-  [-32042]: 'url_elicitation_required',
-};
-
 /** The JSON-RPC code a thrown protocol error carries, if any. */
-function codeOf(error: unknown): number | undefined {
+export function codeOf(error: unknown): number | undefined {
   if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
   return typeof error.code === 'number' ? error.code : undefined;
 }
 
-/** `error.type` of a thrown value: the JSON-RPC code's name, else the error's class name. */
+/**
+ * `error.type` of a thrown value as the Python SDK sets it (`mcp/server/_otel.py`): the JSON-RPC
+ * code as a string (`-32602`), else the error's class name.
+ */
 export function errorType(error: unknown): string {
   const code = codeOf(error);
-  if (code !== undefined) return ERROR_NAMES[code] ?? String(code);
+  if (code !== undefined) return String(code);
   return error instanceof Error ? error.name : '_OTHER';
 }
 
+/** How many task origins one `otel()` remembers at most. */
+const MAX_TASK_ORIGINS = 10_000;
+
 /** Runs `fn`, swallowing whatever an SDK or exporter throws: telemetry never fails a call. */
-function safely(fn: () => void): void {
+export function safely(fn: () => void): void {
   try {
     fn();
   } catch {
@@ -90,21 +87,16 @@ export class OtelRequest implements RequestTrace {
     const links: Link[] = [];
     if (carried !== undefined && fromClient !== undefined && carried.traceId !== fromClient.traceId)
       links.push({ context: carried, attributes: { 'mcp_resolve.link': 'previous_round' } });
+    const facts = { ...info, name: info.method === 'resources/read' ? undefined : info.target };
     const attributes: Attributes = {
-      'mcp.method.name': info.method,
-      'jsonrpc.request.id': String(info.requestId),
+      ...referenceAttributes(facts),
       'mcp_resolve.era': info.era,
       'mcp_resolve.round': this.#round,
       ...shared.serverAttributes,
     };
-    if (info.protocolVersion !== undefined) attributes['mcp.protocol.version'] = info.protocolVersion;
-    if (info.method === 'tools/call') {
-      attributes['gen_ai.operation.name'] = 'execute_tool';
-      attributes['gen_ai.tool.name'] = info.target;
-      Object.assign(attributes, shared.toolAttributes(info.target, info.arguments));
-    }
+    if (info.method === 'tools/call') Object.assign(attributes, shared.toolAttributes(info.target, info.arguments));
     const span = shared.tracer.startSpan(
-      `${info.method} ${info.target}`,
+      serverSpanName(facts),
       { kind: SpanKind.SERVER, attributes, links, startTime: info.startedAt },
       parent === undefined ? otelContext.active() : parentOf(parent),
     );
@@ -242,23 +234,32 @@ export class OtelRequest implements RequestTrace {
     });
   }
 
+  task(taskId: string): void {
+    safely(() => {
+      const { tasks } = this.shared;
+      // Bounded: a process that never sees its tasks end still keeps at most this many.
+      if (tasks.size >= MAX_TASK_ORIGINS) tasks.delete(tasks.keys().next().value ?? '');
+      tasks.set(taskId, this.server().spanContext());
+    });
+  }
+
   end(outcome: RoundOutcome, error?: unknown): void {
     safely(() => {
       const span = this.server();
       const { info, shared } = this;
       span.setAttribute('mcp_resolve.round.outcome', outcome);
-      const metric: Attributes = { 'mcp.method.name': info.method, 'gen_ai.tool.name': info.target };
+      const metric: Attributes = { 'mcp.method.name': info.method };
+      if (info.method === 'tools/call') metric['gen_ai.tool.name'] = info.target;
       if (info.protocolVersion !== undefined) metric['mcp.protocol.version'] = info.protocolVersion;
       if (outcome === 'tool_error' || outcome === 'error') {
+        const code = outcome === 'error' ? codeOf(error) : undefined;
         const type = outcome === 'tool_error' ? 'tool_error' : errorType(error);
-        span.setAttribute('error.type', type);
-        const code = codeOf(error);
-        if (code !== undefined) span.setAttribute('rpc.response.status_code', String(code));
+        span.setAttributes(code === undefined ? { 'error.type': type } : rpcErrorAttributes(code));
         span.setStatus({ code: SpanStatusCode.ERROR });
         metric['error.type'] = type;
       }
       shared.instruments.operationDuration.record((Date.now() - info.startedAt) / 1000, metric);
-      if (outcome !== 'input_required') {
+      if (info.method === 'tools/call' && outcome !== 'input_required' && outcome !== 'task') {
         const call = { 'gen_ai.tool.name': info.target, 'mcp_resolve.era': info.era };
         shared.instruments.calls.add(1, { ...call, 'mcp_resolve.call.outcome': outcome });
         shared.instruments.rounds.record(this.#round, call);

@@ -15,6 +15,7 @@ import { resolvePlan, type StrategySource } from '../resolvers/resolvePlan.js';
 import type { RequestBinding, RequestStateSealer } from '../state/index.js';
 import { splitCarried, withCarried } from '../telemetry/carried.js';
 import type { RequestTrace, Telemetry } from '../telemetry/hooks.js';
+import type { InboundMessages } from '../telemetry/inbound.js';
 import type { ErrorMasker } from './masking.js';
 import { clientCapabilitiesOf, eraOf } from './requestEra.js';
 
@@ -30,6 +31,8 @@ export interface RoundServices {
   readonly maskError: ErrorMasker;
   /** The server's observer (`telemetry` option), when it has one. */
   readonly telemetry: Telemetry | undefined;
+  /** This instance's observer of inbound messages, when the observer takes them (`served`). */
+  readonly inbound: InboundMessages | undefined;
 }
 
 /** One request's view of its multi-round flow, with its state already opened. */

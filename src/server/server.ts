@@ -40,6 +40,7 @@ import type { TaskOptions, TaskStatusChange } from '../tasks/runner.js';
 import { TaskRunner } from '../tasks/runner.js';
 import { TASKS_EXTENSION } from '../tasks/wire.js';
 import type { Telemetry } from '../telemetry/hooks.js';
+import { InboundMessages } from '../telemetry/inbound.js';
 
 /** Options for {@link McpResolveServer}. */
 export interface McpResolveServerOptions {
@@ -85,7 +86,7 @@ function observedTasks(tasks: TaskOptions | undefined, telemetry: Telemetry | un
   return Object.assign({}, tasks, {
     onStatus: (change: TaskStatusChange) => {
       try {
-        telemetry.taskStatus?.(String(change.params.status));
+        telemetry.taskStatus?.({ taskId: String(change.params.taskId), status: String(change.params.status) });
       } catch {
         // An observer never changes what a task does.
       }
@@ -107,6 +108,8 @@ export interface ToolStep<TServer, TInput extends ToolInput, TResolve extends Re
 export class McpResolveServer {
   /** The server's name and version, as advertised. */
   readonly info: Implementation;
+  /** The observer passed as the `telemetry` option (hosting reports its legacy session table to it). */
+  readonly telemetry: Telemetry | undefined;
   private readonly options: McpResolveServerOptions;
   private readonly tools = new Map<string, CompiledTool>();
   /** The `tools/list` payload, built once per registration change rather than per request. */
@@ -114,7 +117,7 @@ export class McpResolveServer {
   /** Each library tool's input JSON Schema, for the SDK's SEP-2243 header validation; built with `toolList`. */
   private toolInputs: Map<string, Record<string, unknown>> | undefined;
   /** What every instance's rounds share; only the SDK server differs per instance. */
-  private readonly roundDefaults: Omit<RoundServices, 'server' | 'completeElicitation'>;
+  private readonly roundDefaults: Omit<RoundServices, 'server' | 'completeElicitation' | 'inbound'>;
   private readonly prompts = new Map<string, CompiledPrompt>();
   private readonly resources = new Map<string, CompiledResource>();
   private readonly setups: Array<(server: McpServer) => void> = [];
@@ -124,6 +127,7 @@ export class McpResolveServer {
   constructor(info: Implementation, options: McpResolveServerOptions = {}) {
     this.info = info;
     this.options = options;
+    this.telemetry = options.telemetry;
     const timeout = options.legacyQuestionTimeoutMs;
     if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) {
       throw new McpResolveError(
@@ -245,9 +249,12 @@ export class McpResolveServer {
       },
       (this.toolInputs ??= new Map([...this.tools].map(([name, tool]) => [name, tool.definition.inputSchema]))),
     );
+    const served = this.options.telemetry?.served;
+    if (served !== undefined) mcp.inbound = new InboundMessages(served, mcp.server);
     const services: RoundServices = {
       ...this.roundDefaults,
       server: mcp.server,
+      inbound: mcp.inbound,
       completeElicitation: (id) => mcp.server.createElicitationCompletionNotifier(id),
     };
     for (const prompt of this.prompts.values()) registerPrompt(mcp, prompt, services);

@@ -24,10 +24,12 @@ import type {
   McpServerOptions,
   ServerContext,
   Tool,
+  Transport,
 } from '@modelcontextprotocol/server';
 import { McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
+import type { InboundMessages } from '../telemetry/inbound.js';
 
 /** The SDK's own tool handlers, as `McpServer` installs them for tools registered with `registerTool`. */
 interface SdkToolHandlers {
@@ -51,6 +53,9 @@ export interface LibraryTools {
 
 /** An `McpServer` whose SEP-2243 header validation also covers the library's tools. */
 export class ResolvingMcpServer extends McpServer {
+  /** The observer of every inbound message, when the server has `telemetry` (attached to each transport connected). */
+  inbound: InboundMessages | undefined;
+
   constructor(
     info: Implementation,
     options: McpServerOptions,
@@ -62,6 +67,12 @@ export class ResolvingMcpServer extends McpServer {
   /** The input JSON Schema the HTTP entry validates `Mcp-Param-*` headers against: the library's tools first. */
   override toolInputSchemaJson(name: string): Record<string, unknown> | undefined {
     return this.libraryInputs.get(name) ?? super.toolInputSchemaJson(name);
+  }
+
+  /** Connects to `transport`, with every inbound message observed when the server has `telemetry`. */
+  override async connect(transport: Transport): Promise<void> {
+    this.inbound?.attach(transport);
+    await super.connect(transport);
   }
 
   /** Whether a tool named `name` was registered with the SDK's own `registerTool`. */

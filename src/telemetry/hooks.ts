@@ -8,8 +8,11 @@ import type { Era } from '../context.js';
 /** The kind of a question: a form, a sampling request, a roots listing, or a URL to open. */
 export type QuestionKind = 'elicit' | 'sample' | 'roots' | 'url';
 
-/** How a request's round ended: a final result, a suspended call (`input_required`), a tool error result, or a JSON-RPC error. */
-export type RoundOutcome = 'completed' | 'input_required' | 'tool_error' | 'error';
+/**
+ * How a request's round ended: a final result, a suspended call (`input_required`), a tool error
+ * result, a JSON-RPC error, or a task created (the call goes on as that task).
+ */
+export type RoundOutcome = 'completed' | 'input_required' | 'tool_error' | 'error' | 'task';
 
 /** The inbound request a trace is started for. */
 export interface RequestInfo {
@@ -64,14 +67,49 @@ export interface RequestTrace {
   pushed(key: string, kind: QuestionKind, attempt: number): (action: string | undefined, error?: unknown) => void;
   /** A failure the client sees masked under `ref`. */
   masked(ref: string, error: unknown): void;
+  /** This request created the task `taskId`: its status changes belong to this request's trace. */
+  task(taskId: string): void;
   /** The round ended. */
   end(outcome: RoundOutcome, error?: unknown): void;
+}
+
+/**
+ * An inbound message the server handled that no {@link RequestTrace} observed: every request other
+ * than a library tool's `tools/call`, a prompt's `prompts/get` or a resource read (`initialize`,
+ * `tools/list`, `tasks/get`, a tool registered in `setup()`, …), and every notification.
+ */
+export interface ServedMessage {
+  readonly method: string;
+  /** `params.name` when it is a string (a tool or prompt name). */
+  readonly name: string | undefined;
+  /** The JSON-RPC id; `undefined` for a notification. */
+  readonly requestId: string | number | undefined;
+  /** The protocol revision the message speaks, when known. */
+  readonly protocolVersion: string | undefined;
+  readonly era: Era;
+  /** The message's `params._meta` (W3C `traceparent` / `tracestate` are read from it). */
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** When it arrived, ms since the epoch (a notification ends there). */
+  readonly startedAt: number;
+  /** How the request ended: its JSON-RPC error code, `tool_error` for a `tools/call` result with `isError`, `undefined` when it succeeded. */
+  readonly error: number | 'tool_error' | undefined;
+}
+
+/** A status change of the task `taskId`. */
+export interface TaskChange {
+  readonly taskId: string;
+  /** The new status (`working`, `input_required`, `completed`, `failed`, `cancelled`). */
+  readonly status: string;
 }
 
 /** An observer of what the library does: starts one {@link RequestTrace} per multi-round request. */
 export interface Telemetry {
   /** Starts observing one inbound request; must not throw. */
   request(info: RequestInfo): RequestTrace;
-  /** A task changed status (to `status`). */
-  taskStatus?(status: string): void;
+  /** A task changed status. */
+  taskStatus?(change: TaskChange): void;
+  /** An inbound message no {@link RequestTrace} observed was handled; must not throw. */
+  served?(message: ServedMessage): void;
+  /** Legacy (2025-11-25) HTTP sessions opened (`+1`) or closed (`-1`) by the hosting's session table. */
+  legacySessions?(delta: 1 | -1): void;
 }

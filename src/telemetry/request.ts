@@ -1,5 +1,5 @@
 /** Starting and ending a request's observer at the call site (one `undefined` check when the server observes nothing). */
-import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
+import type { ServerContext } from '@modelcontextprotocol/server';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import type { RoundServices } from '../server/roundScope.js';
@@ -27,17 +27,21 @@ export function startTrace(
       era,
       arguments: params.arguments ?? {},
       meta: params._meta,
-      startedAt: Date.now(),
+      startedAt: services.inbound?.claim(ctx.mcpReq.id) ?? Date.now(),
     });
   } catch {
     return undefined;
   }
 }
 
-type CallResult = CallToolResult | InputRequiredResult;
+/** A result as the trace reads it: `isError` on a tool result, `resultType: 'task'` on a created task. */
+interface EndedResult {
+  readonly isError?: boolean;
+  readonly resultType?: string;
+}
 
 /** Ends `trace` with how `result` (a value, a promise, or a thrown error) ended the round; returns `result` unchanged. */
-export function endTrace<T extends CallResult>(trace: RequestTrace, result: () => T | Promise<T>): T | Promise<T> {
+export function endTrace<T extends object>(trace: RequestTrace, result: () => T | Promise<T>): T | Promise<T> {
   let value: T | Promise<T>;
   try {
     value = result();
@@ -55,8 +59,10 @@ export function endTrace<T extends CallResult>(trace: RequestTrace, result: () =
   );
 }
 
-function ended<T extends CallResult>(trace: RequestTrace, value: T): T {
+function ended<T extends object>(trace: RequestTrace, value: T): T {
+  const result: EndedResult = value;
   if (isInputRequiredResult(value)) trace.end('input_required');
-  else trace.end(value.isError === true ? 'tool_error' : 'completed');
+  else if (result.resultType === 'task') trace.end('task');
+  else trace.end(result.isError === true ? 'tool_error' : 'completed');
   return value;
 }
