@@ -35,7 +35,7 @@ import type { StoryInstance } from './lib/fleetSetup.js';
 import { startNginx, startStoryInstance } from './lib/fleetSetup.js';
 import type { RedisServer } from './lib/processes.js';
 import { INSTALL_HINT, findBinary, freePort, startRedisServer, stopChild } from './lib/processes.js';
-import { mostSpreadTrace, readSpanLines, serverSpansOf } from './lib/traces.js';
+import { callSpansOf, mostSpreadTrace, readSpanLines } from './lib/traces.js';
 
 const INSTANCES = 3;
 const { values: options } = parseArgs({ options: { 'trace-out': { type: 'string' } } });
@@ -238,7 +238,7 @@ async function killDuringCall(
 /** One refund's rounds, served by different instances, are one trace in what the instances exported. */
 function checkOneTrace(): void {
   const trace = mostSpreadTrace(readSpanLines(spansPath));
-  const rounds = serverSpansOf(trace ?? []);
+  const rounds = callSpansOf(trace ?? []);
   const instances = new Set(rounds.map((span) => span.attributes['mcp_resolve.instance']));
   for (const round of rounds)
     console.log(

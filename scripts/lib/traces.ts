@@ -32,12 +32,22 @@ export function serverSpansOf(spans: readonly SpanLine[]): SpanLine[] {
   return spans.filter((span) => span.kind === SERVER).sort((a, b) => a.start - b.start);
 }
 
-/** The trace whose SERVER spans ran on the most instances (ties: the most rounds). */
+/** The `tools/call` SERVER spans of `spans` (a call's rounds), oldest first. */
+export function callSpansOf(spans: readonly SpanLine[]): SpanLine[] {
+  return serverSpansOf(spans).filter((span) => span.attributes['mcp.method.name'] === 'tools/call');
+}
+
+/** The rounds of each trace that has `tools/call` SERVER spans (other requests, e.g. `tools/list`, have traces of their own). */
+export function callTracesOf(spans: readonly SpanLine[]): SpanLine[][] {
+  return [...tracesOf(spans).values()].map(callSpansOf).filter((rounds) => rounds.length > 0);
+}
+
+/** The trace whose `tools/call` SERVER spans ran on the most instances (ties: the most rounds). */
 export function mostSpreadTrace(spans: readonly SpanLine[]): SpanLine[] | undefined {
   let best: SpanLine[] | undefined;
   let bestScore = -1;
   for (const trace of tracesOf(spans).values()) {
-    const servers = serverSpansOf(trace);
+    const servers = callSpansOf(trace);
     const score = new Set(servers.map((span) => span.attributes['mcp_resolve.instance'])).size * 100 + servers.length;
     if (score > bestScore) [best, bestScore] = [trace, score];
   }

@@ -8,6 +8,7 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import { McpResolveError, ToolError } from '../errors.js';
+import type { RequestTrace } from '../telemetry/hooks.js';
 
 /** Where a masked failure happened, handed to the error hook with the cause. */
 export interface FailureInfo {
@@ -82,7 +83,15 @@ export function createErrorMasker(options: MaskingOptions = {}): ErrorMasker {
  * For handlers whose failures are JSON-RPC errors (prompts, resource reads): rethrows a protocol
  * error unchanged, and anything else as a `-32603` carrying the masked (or client-facing) message.
  */
-export function throwMasked(error: unknown, mask: ErrorMasker, where: Omit<FailureInfo, 'ref'>): never {
+export function throwMasked(
+  error: unknown,
+  mask: ErrorMasker,
+  where: Omit<FailureInfo, 'ref'>,
+  trace?: RequestTrace,
+): never {
   if (error instanceof ProtocolError) throw error;
-  throw new ProtocolError(ProtocolErrorCode.InternalError, mask(error, where));
+  throw new ProtocolError(
+    ProtocolErrorCode.InternalError,
+    mask(error, where, trace && ((ref) => trace.masked(ref, error))),
+  );
 }

@@ -2,7 +2,7 @@
  * Declaring a prompt that can take parameters from resolvers, exactly like a tool: the model-facing
  * arguments, the resolved parameters, and a body whose parameter types are inferred.
  */
-import type { GetPromptResult, InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
+import type { GetPromptResult, InputRequiredResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
@@ -15,6 +15,8 @@ import { throwMasked } from './masking.js';
 import { assertRegistration } from './registration.js';
 import type { RoundServices } from './roundScope.js';
 import { openRound } from './roundScope.js';
+import type { RequestTrace } from '../telemetry/hooks.js';
+import { endTrace, startTrace } from '../telemetry/request.js';
 import type { ResolvedValues, ResolveShape } from './tool.js';
 
 /** A prompt's arguments: a zod raw shape of string schemas (prompt arguments are strings on the wire). */
@@ -69,26 +71,46 @@ export function registerPrompt(mcp: McpServer, prompt: CompiledPrompt, services:
       ...(description !== undefined && { description }),
       argsSchema: prompt.argsSchema,
     },
-    async (args, sdkCtx) => {
-      const round = await openRound(sdkCtx, { method: 'prompts/get', target: prompt.name, arguments: args }, services);
-      let value: GetPromptResult | InputRequiredResult;
-      try {
-        const resolved = await round.resolve(prompt.plan, args);
-        if (isInputRequiredResult(resolved)) return resolved;
-        value = (await prompt.body({ ...args, ...resolved }, round.ctx)) as GetPromptResult | InputRequiredResult;
-      } catch (error) {
-        throwMasked(error, services.maskError, { method: 'prompts/get', name: prompt.name });
-      }
-      if (!isInputRequiredResult(value)) return value;
-      if (prompt.plan.params.length > 0) {
-        throw new McpResolveError(
-          'invalid_usage',
-          'the multi-round flow is driven either by resolvers or by the prompt body: a prompt with resolved parameters cannot return input_required itself',
-        );
-      }
-      return value.requestState === undefined
-        ? value
-        : { ...value, requestState: await round.seal(value.requestState) };
+    (args, sdkCtx) => {
+      const trace = startTrace(services, sdkCtx, 'prompts/get', prompt.name, {
+        arguments: args,
+        _meta: sdkCtx.mcpReq._meta,
+      });
+      if (trace === undefined) return getPrompt(prompt, args, sdkCtx, services);
+      return endTrace(trace, () => getPrompt(prompt, args, sdkCtx, services, trace));
     },
   );
+}
+
+/** Serves one `prompts/get` round of `prompt`. */
+async function getPrompt(
+  prompt: CompiledPrompt,
+  args: Record<string, unknown>,
+  sdkCtx: ServerContext,
+  services: RoundServices,
+  trace?: RequestTrace,
+): Promise<GetPromptResult | InputRequiredResult> {
+  const where = { method: 'prompts/get', name: prompt.name } as const;
+  const round = await openRound(
+    sdkCtx,
+    { method: 'prompts/get', target: prompt.name, arguments: args },
+    services,
+    trace,
+  );
+  let value: GetPromptResult | InputRequiredResult;
+  try {
+    const resolved = await round.resolve(prompt.plan, args);
+    if (isInputRequiredResult(resolved)) return resolved;
+    value = (await prompt.body({ ...args, ...resolved }, round.ctx)) as GetPromptResult | InputRequiredResult;
+  } catch (error) {
+    throwMasked(error, services.maskError, where, trace);
+  }
+  if (!isInputRequiredResult(value)) return value;
+  if (prompt.plan.params.length > 0) {
+    throw new McpResolveError(
+      'invalid_usage',
+      'the multi-round flow is driven either by resolvers or by the prompt body: a prompt with resolved parameters cannot return input_required itself',
+    );
+  }
+  return value.requestState === undefined ? value : { ...value, requestState: await round.seal(value.requestState) };
 }

@@ -19,6 +19,8 @@ import { throwMasked } from './masking.js';
 import { assertRegistration } from './registration.js';
 import type { RoundServices } from './roundScope.js';
 import { openRound } from './roundScope.js';
+import type { RequestTrace } from '../telemetry/hooks.js';
+import { endTrace, startTrace } from '../telemetry/request.js';
 
 /** A resource read: the URI, the template's variables (empty for a fixed URI), and the context. */
 export type ResourceRead = (
@@ -48,24 +50,39 @@ export function compileResource(
 
 /** Registers `resource` on one SDK instance with its reads wrapped for sealing. */
 export function registerResource(mcp: McpServer, resource: CompiledResource, services: RoundServices): void {
-  const read = async (uri: URL, variables: Variables, sdkCtx: ServerContext) => {
-    const round = await openRound(
-      sdkCtx,
-      { method: 'resources/read', target: uri.href, arguments: variables },
-      services,
-    );
-    let value: ReadResourceResult | InputRequiredResult;
-    try {
-      value = await resource.read(uri, variables, round.ctx);
-    } catch (error) {
-      throwMasked(error, services.maskError, { method: 'resources/read', name: uri.href });
-    }
-    if (!isInputRequiredResult(value) || value.requestState === undefined) return value;
-    return { ...value, requestState: await round.seal(value.requestState) };
+  const read = (uri: URL, variables: Variables, sdkCtx: ServerContext) => {
+    const trace = startTrace(services, sdkCtx, 'resources/read', uri.href, { _meta: sdkCtx.mcpReq._meta });
+    if (trace === undefined) return readResource(resource, uri, variables, sdkCtx, services);
+    return endTrace(trace, () => readResource(resource, uri, variables, sdkCtx, services, trace));
   };
   if (typeof resource.uri === 'string') {
     mcp.registerResource(resource.name, resource.uri, resource.metadata, (uri, ctx) => read(uri, {}, ctx));
   } else {
     mcp.registerResource(resource.name, resource.uri, resource.metadata, read);
   }
+}
+
+/** Serves one `resources/read` round of `resource` at `uri`. */
+async function readResource(
+  resource: CompiledResource,
+  uri: URL,
+  variables: Variables,
+  sdkCtx: ServerContext,
+  services: RoundServices,
+  trace?: RequestTrace,
+): Promise<ReadResourceResult | InputRequiredResult> {
+  const round = await openRound(
+    sdkCtx,
+    { method: 'resources/read', target: uri.href, arguments: variables },
+    services,
+    trace,
+  );
+  let value: ReadResourceResult | InputRequiredResult;
+  try {
+    value = await resource.read(uri, variables, round.ctx);
+  } catch (error) {
+    throwMasked(error, services.maskError, { method: 'resources/read', name: uri.href }, trace);
+  }
+  if (!isInputRequiredResult(value) || value.requestState === undefined) return value;
+  return { ...value, requestState: await round.seal(value.requestState) };
 }

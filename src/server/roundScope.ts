@@ -154,7 +154,8 @@ class Round implements RoundScope, StrategySource {
     // The principal is read once, when state first arrives or leaves.
     this.#binding ??= bindingOf(this.target, this.ctx, this.services);
     const { trace } = this;
-    if (trace === undefined) return this.services.sealer.seal(withCarried(encoder.encode(state), undefined), this.#binding);
+    if (trace === undefined)
+      return this.services.sealer.seal(withCarried(encoder.encode(state), undefined), this.#binding);
     return sealTraced(this.services.sealer, withCarried(encoder.encode(state), trace.carry()), this.#binding, trace);
   }
 

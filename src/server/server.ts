@@ -249,8 +249,9 @@ export class McpResolveServer {
       },
       (this.toolInputs ??= new Map([...this.tools].map(([name, tool]) => [name, tool.definition.inputSchema]))),
     );
-    const served = this.options.telemetry?.served;
-    if (served !== undefined) mcp.inbound = new InboundMessages(served, mcp.server);
+    const { telemetry } = this.options;
+    if (telemetry?.served !== undefined)
+      mcp.inbound = new InboundMessages((message) => telemetry.served?.(message), mcp.server);
     const services: RoundServices = {
       ...this.roundDefaults,
       server: mcp.server,

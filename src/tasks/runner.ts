@@ -16,6 +16,8 @@ import { clientCapabilitiesOf, eraOf } from '../server/requestEra.js';
 import type { RoundServices } from '../server/roundScope.js';
 import { openRound } from '../server/roundScope.js';
 import type { CompiledTool } from '../server/tool.js';
+import type { RequestTrace } from '../telemetry/hooks.js';
+import { endTrace, startTrace } from '../telemetry/request.js';
 import { createMemoryTaskStore } from './memoryStore.js';
 import type { TaskError, TaskRecord, TaskStore } from './store.js';
 import { TaskRound } from './strategy.js';
@@ -163,21 +165,42 @@ export class TaskRunner {
       }
       return callTool(tool, request, sdkCtx, services);
     }
+    const trace = startTrace(services, sdkCtx, 'tools/call', tool.name, request.params);
+    const created = () => this.create(tool, support, request, sdkCtx, services, capabilities, trace);
+    return trace === undefined ? created() : endTrace(trace, created);
+  }
+
+  /** Creates the task of a `tools/call` (asking the questions first when the tool says `before-task`). */
+  private async create(
+    tool: CompiledTool,
+    support: TaskSupport,
+    request: CallToolRequest,
+    sdkCtx: ServerContext,
+    services: RoundServices,
+    capabilities: TaskRecord['call']['clientCapabilities'],
+    trace: RequestTrace | undefined,
+  ): Promise<CallToolResult | InputRequiredResult> {
     const rawArgs = request.params.arguments ?? {};
     const principal = services.principal(sdkCtx);
     if (support.questions === 'before-task') {
-      const round = await openRound(sdkCtx, { method: 'tools/call', target: tool.name, arguments: rawArgs }, services);
+      const round = await openRound(
+        sdkCtx,
+        { method: 'tools/call', target: tool.name, arguments: rawArgs },
+        services,
+        trace,
+      );
       const validated = await validateInput(tool, rawArgs);
       if (!validated.ok) return validated.result;
       let resolved: Record<string, unknown> | InputRequiredResult;
       try {
         resolved = await round.resolve(tool.plan, validated.args);
       } catch (error) {
-        return toolFailure(error, tool, services);
+        return toolFailure(error, tool, services, trace);
       }
       if (isInputRequiredResult(resolved)) return resolved;
       const record = this.newRecord(tool, validated.args, capabilities, principal, true);
       await this.store.create(record);
+      trace?.task(record.taskId);
       const params = { ...validated.args, ...resolved };
       void this.execute(record.taskId, tool, params, round.ctx, services);
       return createTaskResult(record);
@@ -186,6 +209,7 @@ export class TaskRunner {
     if (!validated.ok) return validated.result;
     const record = this.newRecord(tool, validated.args, capabilities, principal, false);
     await this.store.create(record);
+    trace?.task(record.taskId);
     void this.advance(record.taskId, this.baseContext(sdkCtx, services), services);
     return createTaskResult(record);
   }

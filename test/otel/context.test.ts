@@ -12,7 +12,7 @@ import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
 import { McpResolveServer, resolver } from '../../src/index.js';
 import { connectInProcess, connectManual } from '../../src/testing/index.js';
 import type { Recording } from './helpers.js';
-import { counterSum, exportedValues, recording, serverSpans } from './helpers.js';
+import { counterSum, exportedValues, recording, callSpans } from './helpers.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT = '00f067aa0ba902b7';
@@ -45,7 +45,7 @@ describe.each(['modern', 'legacy'] as const)('a client trace context on the %s e
       _meta: { traceparent: `00-${TRACE}-${PARENT}-01`, tracestate: 'vendor=abc' },
     });
     expect(result.isError).toBeFalsy();
-    const [server] = serverSpans(recorded.spans());
+    const [server] = callSpans(recorded.spans());
     expect(server?.spanContext().traceId).toBe(TRACE);
     expect(server?.parentSpanContext?.spanId).toBe(PARENT);
     expect(server?.spanContext().traceState?.get('vendor')).toBe('abc');
@@ -69,7 +69,7 @@ describe.each(['modern', 'legacy'] as const)('a client trace context on the %s e
       _meta: { traceparent },
     });
     expect(result.isError).toBeFalsy();
-    const [server] = serverSpans(recorded.spans());
+    const [server] = callSpans(recorded.spans());
     expect(server?.parentSpanContext).toBeUndefined();
     expect(server?.spanContext().traceId).not.toBe(TRACE);
   });
@@ -128,7 +128,7 @@ describe('rounds of one call', () => {
       { allowInputRequired: true },
     );
     expect(third).toMatchObject({ structuredContent: { refunded_cents: 4800 } });
-    const [one, two, three] = serverSpans(recorded.spans());
+    const [one, two, three] = callSpans(recorded.spans());
     expect(two?.spanContext().traceId).toBe(one?.spanContext().traceId);
     expect(two?.parentSpanContext?.spanId).toBe(one?.spanContext().spanId);
     expect(three?.spanContext().traceId).toBe(OTHER_TRACE);
@@ -151,7 +151,7 @@ describe('rounds of one call', () => {
     const answer = { [key]: { action: 'accept', content: { full: true } } };
     await manual.round('refund_order', args, { requestState: token, inputResponses: answer });
     await expect(manual.round('refund_order', args, { requestState: token, inputResponses: answer })).rejects.toThrow();
-    const refused = serverSpans(recorded.spans()).filter((span) => span.attributes['error.type'] === 'invalid_params');
+    const refused = callSpans(recorded.spans()).filter((span) => span.attributes['error.type'] === '-32602');
     expect(refused).toHaveLength(2);
     const opens = recorded.spans().filter((span) => span.name === 'mcp_resolve.state.open');
     expect(opens.map((span) => span.attributes['mcp_resolve.refusal.reason'])).toEqual([
@@ -181,7 +181,7 @@ describe('a masked error', () => {
     const result = await connection.client.callTool({ name: 'lookup', arguments: { order_id: 'A' } });
     const text = JSON.stringify(result.content);
     const ref = /ref ([0-9a-f]{12})/.exec(text)?.[1];
-    const [span] = serverSpans(recorded.spans());
+    const [span] = callSpans(recorded.spans());
     expect(span?.attributes).toMatchObject({ 'mcp_resolve.error.ref': ref, 'error.type': 'tool_error' });
     const values = exportedValues(recorded.spans(), await recorded.metrics());
     expect(values.filter(([, value]) => String(value).includes('hunter2'))).toEqual([]);

@@ -13,7 +13,7 @@ import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
 import type { HttpServerHandle } from '../../src/node/index.js';
 import { serveHttp } from '../../src/node/index.js';
 import type { Recording } from './helpers.js';
-import { counterSum, exportedValues, histogram, recording, serverSpans } from './helpers.js';
+import { counterSum, exportedValues, histogram, recording, callSpans } from './helpers.js';
 
 const KEY = new Uint8Array(32).fill(7);
 const KEY_TEXT = [
@@ -60,7 +60,7 @@ async function servedDesk(observed: Recording): Promise<HttpServerHandle> {
 /** The SERVER spans grouped by trace, in the order the calls were made. */
 function callsOf(spans: readonly ReadableSpan[]): ReadableSpan[][] {
   const byTrace = new Map<string, ReadableSpan[]>();
-  for (const span of serverSpans(spans)) {
+  for (const span of callSpans(spans)) {
     const trace = span.spanContext().traceId;
     byTrace.set(trace, [...(byTrace.get(trace) ?? []), span]);
   }
@@ -176,7 +176,10 @@ describe.each(['modern', 'legacy'] as const)('the refund desk observed on the %s
     expect(
       histogram(metrics, 'mcp_resolve.question.duration', { 'mcp_resolve.question.outcome': 'decline' }).count,
     ).toBe(2);
-    expect(histogram(metrics, 'mcp.server.operation.duration').count).toBe(era === 'modern' ? 12 : 6);
+    const calls = { 'mcp.method.name': 'tools/call' };
+    expect(histogram(metrics, 'mcp.server.operation.duration', calls).count).toBe(era === 'modern' ? 12 : 6);
+    // The story client lists the tools once: that request is measured too.
+    expect(histogram(metrics, 'mcp.server.operation.duration', { 'mcp.method.name': 'tools/list' }).count).toBe(1);
     expect(counterSum(metrics, 'mcp_resolve.state.refusals')).toBe(0);
   });
 

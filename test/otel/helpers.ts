@@ -103,6 +103,11 @@ export function exportedValues(
   return out;
 }
 
+/** The `tools/call` SERVER spans among `spans` (the rounds of calls), oldest first. */
+export function callSpans(spans: readonly ReadableSpan[]): ReadableSpan[] {
+  return serverSpans(spans).filter((span) => span.attributes['mcp.method.name'] === 'tools/call');
+}
+
 /** The SERVER spans among `spans`, oldest first. */
 export function serverSpans(spans: readonly ReadableSpan[]): ReadableSpan[] {
   return spans

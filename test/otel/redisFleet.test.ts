@@ -16,7 +16,7 @@ import type { StoryInstance } from '../../scripts/lib/fleetSetup.js';
 import { startStoryInstance } from '../../scripts/lib/fleetSetup.js';
 import type { RedisServer } from '../../scripts/lib/processes.js';
 import { freePort, startRedisServer, stopChild } from '../../scripts/lib/processes.js';
-import { readSpanLines, serverSpansOf, tracesOf } from '../../scripts/lib/traces.js';
+import { callTracesOf, readSpanLines } from '../../scripts/lib/traces.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-resolve-otel-fleet-'));
 const spans = join(dir, 'spans.jsonl');
@@ -59,7 +59,7 @@ describe('the desk through the Redis fleet', () => {
     const url = new URL(`http://127.0.0.1:${instances[0]?.port ?? 0}/mcp`);
     const modern = await runRefundDesk({ transport: 'http', era: 'modern', url, fetch: balancer(), log: () => {} });
     expect(modern.failed).toBe(0);
-    const modernTraces = [...tracesOf(readSpanLines(spans)).values()].map(serverSpansOf);
+    const modernTraces = callTracesOf(readSpanLines(spans));
     expect(modernTraces.map((rounds) => rounds.length)).toEqual([1, 3, 3, 2, 2, 1]);
     const spread = modernTraces.filter(
       (rounds) => new Set(rounds.map((span) => span.attributes['mcp_resolve.instance'])).size >= 2,
@@ -70,7 +70,7 @@ describe('the desk through the Redis fleet', () => {
 
     const legacy = await runRefundDesk({ transport: 'http', era: 'legacy', url, fetch: balancer(), log: () => {} });
     expect(legacy.failed).toBe(0);
-    const all = [...tracesOf(readSpanLines(spans)).values()].map(serverSpansOf);
+    const all = callTracesOf(readSpanLines(spans));
     const legacyTraces = all.slice(modernTraces.length);
     expect(legacyTraces.map((rounds) => rounds.length)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(legacyTraces.every(([span]) => span?.attributes['mcp.protocol.version'] === '2025-11-25')).toBe(true);

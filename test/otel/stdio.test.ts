@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { runRefundDesk } from '../../examples/stories/refund-desk/client.js';
-import { readSpanLines, serverSpansOf, tracesOf } from '../../scripts/lib/traces.js';
+import { callTracesOf, readSpanLines } from '../../scripts/lib/traces.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-resolve-otel-stdio-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,7 +24,7 @@ describe.each([
       log: () => {},
     });
     expect(report.failed).toBe(0);
-    const traces = [...tracesOf(readSpanLines(path)).values()].map(serverSpansOf);
+    const traces = callTracesOf(readSpanLines(path));
     expect(traces.map((servers) => servers.length)).toEqual(rounds);
     for (const servers of traces) {
       servers.forEach((span, index) => {
