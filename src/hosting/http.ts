@@ -12,6 +12,7 @@ import type { NodeServerResponseLike } from '@modelcontextprotocol/node';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 
 import { McpResolveError } from '../errors.js';
+import type { Telemetry } from '../telemetry/hooks.js';
 import { createDualEraHandler } from './dualEraHandler.js';
 import type { DualEraHttpOptions } from './options.js';
 
@@ -37,8 +38,15 @@ export interface HttpServerHandle {
   readonly notify: ServerNotifier;
 }
 
-/** Starts a `node:http` server answering both eras of `factory` on one path (see {@link createDualEraHandler}). */
-export async function serveHttp(factory: McpServerFactory, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+/**
+ * Starts a `node:http` server answering both eras of `factory` on one path (see {@link createDualEraHandler});
+ * `telemetry` is told about its legacy session table.
+ */
+export async function serveHttp(
+  factory: McpServerFactory,
+  options: ServeHttpOptions = {},
+  telemetry?: Telemetry,
+): Promise<HttpServerHandle> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -48,7 +56,7 @@ export async function serveHttp(factory: McpServerFactory, options: ServeHttpOpt
     );
   }
   const { port: _port, host: _host, ...handlerOptions } = options;
-  const handler = createDualEraHandler(factory, {
+  const handler = createDualEraHandler(telemetry === undefined ? factory : { createServer: factory, telemetry }, {
     ...handlerOptions,
     allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
   });

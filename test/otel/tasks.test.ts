@@ -1,4 +1,7 @@
-/** Task status changes are counted by status, and the author's own `tasks.onStatus` still receives each one. */
+/**
+ * Task status changes are counted by status and recorded as child spans of the call that created
+ * the task (one trace for a task's life), and the author's own `tasks.onStatus` still receives each one.
+ */
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 
@@ -8,10 +11,10 @@ import { connectInProcess, taskOf, updateTask } from 'mcp-resolve/testing';
 
 import { onCleanup } from '../resolvers/helpers.js';
 import { TASK_CLIENT, until } from '../tasks/helpers.js';
-import { counterSum, recording } from './helpers.js';
+import { counterSum, recording, serverSpans } from './helpers.js';
 
 describe('task status metrics', () => {
-  it('counts each status change and keeps the author hook', async () => {
+  it('counts each status change, records it under the creating call, and keeps the author hook', async () => {
     const recorded = recording();
     onCleanup(() => recorded.shutdown());
     const seen: TaskStatusChange[] = [];
@@ -39,5 +42,27 @@ describe('task status metrics', () => {
     const metrics = await recorded.metrics();
     for (const status of ['input_required', 'working', 'completed'])
       expect(counterSum(metrics, 'mcp_resolve.task.status_changes', { 'mcp_resolve.task.status': status })).toBe(1);
+
+    const spans = recorded.spans();
+    const [created] = serverSpans(spans).filter((span) => span.name === 'tools/call approve');
+    expect(created?.attributes['mcp_resolve.round.outcome']).toBe('task');
+    const changes = spans.filter((span) => span.name.startsWith('task '));
+    expect(changes.map((span) => [span.name, span.attributes['mcp_resolve.task.status']])).toEqual([
+      ['task input_required', 'input_required'],
+      ['task working', 'working'],
+      ['task completed', 'completed'],
+    ]);
+    for (const change of changes) {
+      expect(change.spanContext().traceId).toBe(created?.spanContext().traceId);
+      expect(change.parentSpanContext?.spanId).toBe(created?.spanContext().spanId);
+    }
+    // The extension's methods get SERVER spans of their own.
+    const methods = new Set(serverSpans(spans).map((span) => span.attributes['mcp.method.name']));
+    expect([...methods].filter((method) => String(method).startsWith('tasks/')).sort()).toEqual([
+      'tasks/get',
+      'tasks/update',
+    ]);
+    // A created task is not a completed call: calls are counted when they end.
+    expect(counterSum(metrics, 'mcp_resolve.calls', { 'gen_ai.tool.name': 'approve' })).toBe(0);
   });
 });
