@@ -4,6 +4,10 @@
  * - Python clients (interop/python, written here on the SDK's public `Client`) drive our refund
  *   desk, the mrtr and legacy-elicitation stories, the -32021 gate and the conformance fixture's
  *   several-questions/sample/listRoots tools, over stdio and HTTP on 2026-07-28 and 2025-11-25.
+ * - Trace context: the Python client runs the desk under a W3C trace context per call, which the
+ *   SDK client injects into `params._meta`; our desk exports its spans (`--otel file:PATH`) and the
+ *   client checks that our SERVER spans continue its traces (interop/python/mcp_interop/trace.py),
+ *   over stdio and HTTP on both eras.
  * - Our story client drives a refund desk written on the SDK's `MCPServer` + `Resolve` over HTTP on
  *   both eras (its checks of our own extras, e.g. form titles, are reported apart), and our test
  *   client probes that server's several-questions, sample, listRoots, URL-mode and gate behaviour.
@@ -13,6 +17,7 @@
  * every check, not only failures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -146,6 +151,36 @@ async function pythonAgainstUs(env: PythonEnv): Promise<void> {
         await pythonClient(env, 'extras', era, `python->ts/conformance http ${PROTOCOL[era]}`, ['--url', url]);
     },
     startConformance,
+  );
+}
+
+/** A fresh span file for one traced run. */
+function spanFile(name: string): string {
+  mkdirSync(join(CACHE, 'spans'), { recursive: true });
+  const path = join(CACHE, 'spans', `${name}.jsonl`);
+  rmSync(path, { force: true });
+  return path;
+}
+
+/** The Python client's trace context continued by our desk's SERVER spans, over stdio and HTTP on both eras. */
+async function pythonTraceContext(env: PythonEnv): Promise<void> {
+  for (const era of ERAS) {
+    const spans = spanFile(`stdio-${era}`);
+    const server = ['--stdio', process.execPath, '--import', 'tsx', STORY('refund-desk'), '--otel', `file:${spans}`];
+    const label = `python->ts/refund-desk traced stdio ${PROTOCOL[era]}`;
+    await pythonClient(env, 'desk', era, label, ['--spans', spans, ...server]);
+  }
+  const spans = spanFile('http');
+  await withOurServer(
+    STORY('refund-desk'),
+    'refund-desk',
+    async (url) => {
+      for (const era of ERAS) {
+        const label = `python->ts/refund-desk traced http ${PROTOCOL[era]}`;
+        await pythonClient(env, 'desk', era, label, ['--spans', spans, '--url', url]);
+      }
+    },
+    () => startHttpServer(STORY('refund-desk'), 'refund-desk', ['--otel', `file:${spans}`]),
   );
 }
 
@@ -298,6 +333,7 @@ try {
 try {
   await checkPythonCode(env);
   await pythonAgainstUs(env);
+  await pythonTraceContext(env);
   await usAgainstPythonDesk(env);
   await usAgainstPythonProbes(env);
 } catch (error) {

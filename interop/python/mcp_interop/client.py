@@ -1,11 +1,14 @@
 """Python SDK clients driving mcp-resolve's story servers (the seed's assertions, written here).
 
-    python -m mcp_interop.client <story> --era modern|legacy --label L (--url URL | --stdio CMD ARG...)
+    python -m mcp_interop.client <story> --era modern|legacy --label L [--spans PATH] (--url URL | --stdio CMD ARG...)
 
 Stories: `desk` (the refund-desk table), `gate` (a client without elicitation), `mrtr`,
 `legacy-elicitation`, `extras` (several questions in one round, sample, listRoots: the conformance fixture). On 2026-07-28 the client drives the `input_required` rounds itself, so it sees
 every leg, batch and `requestState` on the wire; on 2025-11-25 it counts the elicitation pushes.
-Prints `interop <label>: N passed, M failed` last and exits 1 on any failure.
+With `--spans PATH` (our server started with `--otel file:PATH`), every call runs under a trace
+context of its own, which the SDK client injects into `params._meta`, and the run checks that our
+SERVER spans continue it (`trace.py`). Prints `interop <label>: N passed, M failed` last and exits 1
+on any failure.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pydantic import FileUrl
@@ -37,12 +41,14 @@ from mcp_types import (
     InputResponses,
     ListRootsRequest,
     ListRootsResult,
+    ListToolsResult,
     Root,
     TextContent,
 )
 
 from .desk_table import CALLS, Topic, expected_receipt, topic_of
 from .tally import Tally
+from .trace import TracedCall, check_traces, read_span_lines, traced
 
 MODERN = "2026-07-28"
 SAMPLED = CreateMessageResult(role="assistant", content=TextContent(type="text", text="Paris"), model="interop-model")
@@ -68,9 +74,10 @@ def text_of(result: CallToolResult) -> str:
 class Driver:
     """One connection; answers every question through `answer`, counting legs and pushes."""
 
-    def __init__(self, target: StdioServerParameters | str, era: str, answer: Answer | None) -> None:
+    def __init__(self, target: StdioServerParameters | str, era: str, answer: Answer | None, traces: list[TracedCall] | None = None) -> None:
         self.era = era
         self.answer = answer
+        self.traces = traces
         self.pushes = 0
         self.client = Client(
             target,
@@ -109,7 +116,23 @@ class Driver:
             return f"roots:{key}", ROOTS
         raise RuntimeError(f"unexpected input request {key}: {request}")
 
+    async def list_tools(self) -> ListToolsResult:
+        """Lists the tools (under a trace context of its own when tracing)."""
+        if self.traces is None:
+            return await self.client.list_tools()
+        with traced("tools/list", "tools/list", self.traces):
+            return await self.client.list_tools()
+
     async def call(self, name: str, arguments: dict[str, Any]) -> Outcome:
+        """Calls a tool (under a trace context of its own when tracing, one request per leg)."""
+        if self.traces is None:
+            return await self._call(name, arguments)
+        with traced(f"tools/call {name} #{len(self.traces)}", "tools/call", self.traces) as call:
+            seen = await self._call(name, arguments)
+            call.requests = seen.legs
+            return seen
+
+    async def _call(self, name: str, arguments: dict[str, Any]) -> Outcome:
         """Calls a tool; on 2026-07-28 drives the rounds by hand to see each leg."""
         self.pushes = 0
         if self.era != "modern":
@@ -136,7 +159,7 @@ class Driver:
 
 async def desk(driver: Driver, tally: Tally, script: dict[Topic, ElicitResult], counts: dict[Topic, int]) -> None:
     """The refund-desk table, row by row."""
-    tools = (await driver.client.list_tools()).tools
+    tools = (await driver.list_tools()).tools
     schema = tools[0].input_schema if tools else {}
     tally.check([tool.name for tool in tools] == ["refund_order"], "one tool: refund_order")
     tally.check(
@@ -241,8 +264,8 @@ def desk_answers(script: dict[Topic, ElicitResult], counts: dict[Topic, int]) ->
     return answer
 
 
-async def run(story: str, target: StdioServerParameters | str, era: str, tally: Tally) -> None:
-    """Connects and walks one story."""
+async def run(story: str, target: StdioServerParameters | str, era: str, tally: Tally, spans: Path | None = None) -> None:
+    """Connects and walks one story; with `spans`, checks that our server's spans continue each call's trace."""
     script: dict[Topic, ElicitResult] = {}
     counts: dict[Topic, int] = {"scope": 0, "restock": 0}
     confirm: list[ElicitResult] = []
@@ -262,7 +285,7 @@ async def run(story: str, target: StdioServerParameters | str, era: str, tally: 
         return ElicitResult(action="accept")
 
     answers: dict[str, Answer | None] = {"desk": desk_answers(script, counts), "gate": None}
-    driver = Driver(target, era, answers.get(story, story_answer))
+    driver = Driver(target, era, answers.get(story, story_answer), [] if spans is not None else None)
     steps: dict[str, Callable[[], Awaitable[None]]] = {
         "desk": lambda: desk(driver, tally, script, counts),
         "gate": lambda: gate(driver, tally),
@@ -272,6 +295,10 @@ async def run(story: str, target: StdioServerParameters | str, era: str, tally: 
     }
     async with driver.client:
         await steps[story]()
+    if spans is not None and driver.traces is not None:
+        tally.check(len(driver.traces) > 0, f"the story made traced calls (made {len(driver.traces)})")
+        for ok, what in check_traces(read_span_lines(spans), driver.traces):
+            tally.check(ok, what)
 
 
 def main() -> None:
@@ -280,13 +307,14 @@ def main() -> None:
     parser.add_argument("story", choices=["desk", "gate", "mrtr", "legacy-elicitation", "extras"])
     parser.add_argument("--era", choices=["modern", "legacy"], default="modern")
     parser.add_argument("--label", required=True)
+    parser.add_argument("--spans", type=Path, help="our server's span file (--otel file:PATH): check trace continuation")
     parser.add_argument("--url")
     parser.add_argument("--stdio", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     target: StdioServerParameters | str = args.url or StdioServerParameters(command=args.stdio[0], args=args.stdio[1:])
     tally = Tally(args.label)
     try:
-        asyncio.run(run(args.story, target, args.era, tally))
+        asyncio.run(run(args.story, target, args.era, tally, args.spans))
     except Exception as error:  # the run's own failure is one failed check, reported
         tally.check(False, f"the run finished (raised {type(error).__name__}: {error})")
     print(tally.summary(), flush=True)
