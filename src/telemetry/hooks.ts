@@ -79,6 +79,7 @@ export interface RequestTrace {
  * `tools/list`, `tasks/get`, a tool registered in `setup()`, …), and every notification.
  */
 export interface ServedMessage {
+  /** The JSON-RPC method (`tools/list`, `notifications/initialized`, …). */
   readonly method: string;
   /** `params.name` when it is a string (a tool or prompt name). */
   readonly name: string | undefined;
@@ -86,6 +87,7 @@ export interface ServedMessage {
   readonly requestId: string | number | undefined;
   /** The protocol revision the message speaks, when known. */
   readonly protocolVersion: string | undefined;
+  /** The era the message speaks (a 2026-07-28 message carries the per-request protocol version). */
   readonly era: Era;
   /** The message's `params._meta` (W3C `traceparent` / `tracestate` are read from it). */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
@@ -97,6 +99,7 @@ export interface ServedMessage {
 
 /** A status change of the task `taskId`. */
 export interface TaskChange {
+  /** The task's id. */
   readonly taskId: string;
   /** The new status (`working`, `input_required`, `completed`, `failed`, `cancelled`). */
   readonly status: string;
