@@ -227,6 +227,8 @@ describe('10,000 abandoned tasks', () => {
     const count = async () => (await client.keys(`${prefix}*`)).length;
     await expect.poll(count, { timeout: 30_000, interval: 250 }).toBe(0);
     // What stays is allocator and hash-table slack, not the tasks: under a tenth of what they took.
-    expect((await usedMemory()) - before).toBeLessThan((peak - before) / 10);
-  }, 45_000);
+    // Redis shrinks its tables and frees lazily in its cron, so the figure is polled, not read once.
+    const retained = async () => (await usedMemory()) - before;
+    await expect.poll(retained, { timeout: 15_000, interval: 250 }).toBeLessThan((peak - before) / 10);
+  }, 60_000);
 });
