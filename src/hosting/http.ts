@@ -6,13 +6,19 @@ import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
+import type {
+  AuthInfo,
+  McpHandlerRequestOptions,
+  McpServerFactory,
+  ServerNotifier,
+} from '@modelcontextprotocol/server';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import type { NodeServerResponseLike } from '@modelcontextprotocol/node';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 
 import { McpResolveError } from '../errors.js';
 import type { Telemetry } from '../telemetry/hooks.js';
+import type { DualEraHandler } from './dualEraHandler.js';
 import { createDualEraHandler } from './dualEraHandler.js';
 import type { DualEraHttpOptions } from './options.js';
 
@@ -26,6 +32,14 @@ export interface ServeHttpOptions extends DualEraHttpOptions {
   port?: number;
   /** Interface to bind; a non-loopback address is added to the default `allowedHosts`. @default '127.0.0.1' */
   host?: string;
+  /**
+   * Decides who is calling before MCP sees the request: resolve to the caller's `AuthInfo` (handlers
+   * read it as `ctx.http.authInfo`, and every sealed `requestState` is bound to its principal, so one
+   * caller's state is refused for another), or to a `Response` (401, 403) to answer instead. The
+   * SDK's `requireBearerAuth({ verifier })` from `@modelcontextprotocol/server` has this shape.
+   * @default undefined — requests carry no `AuthInfo`
+   */
+  authenticate?: (request: Request) => AuthInfo | Response | Promise<AuthInfo | Response>;
 }
 
 /** A running HTTP server from {@link serveHttp}. */
@@ -55,13 +69,13 @@ export async function serveHttp(
       `serveHttp(): port must be an integer from 0 to 65535 (got ${String(port)}). Pass 0 for a free port.`,
     );
   }
-  const { port: _port, host: _host, ...handlerOptions } = options;
+  const { port: _port, host: _host, authenticate, ...handlerOptions } = options;
   const handler = createDualEraHandler(telemetry === undefined ? factory : { createServer: factory, telemetry }, {
     ...handlerOptions,
     allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
   });
   const report = (error: Error): void => options.onerror?.(error);
-  const nodeHandler = toNodeHandler(handler, {
+  const nodeHandler = toNodeHandler(authenticating(handler, authenticate), {
     onerror: report,
     ...(options.maxRequestBodySize !== undefined && { maxRequestBodySize: options.maxRequestBodySize }),
   });
@@ -97,6 +111,20 @@ export async function serveHttp(
         await stopped;
       })();
       return closing;
+    },
+  };
+}
+
+/** The handler behind `authenticate`: a `Response` answers the request, an `AuthInfo` rides along with it. */
+function authenticating(
+  handler: DualEraHandler,
+  authenticate: ServeHttpOptions['authenticate'],
+): Pick<DualEraHandler, 'fetch'> {
+  if (authenticate === undefined) return handler;
+  return {
+    async fetch(request: Request, init?: McpHandlerRequestOptions) {
+      const outcome = await authenticate(request);
+      return outcome instanceof Response ? outcome : handler.fetch(request, { ...init, authInfo: outcome });
     },
   };
 }

@@ -1,0 +1,111 @@
+/**
+ * The `authenticate` hook of `serveHttp`, fed the SDK's own `requireBearerAuth`: an unauthenticated
+ * request is answered by the hook, and the caller's principal is bound into the sealed
+ * `requestState`, so one caller's state is refused when another presents it.
+ */
+import type { AuthInfo, OAuthTokenVerifier } from '@modelcontextprotocol/server';
+import { OAuthError, OAuthErrorCode, isInputRequiredResult, requireBearerAuth } from '@modelcontextprotocol/server';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
+import type { HttpServerHandle } from '../../src/node/index.js';
+import { serveHttp } from '../../src/node/index.js';
+import { MODERN_PROTOCOL_VERSION } from '../../src/testing/connection.js';
+
+/** Two callers of one OAuth client, told apart by their subject. */
+const verifier: OAuthTokenVerifier = {
+  verifyAccessToken(token: string): Promise<AuthInfo> {
+    const subject = { 'alice-token': 'alice', 'bob-token': 'bob' }[token];
+    if (subject === undefined) return Promise.reject(new OAuthError(OAuthErrorCode.InvalidToken, 'unknown token'));
+    return Promise.resolve({
+      token,
+      clientId: 'desk-app',
+      scopes: [],
+      expiresAt: 4_102_444_800,
+      extra: { sub: subject },
+    });
+  },
+};
+
+const handles: HttpServerHandle[] = [];
+const clients: Client[] = [];
+afterAll(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await Promise.all(handles.splice(0).map((handle) => handle.close()));
+});
+
+async function serve(): Promise<URL> {
+  const handle = await serveHttp(createRefundDesk().createServer, { authenticate: requireBearerAuth({ verifier }) });
+  handles.push(handle);
+  return handle.url;
+}
+
+/** A modern client sending `token`, answering no question by itself. */
+async function connectAs(url: URL, token: string): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+  const client = new Client(
+    { name: 'auth-test', version: '0.0.0' },
+    {
+      capabilities: { elicitation: { form: {} } },
+      versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } },
+      inputRequired: { autoFulfill: false },
+    },
+  );
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+const ARGS = { order_id: 'ORD-7002', reason: 'arrived broken' };
+
+/** Round 1 of the desk's full flow as `client`: its question key and sealed state. */
+async function firstRound(client: Client): Promise<{ key: string; requestState: string }> {
+  const result: unknown = await client.request(
+    { method: 'tools/call', params: { name: 'refund_order', arguments: ARGS } },
+    { allowInputRequired: true },
+  );
+  if (!isInputRequiredResult(result) || result.requestState === undefined) throw new Error('round 1 should ask');
+  return { key: Object.keys(result.inputRequests ?? {})[0] ?? '', requestState: result.requestState };
+}
+
+function secondRound(client: Client, key: string, requestState: string): Promise<unknown> {
+  return client.request(
+    {
+      method: 'tools/call',
+      params: {
+        name: 'refund_order',
+        arguments: ARGS,
+        requestState,
+        inputResponses: { [key]: { action: 'accept', content: { full: true } } },
+      },
+    },
+    { allowInputRequired: true },
+  );
+}
+
+describe('serveHttp authenticate', () => {
+  it('answers a request without a valid token with the hook’s 401 challenge', async () => {
+    const url = await serve();
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
+  });
+
+  it('binds the state to the caller: the same caller continues, another is refused', async () => {
+    const url = await serve();
+    const alice = await connectAs(url, 'alice-token');
+    const bob = await connectAs(url, 'bob-token');
+    const stolen = await firstRound(alice);
+    await expect(secondRound(bob, stolen.key, stolen.requestState)).rejects.toThrow('Invalid or expired requestState');
+    const own = await firstRound(alice);
+    const continued = await secondRound(alice, own.key, own.requestState);
+    expect(isInputRequiredResult(continued)).toBe(true);
+  });
+});
