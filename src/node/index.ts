@@ -54,5 +54,12 @@ function missingNodeAdapter(error: unknown): unknown {
   );
 }
 
+export { answerInTerminal, fillForm } from './ask/form.js';
+export type { FormSchema } from './ask/form.js';
+export { sampleInTerminal } from './ask/sample.js';
+export { runAskSession } from './ask/session.js';
+export { openTerminal } from './ask/terminal.js';
+export type { Terminal } from './ask/terminal.js';
+
 /** The SDK server factory type both functions accept besides a `McpResolveServer`. */
 export type { McpServerFactory };

@@ -5,68 +5,13 @@
  * not on the order fails the call); on the guided desk it is a numbered choice, and a bad choice is
  * asked again.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-
 import { describe, expect, it } from 'vitest';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import type { Step } from '../fixtures/pseudoTerminal.js';
+import { playInTerminal } from '../fixtures/pseudoTerminal.js';
+
 const CLIENT = 'examples/stories/refund-desk/client.ts';
-
-/** One exchange: wait until the terminal shows `expect`, then type `type` (and Enter), if given. */
-interface Step {
-  readonly expect: string;
-  readonly type?: string;
-}
-
-/** Runs the client in a pseudo-terminal, plays `steps`, and returns everything the terminal showed. */
-async function playInTerminal(
-  flags: readonly string[],
-  steps: readonly Step[],
-): Promise<{ screen: string; code: number | null }> {
-  const command = [process.execPath, '--import', 'tsx', CLIENT, '--ask', ...flags].join(' ');
-  const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let screen = '';
-  let seenUpTo = 0;
-  let waiter: (() => void) | undefined;
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => {
-    screen += chunk.replace(/\r/g, '');
-    waiter?.();
-  });
-  child.stderr.on('data', () => {});
-  const waitFor = (text: string) =>
-    new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`the terminal never showed ${JSON.stringify(text)}; it shows:\n${screen}`)),
-        20_000,
-      );
-      const look = () => {
-        const at = screen.indexOf(text, seenUpTo);
-        if (at < 0) return;
-        seenUpTo = at + text.length;
-        clearTimeout(timer);
-        waiter = undefined;
-        resolve();
-      };
-      waiter = look;
-      look();
-    });
-  try {
-    for (const step of steps) {
-      await waitFor(step.expect);
-      if (step.type !== undefined) child.stdin.write(`${step.type}\r`);
-    }
-    const [code] = (await once(child, 'exit')) as [number | null];
-    return { screen, code };
-  } finally {
-    if (child.exitCode === null) child.kill('SIGTERM');
-  }
-}
+const ask = (flags: readonly string[]) => [process.execPath, '--import', 'tsx', CLIENT, '--ask', ...flags];
 
 const ANSWER_KEYS = 'a = answer, d = decline, c = cancel [a] > ';
 
@@ -138,7 +83,7 @@ describe('refund desk client --ask, in a pseudo-terminal', () => {
     { era: '2026-07-28', flags: [] },
     { era: '2025-11-25', flags: ['--legacy'] },
   ])("a person answers every question of the seed's desk at the terminal on $era", async ({ era, flags }) => {
-    const { screen, code } = await playInTerminal(flags, SEED_CONVERSATION);
+    const { screen, code } = await playInTerminal(ask(flags), SEED_CONVERSATION);
     expect(screen).toContain(`refund desk over stdio, ${era}.`);
     // What the person typed is echoed by the terminal, as on a real one.
     expect(screen).toContain('  > mystery-hat');
@@ -146,7 +91,7 @@ describe('refund desk client --ask, in a pseudo-terminal', () => {
   });
 
   it("a person picks from the guided desk's numbered list, and a number off the list is asked again", async () => {
-    const { screen, code } = await playInTerminal(['--guided'], GUIDED_CONVERSATION);
+    const { screen, code } = await playInTerminal(ask(['--guided']), GUIDED_CONVERSATION);
     expect(screen).toContain('guided refund desk over stdio, 2026-07-28.');
     expect(screen).toContain('choose 1-3 > 9');
     expect(code).toBe(0);

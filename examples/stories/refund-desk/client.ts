@@ -350,7 +350,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   } as const;
   if (values.ask) {
     const { runAskMode } = await import('./ask.js');
-    const { openTerminal } = await import('../terminal/form.js');
+    const { openTerminal } = await import('mcp-resolve/node');
     await runAskMode({ ...run, terminal: openTerminal(process.stdin, process.stdout) });
   } else {
     const report = await runRefundDesk(run);

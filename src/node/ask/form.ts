@@ -5,48 +5,20 @@
  * Enter takes the default. Before the fields, one key chooses: `a` answer, `d` decline, `c`
  * cancel. A URL-mode question shows its link and waits until the person is done there.
  *
- * Line-based on purpose (node:readline, no dependency): it works the same on a real terminal, a
- * pseudo-terminal and a pipe, so it can be driven in tests exactly as a person would drive it.
+ * Line-based on purpose (see ./terminal.ts): it can be driven in tests exactly as a person would.
  */
-import { createInterface } from 'node:readline';
-import type { Readable, Writable } from 'node:stream';
-
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 
-/** Where the form reads lines and writes prompts. */
-export interface Terminal {
-  /** Writes `prompt` and resolves with the next line typed, or `undefined` at end of input. */
-  ask(prompt: string): Promise<string | undefined>;
-  /** Writes one line. */
-  say(line: string): void;
-  /** Stops reading. */
-  close(): void;
-}
-
-/** A {@link Terminal} on a pair of streams (usually `process.stdin` and `process.stdout`). */
-export function openTerminal(input: Readable, output: Writable): Terminal {
-  const lines = createInterface({ input, terminal: false });
-  const iterator = lines[Symbol.asyncIterator]();
-  return {
-    async ask(prompt) {
-      output.write(prompt);
-      const next = await iterator.next();
-      return next.done === true ? undefined : String(next.value).trim();
-    },
-    say(line) {
-      output.write(`${line}\n`);
-    },
-    close() {
-      lines.close();
-    },
-  };
-}
+import type { Terminal } from './terminal.js';
 
 type Field = Record<string, unknown>;
 type Value = string | number | boolean | string[];
 
-/** The end of input: the person left, which the form reports as a cancel. */
-class EndOfInput extends Error {}
+/** A flat form's schema: what `elicitation/create` carries, and what {@link fillForm} renders. */
+export type FormSchema = Extract<ElicitRequest['params'], { requestedSchema: unknown }>['requestedSchema'];
+
+/** The end of input: the person left (a form reports it as a cancel). */
+export class EndOfInput extends Error {}
 
 interface Choice {
   readonly value: string;
@@ -140,6 +112,20 @@ async function askField(
   }
 }
 
+/**
+ * Asks every field of a flat `schema` at `terminal` and returns what was typed (optional fields
+ * skipped with Enter are left out). Throws when input ends (the person left).
+ */
+export async function fillForm(schema: FormSchema, terminal: Terminal): Promise<Record<string, Value>> {
+  const needed = new Set(schema.required ?? []);
+  const content: Record<string, Value> = {};
+  for (const [name, field] of Object.entries(schema.properties as Record<string, Field>)) {
+    const value = await askField(terminal, name, field, needed.has(name));
+    if (value !== undefined) content[name] = value;
+  }
+  return content;
+}
+
 /** Lets a person answer one elicitation at `terminal`. */
 export async function answerInTerminal(params: ElicitRequest['params'], terminal: Terminal): Promise<ElicitResult> {
   terminal.say('');
@@ -157,14 +143,7 @@ export async function answerInTerminal(params: ElicitRequest['params'], terminal
       if (key === '' || key === 'a') break;
       terminal.say('    type a, d or c');
     }
-    const schema = params.requestedSchema;
-    const needed = new Set(schema.required ?? []);
-    const content: Record<string, Value> = {};
-    for (const [name, field] of Object.entries(schema.properties as Record<string, Field>)) {
-      const value = await askField(terminal, name, field, needed.has(name));
-      if (value !== undefined) content[name] = value;
-    }
-    return { action: 'accept', content };
+    return { action: 'accept', content: await fillForm(params.requestedSchema, terminal) };
   } catch (error) {
     if (error instanceof EndOfInput) return CANCEL;
     throw error;
