@@ -36,8 +36,12 @@ export class McpResolveError extends Error {
     Object.defineProperty(this, BRAND, { value: true });
   }
 
-  /** `instanceof` by brand, so it holds across duplicated copies of this package. */
+  /**
+   * `instanceof McpResolveError` by brand, so it holds across duplicated copies of this package; a
+   * subclass keeps the plain prototype-chain check (the brand is not inherited as a test).
+   */
   static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== McpResolveError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return typeof value === 'object' && value !== null && BRAND in value;
   }
 }
@@ -55,8 +59,12 @@ export class ToolError extends Error {
     Object.defineProperty(this, TOOL_ERROR_BRAND, { value: true });
   }
 
-  /** `instanceof` by brand, so it holds across duplicated copies of this package. */
+  /**
+   * `instanceof ToolError` by brand, so it holds across duplicated copies of this package; a
+   * subclass (`class OrderNotFound extends ToolError {}`) keeps the plain prototype-chain check.
+   */
   static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== ToolError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return typeof value === 'object' && value !== null && TOOL_ERROR_BRAND in value;
   }
 }
