@@ -7,10 +7,10 @@ export const requestTrace = Symbol('mcp-resolve.request-trace');
 /** What resolvers and tool bodies receive as their context. */
 import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 
+import type { Era } from './era.js';
 import type { RequestTrace } from './telemetry/hooks.js';
 
-/** The protocol era of a request: `modern` is 2026-07-28 or later, `legacy` is 2025-11-25 or earlier. */
-export type Era = 'modern' | 'legacy';
+export type { Era } from './era.js';
 
 /**
  * The SDK's request context plus the request's era and the client's declared capabilities. On a

@@ -3,7 +3,7 @@
  * option (`mcp-resolve/otel` is the OpenTelemetry one). Nothing here imports OpenTelemetry: with no
  * observer the call path checks one `undefined` and goes on (docs/observability.md).
  */
-import type { Era } from '../context.js';
+import type { Era } from '../era.js';
 
 /** The kind of a question: a form, a sampling request, a roots listing, or a URL to open. */
 export type QuestionKind = 'elicit' | 'sample' | 'roots' | 'url';

@@ -1,0 +1,58 @@
+/**
+ * src/ has no import cycle: every relative import of every module (`import type` and
+ * `export … from` included) is read with the TypeScript compiler, and a cycle fails the test,
+ * printed as `a.ts -> b.ts -> a.ts`.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../src', import.meta.url));
+
+function modules(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return modules(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The src/ modules `file` imports (relative specifiers, `.js` mapped back to `.ts`). */
+function importsOf(file: string): string[] {
+  const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+  return importedFiles
+    .map(({ fileName }) => fileName)
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
+}
+
+/** Every cycle found by a depth-first walk, each as a path that starts and ends at one module. */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const found: string[][] = [];
+  const done = new Set<string>();
+  const visit = (node: string, path: string[]): void => {
+    const at = path.indexOf(node);
+    if (at >= 0) {
+      found.push([...path.slice(at), node]);
+      return;
+    }
+    if (done.has(node)) return;
+    for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
+    done.add(node);
+  };
+  for (const node of graph.keys()) visit(node, []);
+  return found;
+}
+
+describe('the import graph of src/', () => {
+  it('has no cycle', () => {
+    const files = modules(SRC);
+    const graph = new Map(files.map((file) => [file, importsOf(file)]));
+    const printed = cycles(graph).map((cycle) => cycle.map((file) => relative(SRC, file)).join(' -> '));
+    expect(printed).toEqual([]);
+    expect(graph.size).toBeGreaterThan(50);
+  });
+});
