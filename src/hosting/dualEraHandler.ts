@@ -5,19 +5,13 @@
  */
 
 import type { McpHandlerRequestOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
-import {
-  createMcpHandler,
-  hostHeaderValidationResponse,
-  isJsonContentType,
-  isLegacyRequest,
-  originValidationResponse,
-  readRequestBody,
-} from '@modelcontextprotocol/server';
+import { createMcpHandler, isJsonContentType, isLegacyRequest, readRequestBody } from '@modelcontextprotocol/server';
 
 import { isNestedBatch, normalizeInbound } from './inbound.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import { createLegacySessionLeg } from './legacySessions.js';
 import type { DualEraHttpOptions } from './options.js';
+import { createRebindingGuard } from './rebindingGuard.js';
 import { resolveDualEraHttpOptions } from './options.js';
 import type { ServerSource } from './source.js';
 import { announceHttpHosting, factoryOf, telemetryOf } from './source.js';
@@ -69,16 +63,13 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
         })
       : undefined;
   const legacyLeg = legacy ?? modern;
+  const guard = createRebindingGuard(allowedHosts, allowedOrigins, report);
   let closed = false;
 
   async function route(request: Request, init: McpHandlerRequestOptions): Promise<Response> {
     if (closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
-    const rejected =
-      hostHeaderValidationResponse(request, allowedHosts) ?? originValidationResponse(request, allowedOrigins);
-    if (rejected !== undefined) {
-      report(new Error(`Rejected request: Host or Origin not allowed (${rejected.status})`));
-      return rejected;
-    }
+    const rejected = guard(request);
+    if (rejected !== undefined) return rejected;
     if (new URL(request.url).pathname !== path) return jsonRpcErrorResponse(404, -32000, 'Not Found');
     const method = request.method.toUpperCase();
     if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {

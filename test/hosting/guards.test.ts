@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { McpResolveError } from '../../src/errors.js';
 import { createDualEraHandler } from '../../src/hosting/index.js';
@@ -42,6 +42,23 @@ describe('DNS-rebinding guard', () => {
       const response = await initializeWith({ host: `${host}:${served.url.port}` });
       expect(response.status).toBe(200);
     }
+  });
+
+  it('logs the first refusal of each Host once, naming allowedHosts and the value to pass', async () => {
+    const lines: string[] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation((line: string) => void lines.push(line));
+    try {
+      const host = `logged.example:${served.url.port}`;
+      expect((await initializeWith({ host })).status).toBe(403);
+      expect((await initializeWith({ host })).status).toBe(403);
+    } finally {
+      warn.mockRestore();
+    }
+    expect(lines).toEqual([
+      `mcp-resolve: refused a request with Host 'logged.example:${served.url.port}' (403): not in allowedHosts ` +
+        `[localhost, 127.0.0.1, [::1]]. If clients reach this server by that name, pass allowedHosts: ['logged.example'] ` +
+        'to serveHttp() or createDualEraHandler().',
+    ]);
   });
 
   it('rejects a foreign Origin with 403 and accepts a loopback one', async () => {
