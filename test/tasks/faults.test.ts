@@ -5,36 +5,22 @@
  * abandoned tasks whose memory comes back (in memory and in Redis).
  */
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { McpResolveServerOptions, TaskRecord } from 'mcp-resolve';
 import { createMemoryTaskStore, elicit, McpResolveServer, resolver } from 'mcp-resolve';
 import { serveHttp } from 'mcp-resolve/node';
 import type { RedisConnection } from 'mcp-resolve/redis';
-import { connectRedis, createRedisTaskStore } from 'mcp-resolve/redis';
+import { createRedisTaskStore } from 'mcp-resolve/redis';
 import { cancelTask, connectHttp, getTask, taskOf, updateTask } from 'mcp-resolve/testing';
 
-import type { RedisServer } from '../../scripts/lib/processes.js';
-import { startRedisServer } from '../../scripts/lib/processes.js';
 import { onCleanup } from '../resolvers/helpers.js';
 import { TASK_CLIENT, until } from './helpers.js';
+import { useRedisServer } from './redisServer.js';
 
-let redis: RedisServer;
-const clients: RedisConnection[] = [];
+const redisServer = useRedisServer();
 
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  for (const client of clients.splice(0)) await client.destroy();
-  await redis?.dispose();
-});
-
-async function connection(): Promise<RedisConnection> {
-  const client = await connectRedis(redis.url);
-  clients.push(client);
-  return client;
-}
+const connection = (): Promise<RedisConnection> => redisServer.connect();
 
 const Approve = z.object({ approve: z.boolean() });
 const approval = resolver({ name: 'approval', args: { amount: z.number() } }, ({ amount }) =>

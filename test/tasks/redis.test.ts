@@ -3,31 +3,20 @@
  * answered and completed through another; concurrent answers on two instances enter the body once.
  */
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { elicit, McpResolveServer, resolver } from 'mcp-resolve';
 import type { HttpServerHandle } from 'mcp-resolve/node';
 import { serveHttp } from 'mcp-resolve/node';
 import { connectHttp, getTask, taskOf, updateTask } from 'mcp-resolve/testing';
 
-import type { RedisConnection } from 'mcp-resolve/redis';
-import { connectRedis, createRedisTaskStore } from 'mcp-resolve/redis';
+import { createRedisTaskStore } from 'mcp-resolve/redis';
 
-import type { RedisServer } from '../../scripts/lib/processes.js';
-import { startRedisServer } from '../../scripts/lib/processes.js';
 import { onCleanup, textOf } from '../resolvers/helpers.js';
 import { TASK_CLIENT, until } from './helpers.js';
+import { useRedisServer } from './redisServer.js';
 
-let redis: RedisServer;
-const clients: RedisConnection[] = [];
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  for (const client of clients.splice(0)) await client.destroy();
-  await redis?.dispose();
-});
+const redisServer = useRedisServer();
 
 const Approve = z.object({ approve: z.boolean() });
 const approval = resolver({ name: 'approval', args: { amount: z.number() } }, ({ amount }) =>
@@ -36,8 +25,7 @@ const approval = resolver({ name: 'approval', args: { amount: z.number() } }, ({
 
 /** One server instance (its own process state) over a shared Redis, served on its own HTTP port. */
 async function instance(name: string, prefix: string) {
-  const connection = await connectRedis(redis.url);
-  clients.push(connection);
+  const connection = await redisServer.connect();
   const bodies: string[] = [];
   const server = new McpResolveServer(
     { name: 'fleet-tasks', version: '1' },
@@ -93,8 +81,7 @@ describe('a Redis task store shared by two instances', () => {
 
   it('forgets a task when Redis expires its key', async () => {
     const prefix = `t3:${crypto.randomUUID()}:`;
-    const connection = await connectRedis(redis.url);
-    clients.push(connection);
+    const connection = await redisServer.connect();
     const store = createRedisTaskStore(connection, { keyPrefix: prefix });
     const now = Date.now();
     const record = {
