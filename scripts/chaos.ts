@@ -137,12 +137,17 @@ const answer = async (params: ElicitRequest['params']): Promise<ElicitResult> =>
     ? { action: 'accept', content: { restock: true } }
     : { action: 'accept', content: { full: true } };
 
-/** One call of the three-leg refund (two questions); `true` when the receipt is right. */
+/** One call of the three-leg refund (two questions); rejects unless the receipt is right. */
 async function refund(connection: TestConnection, signal?: AbortSignal): Promise<void> {
   const result = await connection.client.callTool(
     { name: 'refund_order', arguments: { order_id: 'ORD-7002', reason: 'chaos' } },
     { timeout: CALL_LIMIT_MS, ...(signal && { signal }) },
   );
+  if (result.isError === true) {
+    // A call that failed with an error the client can read (and retry on): not an answer lost.
+    const text = result.content.map((part) => (part.type === 'text' ? part.text : part.type)).join(' ');
+    throw new Error(`isError: ${text}`);
+  }
   const receipt = result.structuredContent as { refunded_cents?: number } | undefined;
   if (receipt?.refunded_cents !== 4800) throw new Error(`wrong receipt: ${JSON.stringify(result)}`);
 }

@@ -20,6 +20,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import {
   McpServer,
+  ProtocolErrorCode,
   WebStandardStreamableHTTPServerTransport,
   isInitializeRequest,
   isJSONRPCNotification,
@@ -27,6 +28,7 @@ import {
   isJSONRPCResponse,
 } from '@modelcontextprotocol/server';
 
+import { ANSWER_UNREACHABLE, relayPatiently, watchRelay } from './fleetRelay.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import { observeBody } from './observeBody.js';
 import type { FleetMessage, FleetNotification, LegacySessionFleet, SharedSessionRecord } from './sessionFleet.js';
@@ -160,11 +162,37 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
     }
   }
 
+  const watch =
+    fleet &&
+    watchRelay({
+      fleet,
+      waiting: () => [...live].some((session) => session.transport.pushes.size > 0),
+      interrupted: failPushes,
+    });
+
+  /** Fails every push waiting for an answer the fleet relay may have lost, so its call ends now. */
+  function failPushes(reason: string): void {
+    let failed = 0;
+    for (const session of live) {
+      for (const [wireId, id] of session.transport.pushes) {
+        session.transport.pushes.delete(wireId);
+        failed++;
+        session.transport.onmessage?.({
+          jsonrpc: '2.0',
+          id,
+          error: { code: ProtocolErrorCode.InternalError, message: reason, data: { reason: ANSWER_UNREACHABLE } },
+        });
+      }
+    }
+    if (failed > 0) report(new Error(`Failed ${failed} waiting push(es): ${reason}`));
+  }
+
   const relay: Relay | undefined = fleet && {
     outbound(transport, message) {
       if (isJSONRPCRequest(message)) {
         const wireId = `${WIRE_ID_PREFIX}${fleet.instanceId}:${String(message.id)}`;
         transport.pushes.set(wireId, message.id);
+        watch?.wake();
         return { ...message, id: wireId };
       }
       if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
@@ -522,7 +550,7 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
       const owner = pushOwner(message.id);
       if (owner === undefined) kept.push(message);
       else if (owner !== fleet.instanceId) {
-        await viaStore('relay an answer', () => fleet.send(owner, { kind: 'answer', sessionId, message }));
+        await viaStore('relay an answer', () => relayPatiently(fleet, owner, { kind: 'answer', sessionId, message }));
       } else {
         const transport = byId.get(sessionId)?.transport;
         const localId = transport?.pushes.get(String(message.id));
@@ -606,6 +634,7 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
     },
     async close() {
       closed = true;
+      watch?.stop();
       const stop = await listening;
       await Promise.all([...live].map(closeSession));
       await stop?.().catch(report);

@@ -45,12 +45,14 @@ export interface LegacySessionFleet {
   claimStream(sessionId: string, ttlMs: number): Promise<void>;
   /** The instance holding the session's GET stream, if any. */
   streamHolder(sessionId: string): Promise<string | undefined>;
-  /** Sends a message to one instance. */
+  /** Sends a message to one instance; rejects when that instance is not listening (nothing was delivered). */
   send(instanceId: string, message: FleetMessage): Promise<void>;
   /** Sends a message to every instance, this one included. */
   broadcast(message: FleetMessage): Promise<void>;
   /** Starts receiving the messages addressed to this instance or broadcast; resolves to a stop function. */
   subscribe(onmessage: (message: FleetMessage) => void): Promise<() => Promise<void>>;
+  /** Whether messages sent to this instance reach it now; `false` (or a rejection) while its subscription is down. */
+  listening(): Promise<boolean>;
 }
 
 /** Instances of one process sharing sessions in memory. */
@@ -108,6 +110,7 @@ export function createMemorySessionHub(now: () => number = Date.now): MemorySess
           return holders.get(sessionId);
         },
         async send(target, message) {
+          if (!listeners.has(target)) throw new Error(`no instance ${JSON.stringify(target)} is listening`);
           post(target, message);
         },
         async broadcast(message) {
@@ -120,6 +123,9 @@ export function createMemorySessionHub(now: () => number = Date.now): MemorySess
             set.delete(onmessage);
             if (set.size === 0) listeners.delete(instanceId);
           };
+        },
+        async listening() {
+          return listeners.has(instanceId);
         },
       };
     },

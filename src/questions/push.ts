@@ -6,6 +6,7 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
+import { ANSWER_UNREACHABLE } from '../hosting/fleetRelay.js';
 import { elicitationCompleter, requestTrace, type ToolContext } from '../context.js';
 import { questionKind } from '../telemetry/kinds.js';
 import { ToolError } from '../errors.js';
@@ -43,6 +44,11 @@ export async function pushQuestion(
       pushed?.(actionOf(response));
     } catch (error) {
       pushed?.(undefined, error);
+      if (error instanceof ProtocolError && isUnreachableAnswer(error)) {
+        throw new ToolError(`The answer to the ${request.method} request cannot reach this server. ${error.message}`, {
+          cause: error,
+        });
+      }
       if (error instanceof ProtocolError) {
         throw new ToolError(`The client failed the ${request.method} request: ${error.message}`, { cause: error });
       }
@@ -64,6 +70,12 @@ export async function pushQuestion(
       request = askedAgain(question.rendered.request, error.reason);
     }
   }
+}
+
+/** Whether the hosting failed a push because the fleet relay may have lost its answer. */
+function isUnreachableAnswer(error: ProtocolError): boolean {
+  const { data } = error;
+  return typeof data === 'object' && data !== null && 'reason' in data && data.reason === ANSWER_UNREACHABLE;
 }
 
 /** The `action` a pushed question's raw answer names, for the observer (`undefined` when it names none). */

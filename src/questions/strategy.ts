@@ -50,7 +50,12 @@ export function modernStrategy(ctx: ToolContext, ledger: Ledger): RoundStrategy 
     async recall(question, unprompted) {
       const responses = ctx.mcpReq.inputResponses;
       const outcome = await ledger.recall(question, responses, unprompted);
-      if (trace !== undefined && outcome !== undefined && responses !== undefined && Object.hasOwn(responses, question.key))
+      if (
+        trace !== undefined &&
+        outcome !== undefined &&
+        responses !== undefined &&
+        Object.hasOwn(responses, question.key)
+      )
         trace.answered(question.key, questionKind(question.ask), outcome.action);
       return outcome;
     },

@@ -79,7 +79,9 @@ export function createRedisSessionFleet(
       return (await timed(redis.get(holderKey(sessionId)))) ?? undefined;
     },
     async send(target, message) {
-      await timed(redis.publish(channel(target), JSON.stringify(message)));
+      // PUBLISH counts the subscribers it reached: none means the instance is down or re-subscribing.
+      const receivers = await timed(redis.publish(channel(target), JSON.stringify(message)));
+      if (receivers === 0) throw new Error(`no instance ${JSON.stringify(target)} is listening`);
     },
     async broadcast(message) {
       await timed(redis.publish(everyone, JSON.stringify(message)));
@@ -102,6 +104,11 @@ export function createRedisSessionFleet(
         await subscriber.unsubscribe(channels, listener).catch(() => undefined);
         if (subscriber !== redis) await Promise.resolve(subscriber.destroy()).catch(() => undefined);
       };
+    },
+    async listening() {
+      const mine = channel(instanceId);
+      const counts = await timed(redis.pubSubNumSub(mine));
+      return Number(counts[mine] ?? 0) > 0;
     },
   };
 }

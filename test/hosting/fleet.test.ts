@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { DualEraHandler, DualEraHttpOptions } from '../../src/hosting/index.js';
 import { createDualEraHandler, createMemorySessionHub, INSTANCE_HEADER } from '../../src/hosting/index.js';
+import type { FleetMessage } from '../../src/hosting/index.js';
+import { relayPatiently } from '../../src/hosting/fleetRelay.js';
 import { connectHttp } from '../../src/testing/index.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
 import { SseReader, openLegacySession, post, send } from '../../scripts/lib/wire.js';
@@ -132,4 +134,32 @@ describe('legacy sessions across instances (in-memory hub)', () => {
       .poll(() => errors.filter((line) => line.startsWith('Dropped a relayed answer')))
       .toEqual([`Dropped a relayed answer: no push "mcpr:a:99" of session ${sessionId} waits on this instance`]);
   });
+
+  it('retries a relay while the instance it is for (re)subscribes, so the message arrives', async () => {
+    const hub = createMemorySessionHub();
+    const received: FleetMessage[] = [];
+    const relaying = relayPatiently(hub.member('b'), 'a', { kind: 'ended', sessionId: 's1' });
+    await new Promise((wake) => setTimeout(wake, 300));
+    const stop = await hub.member('a').subscribe((message) => received.push(message));
+    await relaying;
+    await expect.poll(() => received).toEqual([{ kind: 'ended', sessionId: 's1' }]);
+    await stop();
+  });
+
+  it('answers 503 naming the instance when an answer cannot be relayed for 5 s', async () => {
+    const { instances } = sharedFleet(2);
+    const sessionId = await openLegacySession({ url: URL_, fetch: hosted(instances[0]!) });
+    const onB = { url: URL_, sessionId, fetch: hosted(instances[1]!) };
+    const answered = await post(onB, { jsonrpc: '2.0', id: 'mcpr:gone:1', result: { action: 'cancel' } });
+    expect(answered.status).toBe(503);
+    expect(await answered.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32000,
+        message:
+          'Service Unavailable: The legacy session store failed to relay an answer: no instance "gone" is listening; retry later',
+      },
+    });
+  }, 15_000);
 });

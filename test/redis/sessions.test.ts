@@ -190,4 +190,61 @@ describe('the refund desk as a Redis fleet (round-robin, no affinity)', () => {
     }
     expect((await post(onSecond, { jsonrpc: '2.0', id: 2, method: 'ping' })).status).toBe(200);
   });
+
+  it('ends a call at once, with a clear error, when its push waits while the Redis relay fails', async () => {
+    const instances = await startFleet(2, `t${prefix++}:`);
+    const { fetch } = roundRobin(() => instances);
+    let paused = false;
+    const elicit = async (params: { message: string }) => {
+      if (!paused) {
+        // The first question waits for its human while Redis stops answering: its answer may be lost.
+        paused = true;
+        redis.pause();
+        await new Promise((wake) => setTimeout(wake, 2_500));
+      }
+      return ANSWERS.elicit(params);
+    };
+    const connection = await connectHttp(URL_, { era: 'legacy', elicit, transportOptions: { fetch } });
+    try {
+      const result = await connection.client.callTool(
+        { name: 'refund_order', arguments: { order_id: 'ORD-7002', reason: 'arrived broken' } },
+        { timeout: 15_000 },
+      );
+      expect(result.isError).toBe(true);
+      expect(result.content).toEqual([
+        {
+          type: 'text',
+          text: expect.stringMatching(
+            /^The answer to the elicitation\/create request cannot reach this server\. The fleet relay to instance desk-[01] was interrupted while this request waited for its answer \(the check failed: .+\), so the answer may never arrive\. Call the tool again\.$/,
+          ),
+        },
+      ]);
+    } finally {
+      redis.resume();
+    }
+    const again = await connection.client.callTool({
+      name: 'refund_order',
+      arguments: { order_id: 'ORD-7002', reason: 'arrived broken' },
+    });
+    expect(again.structuredContent).toEqual(RECEIPT);
+    await connection.close();
+  }, 30_000);
+
+  it('delivers a relay only to a listening instance, and says whether this one listens', async () => {
+    const keyPrefix = `t${prefix++}:`;
+    const fleet = await connectRedisFleet({ url: redis.url, instanceId: 'solo', keyPrefix });
+    try {
+      expect(await fleet.sessions.listening()).toBe(false);
+      const stop = await fleet.sessions.subscribe(() => {});
+      expect(await fleet.sessions.listening()).toBe(true);
+      await fleet.sessions.send('solo', { kind: 'ended', sessionId: 's1' });
+      await expect(fleet.sessions.send('nobody', { kind: 'ended', sessionId: 's1' })).rejects.toThrow(
+        'no instance "nobody" is listening',
+      );
+      await stop();
+      expect(await fleet.sessions.listening()).toBe(false);
+    } finally {
+      await fleet.close();
+    }
+  });
 });
