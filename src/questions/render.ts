@@ -30,6 +30,8 @@ export interface Question {
   readonly label: string;
   readonly ask: Ask;
   readonly rendered: RenderedQuestion;
+  /** A decline or cancel of this question ends the call, so nothing is asked after it (legacy pushes stop). */
+  readonly declineEndsCall?: boolean;
 }
 
 /**

@@ -71,7 +71,10 @@ export function modernStrategy(ctx: ToolContext, ledger: Ledger): RoundStrategy 
   };
 }
 
-/** Legacy (2025-11-25): nothing is known in advance; a round's questions are pushed one by one, in order. */
+/**
+ * Legacy (2025-11-25): nothing is known in advance; a round's questions are pushed one by one, in
+ * order, and a decline that ends the call stops them (modern sends them together, before any answer).
+ */
 export function legacyStrategy(ctx: ToolContext, timeoutMs: number): RoundStrategy {
   return {
     recall: async () => undefined,
@@ -84,14 +87,12 @@ export function legacyStrategy(ctx: ToolContext, timeoutMs: number): RoundStrate
       for (const question of pending) {
         const outcome = pushQuestion(ctx, question, timeoutMs);
         answers.push({ question, outcome });
-        // A failed push ends the round: later questions are not sent.
-        if (
-          (await outcome.then(
-            () => true,
-            () => false,
-          )) === false
-        )
-          break;
+        // A failed push, or a decline that ends the call, ends the round: later questions are not sent.
+        const goOn = await outcome.then(
+          (answer) => answer.action === 'accept' || question.declineEndsCall !== true,
+          () => false,
+        );
+        if (!goOn) break;
       }
       return { kind: 'answered', answers };
     },

@@ -46,6 +46,8 @@ export interface ResolutionPlan {
    * a decline aborts before later branches run) and each resolver runs after its last dependency.
    */
   readonly schedule: readonly PlanStep[];
+  /** Resolvers whose decline (or cancel) ends the call: some consumer takes them unwrapped. */
+  readonly declineEndsCall: ReadonlySet<PlanNode>;
 }
 
 interface MutableNode {
@@ -147,7 +149,10 @@ export function compilePlan(
     params.push(delivered);
     schedule.push({ kind: 'param', edge: delivered });
   }
-  return { params, schedule };
+  const declineEndsCall = new Set<PlanNode>();
+  for (const step of schedule)
+    if (step.kind !== 'run' && step.edge.mode === 'unwrapped') declineEndsCall.add(step.edge.node);
+  return { params, schedule, declineEndsCall };
 }
 
 function edgeTo(value: unknown, name: string, where: string): { resolver: AnyResolver; mode: DeliveryMode } {

@@ -32,18 +32,25 @@ export function resolvePlan(
   source: StrategySource,
 ): Record<string, unknown> | Promise<Record<string, unknown> | InputRequiredResult> {
   const resolution = new Resolution(plan, args, ctx);
-  return resolution.passSync() ?? resolveInRounds(resolution, source.strategy());
+  return resolution.passSync() ?? resolveInRounds(plan, resolution, source.strategy());
 }
 
 /** Goes on from a synchronous attempt that stopped: passes and questions, round by round, on `strategy`. */
 function resolveInRounds(
+  plan: ResolutionPlan,
   resolution: Resolution,
   strategy: RoundStrategy,
 ): Promise<Record<string, unknown> | InputRequiredResult> {
   const waiting: Question[] = [];
   const asker: Asker = {
     async ask(node, ask, dependsOnAnswer) {
-      const question: Question = { key: node.key, label: node.label, ask, rendered: renderQuestion(ask, node.label) };
+      const question: Question = {
+        key: node.key,
+        label: node.label,
+        ask,
+        rendered: renderQuestion(ask, node.label),
+        declineEndsCall: plan.declineEndsCall.has(node),
+      };
       // Only a resolver that depends on no answer may be answered before it was asked.
       const known = await strategy.recall(question, !dependsOnAnswer);
       if (known !== undefined) return known;

@@ -1,10 +1,10 @@
 /** resolvers.md §7 [F]: declines and cancels abort unwrapped consumers, reach outcome consumers, and are recorded like answers. */
 import type { ElicitResult } from '@modelcontextprotocol/client';
-import { elicit, outcome, resolver } from 'mcp-resolve';
+import { elicit, outcome, resolver, sample } from 'mcp-resolve';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { accept, asked, call, completed, connect, connectManual, ERAS, newServer, textOf } from './helpers.js';
+import { accept, asked, call, completed, connect, connectManual, ERAS, newServer, sampled, textOf } from './helpers.js';
 
 const Confirm = z.object({ confirm: z.boolean() });
 const Pick = z.object({ pick: z.string() });
@@ -147,7 +147,38 @@ describe.each(ERAS)('decline and cancel (%s)', (era) => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("Resolver for parameter 'first' could not resolve");
     expect(textOf(result)).not.toContain("'second'");
-    // Independent questions are asked together before any answer exists, on both eras (same order, same count).
+    // Nothing is asked once the decline is seen. Modern sends independent questions together, before
+    // any answer exists, so B went out with A; legacy pushes them one by one and stops at A's decline.
+    expect(questions).toEqual(era === 'modern' ? ['A?', 'B?'] : ['A?']);
+  });
+
+  it("[F5] after a decline that ends the call, a sibling sampling question never reaches the client's LLM", async () => {
+    const askA = resolver({ name: 'askA' }, () => elicit('A?', Pick));
+    const summary = resolver({ name: 'summary' }, () =>
+      sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Summarise the order.' } }], maxTokens: 50 }),
+    );
+    const server = newServer().tool('t', { resolve: { first: askA, summary } }, () => 'ran');
+    const questions: string[] = [];
+    const connection = await connect(server, {
+      era,
+      elicit: scripted({ 'A?': { action: 'decline' } }, questions),
+      sample: () => (questions.push('LLM'), sampled('a summary')),
+    });
+    expect(textOf(await call(connection, 't'))).toContain("Resolver for parameter 'first' could not resolve");
+    expect(questions).toEqual(era === 'modern' ? ['A?', 'LLM'] : ['A?']);
+  });
+
+  it('[F2] a decline an outcome consumer takes does not stop the questions after it', async () => {
+    const askA = resolver({ name: 'askA' }, () => elicit('A?', Pick));
+    const askB = resolver({ name: 'askB' }, () => elicit('B?', Pick));
+    const server = newServer().tool(
+      't',
+      { resolve: { first: outcome(askA), second: askB } },
+      ({ first, second }) => `${first.action} then ${second.pick}`,
+    );
+    const questions: string[] = [];
+    const connection = await connect(server, { era, elicit: scripted({ 'A?': { action: 'decline' } }, questions) });
+    expect(textOf(await call(connection, 't'))).toBe('decline then B?');
     expect(questions).toEqual(['A?', 'B?']);
   });
 
