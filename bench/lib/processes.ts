@@ -22,13 +22,29 @@ export interface ServerProcess {
 
 const STARTUP_TIMEOUT_MS = 30_000;
 
+/** A tsconfig without the root's `paths`, so `mcp-resolve` imports resolve to the built `dist/`. */
+const BUILT_PACKAGE_TSCONFIG = fileURLToPath(new URL('../tsconfig.dist.json', import.meta.url));
+
+/** How to start a server process. */
+export interface StartOptions {
+  /** Flags for node itself (for example `--cpu-prof`). */
+  readonly nodeFlags?: readonly string[];
+  /** Load `mcp-resolve` from the built `dist/` instead of `src/` (the root tsconfig maps it to `src/`). */
+  readonly builtPackage?: boolean;
+}
+
 /**
- * Runs `node --import tsx <script> <args>` from the repository root and waits for the
+ * Runs `node <nodeFlags> --import tsx <script> <args>` from the repository root and waits for the
  * `… listening on URL` line on its stderr.
  */
-export async function startServer(script: string, args: readonly string[]): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+export async function startServer(
+  script: string,
+  args: readonly string[],
+  options: StartOptions = {},
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', script, ...args], {
     cwd: ROOT,
+    env: options.builtPackage === true ? { ...process.env, TSX_TSCONFIG_PATH: BUILT_PACKAGE_TSCONFIG } : process.env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const exited = once(child, 'exit');

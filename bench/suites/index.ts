@@ -10,6 +10,7 @@ import { overhead } from './overhead.js';
 import { fleet } from './fleet.js';
 import { growth } from './growth.js';
 import { held } from './held.js';
+import { hosting } from './hosting.js';
 import { rounds } from './rounds.js';
 import { sealing } from './sealing.js';
 import { reference } from './reference.js';
@@ -26,4 +27,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   fleet,
   reference,
   telemetry,
+  hosting,
 ];

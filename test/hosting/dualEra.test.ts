@@ -173,3 +173,43 @@ describe('legacy pushes over HTTP', () => {
     }
   });
 });
+
+// serveHttp sends a POST whose header names a modern revision straight to the modern leg (skipping
+// isLegacyRequest); these answers must be the ones the SDK's classification gives.
+describe('era routing of a POST that names a modern revision in its header', () => {
+  const MODERN = { 'mcp-protocol-version': '2026-07-28' };
+  it('still hands a posted answer (a JSON-RPC response) to the legacy leg', async () => {
+    const response = await post({ url: served.url }, { jsonrpc: '2.0', id: 'mcpr:x:1', result: {} }, MODERN);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' },
+    });
+  });
+
+  it('refuses an initialize or a request without the envelope as the SDK classifies them', async () => {
+    const initialize = await post(
+      { url: served.url },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+      },
+      MODERN,
+    );
+    const bare = await post({ url: served.url }, { jsonrpc: '2.0', id: 3, method: 'ping' }, MODERN);
+    expect([initialize.status, bare.status]).toEqual([400, 400]);
+    expect(((await initialize.json()) as { error: unknown }).error).toMatchObject({
+      code: -32020,
+      message:
+        'Bad Request: the request headers and body disagree: an initialize request (legacy handshake) was sent with a modern MCP-Protocol-Version header',
+    });
+    expect(((await bare.json()) as { error: unknown }).error).toMatchObject({
+      code: -32602,
+      message:
+        'Invalid params: the MCP-Protocol-Version header names protocol revision 2026-07-28, but the request is missing the required per-request envelope key(s): _meta',
+    });
+  });
+});
