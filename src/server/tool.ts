@@ -97,12 +97,21 @@ function isStandardSchema(value: unknown): value is StandardSchemaWithJSON {
   return typeof value === 'object' && value !== null && '~standard' in value;
 }
 
+/** Why a Standard Schema has no JSON Schema converter, and what to use instead. */
+function whyNoJsonSchema(schema: StandardSchemaWithJSON): string {
+  if (schema['~standard'].vendor !== 'zod')
+    return 'give a Standard Schema with JSON Schema support, such as zod >= 4.2';
+  return '_zod' in schema
+    ? 'zod 4 before 4.2 has no Standard JSON Schema: install zod >= 4.2 (npm install zod@^4.2)'
+    : 'a zod 3 schema cannot: use zod >= 4.2, or a Standard Schema with JSON Schema support';
+}
+
 function jsonSchemaOf(schema: StandardSchemaWithJSON, io: 'input' | 'output', where: string): Record<string, unknown> {
   const converter = schema['~standard'].jsonSchema;
   if (converter === undefined) {
     throw new McpResolveError(
       'invalid_declaration',
-      `${where}: the schema cannot produce a JSON Schema (a zod 3 schema cannot: use zod v4, or a Standard Schema with JSON Schema support).`,
+      `${where}: the schema cannot produce a JSON Schema (${whyNoJsonSchema(schema)}).`,
     );
   }
   const { $schema: _dialect, ...json } = converter[io]({ target: 'draft-2020-12' });
