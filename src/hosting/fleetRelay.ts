@@ -8,12 +8,9 @@
  *   enough for a subscription to come back after a failover, then gives up with a 503.
  * - The holder, while pushes wait, checks every second that messages still reach it
  *   ({@link watchRelay}); when they may not have, it fails the waiting pushes with
- *   {@link ANSWER_UNREACHABLE}, so the call ends at once with a clear error instead of hanging.
+ *   `ANSWER_UNREACHABLE` (questions/push.ts), so the call ends at once with a clear error instead of hanging.
  */
 import type { FleetMessage, LegacySessionFleet } from './sessionFleet.js';
-
-/** The `data.reason` of the JSON-RPC error a push gets when its answer may have been lost in the fleet relay. */
-export const ANSWER_UNREACHABLE = 'mcp-resolve/answer-unreachable';
 
 /** How long a relay that reached nobody is retried, in ms. */
 const RELAY_RETRY_MS = 5_000;

@@ -28,7 +28,8 @@ import {
   isJSONRPCResponse,
 } from '@modelcontextprotocol/server';
 
-import { ANSWER_UNREACHABLE, relayPatiently, watchRelay } from './fleetRelay.js';
+import { ANSWER_UNREACHABLE } from '../questions/push.js';
+import { relayPatiently, watchRelay } from './fleetRelay.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import { observeBody } from './observeBody.js';
 import type { FleetMessage, FleetNotification, LegacySessionFleet, SharedSessionRecord } from './sessionFleet.js';

@@ -6,7 +6,6 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import { ANSWER_UNREACHABLE } from '../hosting/fleetRelay.js';
 import { elicitationCompleter, requestTrace, type ToolContext } from '../context.js';
 import { questionKind } from '../telemetry/kinds.js';
 import { ToolError } from '../errors.js';
@@ -14,6 +13,9 @@ import { askKind, type ElicitationResult } from './markers.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';
 import { askedAgain, attemptsOf } from './reask.js';
 import type { Question } from './render.js';
+
+/** The `data.reason` of the JSON-RPC error the hosting fails a push with when its answer may have been lost in a fleet relay. */
+export const ANSWER_UNREACHABLE = 'mcp-resolve/answer-unreachable';
 
 /** How long a pushed question waits for the human by default, in ms (10 minutes). */
 export const DEFAULT_LEGACY_QUESTION_TIMEOUT_MS = 600_000;
