@@ -16,7 +16,7 @@ import { cancelTask, connectHttp, getTask, taskOf, updateTask } from 'mcp-resolv
 
 import { onCleanup } from '../resolvers/helpers.js';
 import { TASK_CLIENT, until } from './helpers.js';
-import { useRedisServer } from './redisServer.js';
+import { useRedisServer } from '../fixtures/redisServer.js';
 
 const redisServer = useRedisServer();
 

@@ -14,7 +14,7 @@ import { createRedisTaskStore } from 'mcp-resolve/redis';
 
 import { onCleanup, textOf } from '../resolvers/helpers.js';
 import { TASK_CLIENT, until } from './helpers.js';
-import { useRedisServer } from './redisServer.js';
+import { useRedisServer } from '../fixtures/redisServer.js';
 
 const redisServer = useRedisServer();
 

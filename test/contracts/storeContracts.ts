@@ -1,0 +1,162 @@
+/**
+ * What every store backend must do, as suites a backend runs: the replay guard (`ReplayStore`),
+ * task persistence (`TaskStore`) and legacy sessions shared across a fleet (`LegacySessionFleet`).
+ * The memory and Redis backends run them in stores.test.ts; a new backend adds itself there and
+ * passes the same checks.
+ */
+import { describe, expect, it } from 'vitest';
+
+import type { FleetMessage, LegacySessionFleet, ReplayStore, TaskRecord, TaskStore } from 'mcp-resolve';
+
+const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
+
+/** The replay guard: each token id is accepted once until it expires, also under concurrent use. */
+export function replayStoreContract(name: string, make: () => Promise<ReplayStore>): void {
+  describe(`ReplayStore contract: ${name}`, () => {
+    it('accepts a token id once, then refuses it; ids are independent', async () => {
+      const store = await make();
+      const expiresAt = Date.now() + 60_000;
+      const issuedAt = Date.now();
+      expect(await store.consume('t-1', expiresAt, issuedAt)).toBe(true);
+      expect(await store.consume('t-1', expiresAt, issuedAt)).toBe(false);
+      expect(await store.consume('t-2', expiresAt, issuedAt)).toBe(true);
+    });
+
+    it('accepts exactly one of twenty concurrent uses of one id', async () => {
+      const store = await make();
+      const expiresAt = Date.now() + 60_000;
+      const issuedAt = Date.now();
+      const consume = async (): Promise<boolean> => store.consume('race', expiresAt, issuedAt);
+      const outcomes = await Promise.all(Array.from({ length: 20 }, consume));
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+    });
+  });
+}
+
+/** A task record as the runner writes it, expiring at `expiresAt`. */
+export function taskRecord(taskId: string, expiresAt = Date.now() + 60_000): TaskRecord {
+  const now = new Date().toISOString();
+  return {
+    taskId,
+    revision: 0,
+    status: 'working',
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: expiresAt - Date.now(),
+    expiresAt,
+    pollIntervalMs: 100,
+    principal: 'alice',
+    call: { tool: 'approve', arguments: { amount: 1 } },
+    pending: {},
+    answers: {},
+    bodyStarted: false,
+  };
+}
+
+/** Task persistence: what is created is read back whole; replace is a compare-and-set; expiry forgets. */
+export function taskStoreContract(name: string, make: () => Promise<TaskStore>): void {
+  describe(`TaskStore contract: ${name}`, () => {
+    it('reads back what was created, and nothing for an unknown id', async () => {
+      const store = await make();
+      const record = taskRecord('task-1');
+      await store.create(record);
+      expect(await store.get('task-1')).toEqual(record);
+      expect(await store.get('task-unknown')).toBeUndefined();
+    });
+
+    it('replaces only at the expected revision', async () => {
+      const store = await make();
+      const record = taskRecord('task-2');
+      await store.create(record);
+      const next: TaskRecord = { ...record, revision: 1, status: 'completed', result: { content: [] } };
+      expect(await store.replace(next, 0)).toBe(true);
+      expect(await store.replace({ ...record, revision: 1, status: 'failed' }, 0)).toBe(false);
+      expect(await store.get('task-2')).toEqual(next);
+    });
+
+    it('lets one of ten concurrent replaces at the same revision win', async () => {
+      const store = await make();
+      const record = taskRecord('task-3');
+      await store.create(record);
+      const wins = await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          store.replace({ ...record, revision: 1, statusMessage: `writer ${index}` }, 0),
+        ),
+      );
+      expect(wins.filter(Boolean)).toHaveLength(1);
+      expect((await store.get('task-3'))?.revision).toBe(1);
+    });
+
+    it('forgets a task once its expiresAt has passed', async () => {
+      const store = await make();
+      await store.create(taskRecord('task-4', Date.now() + 150));
+      await pause(400);
+      expect(await store.get('task-4')).toBeUndefined();
+    });
+  });
+}
+
+/** Two members of one fleet (two instances sharing the backend). */
+export interface FleetPair {
+  readonly a: LegacySessionFleet;
+  readonly b: LegacySessionFleet;
+}
+
+/** Shared legacy sessions: records with an idle expiry, the stream holder, and relays that say when nobody listens. */
+export function sessionFleetContract(name: string, make: () => Promise<FleetPair>): void {
+  describe(`LegacySessionFleet contract: ${name}`, () => {
+    const record = { initialize: { protocolVersion: '2025-11-25', capabilities: {} } };
+
+    it('shares a session record between members until it is removed', async () => {
+      const { a, b } = await make();
+      await a.save('s-1', record, 60_000);
+      expect(await b.load('s-1', 60_000)).toEqual(record);
+      expect(await b.load('s-unknown', 60_000)).toBeUndefined();
+      await b.remove('s-1');
+      expect(await a.load('s-1', 60_000)).toBeUndefined();
+    });
+
+    it('forgets an idle record after its lifetime; touch restarts the clock', async () => {
+      const { a, b } = await make();
+      // Margins of 200 ms either way: idle expires at 600, kept (touched at 400) at 1,000; read at 800.
+      await a.save('idle', record, 600);
+      await a.save('kept', record, 600);
+      await pause(400);
+      await b.touch('kept', 600);
+      await pause(400);
+      expect(await b.load('idle', 600)).toBeUndefined();
+      expect(await b.load('kept', 600)).toEqual(record);
+    });
+
+    it('names the member holding a session stream', async () => {
+      const { a, b } = await make();
+      expect(await b.streamHolder('s-2')).toBeUndefined();
+      await a.claimStream('s-2', 60_000);
+      expect(await b.streamHolder('s-2')).toBe(a.instanceId);
+    });
+
+    it('relays to a listening member, broadcasts to all, and rejects a send nobody receives', async () => {
+      const { a, b } = await make();
+      const atA: FleetMessage[] = [];
+      const atB: FleetMessage[] = [];
+      expect(await a.listening()).toBe(false);
+      const stopA = await a.subscribe((message) => atA.push(message));
+      const stopB = await b.subscribe((message) => atB.push(message));
+      expect(await a.listening()).toBe(true);
+      await b.send(a.instanceId, { kind: 'ended', sessionId: 'to-a' });
+      await b.broadcast({ kind: 'notify', notification: { kind: 'toolsChanged' } });
+      await expect.poll(() => atA.length).toBe(2);
+      await expect.poll(() => atB.length).toBe(1);
+      expect(atA).toEqual([
+        { kind: 'ended', sessionId: 'to-a' },
+        { kind: 'notify', notification: { kind: 'toolsChanged' } },
+      ]);
+      await stopA();
+      expect(await a.listening()).toBe(false);
+      await expect(b.send(a.instanceId, { kind: 'ended', sessionId: 'lost' })).rejects.toThrow(
+        `no instance ${JSON.stringify(a.instanceId)} is listening`,
+      );
+      await stopB();
+    });
+  });
+}
