@@ -1,0 +1,181 @@
+/**
+ * How the legacy leg of one instance takes part in a fleet: push ids that name this instance,
+ * messages for a GET stream held elsewhere, the client's answers relayed to the instance waiting
+ * for them (and those relays watched, see fleetRelay.ts), notifications to every instance, and the
+ * messages other instances send here.
+ */
+import {
+  ProtocolErrorCode,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+} from '@modelcontextprotocol/server';
+
+import { ANSWER_UNREACHABLE } from '../questions/push.js';
+import { relayPatiently, watchRelay } from './fleetRelay.js';
+import type { FleetMessage, FleetNotification, LegacySessionFleet } from './sessionFleet.js';
+import { viaStore } from './sessionStoreError.js';
+import type { SessionTable } from './sessionTable.js';
+import type { Relay } from './sessionTransport.js';
+import { WIRE_ID_PREFIX, pushOwner } from './sessionTransport.js';
+
+/** One instance's link to the fleet. */
+export interface FleetLink {
+  /** The hooks every session transport of this instance gets. */
+  readonly relay: Relay;
+  /** Relays answers to other instances' pushes and maps this instance's back; returns what is left for the local transport. */
+  routeAnswers(sessionId: string, body: unknown): Promise<unknown>;
+  /** Publishes a notification to every instance (this one included). */
+  publish(notification: FleetNotification): void;
+  /** Settles once this instance receives relays (a failure to subscribe is reported). */
+  readonly subscribed: Promise<void>;
+  /** Stops watching and receiving. */
+  close(): Promise<void>;
+}
+
+/** Links the sessions of `table()` to `fleet`. */
+export function linkToFleet(
+  fleet: LegacySessionFleet,
+  table: () => SessionTable,
+  report: (error: unknown) => void,
+): FleetLink {
+  const watch = watchRelay({
+    fleet,
+    waiting: () => [...table().live].some((session) => session.transport.pushes.size > 0),
+    interrupted: failPushes,
+  });
+
+  /** Fails every push waiting for an answer the fleet relay may have lost, so its call ends now. */
+  function failPushes(reason: string): void {
+    let failed = 0;
+    for (const session of table().live) {
+      for (const [wireId, id] of session.transport.pushes) {
+        session.transport.pushes.delete(wireId);
+        failed++;
+        session.transport.onmessage?.({
+          jsonrpc: '2.0',
+          id,
+          error: { code: ProtocolErrorCode.InternalError, message: reason, data: { reason: ANSWER_UNREACHABLE } },
+        });
+      }
+    }
+    if (failed > 0) report(new Error(`Failed ${failed} waiting push(es): ${reason}`));
+  }
+
+  const relay: Relay = {
+    outbound(transport, message) {
+      if (isJSONRPCRequest(message)) {
+        const wireId = `${WIRE_ID_PREFIX}${fleet.instanceId}:${String(message.id)}`;
+        transport.pushes.set(wireId, message.id);
+        watch.wake();
+        return { ...message, id: wireId };
+      }
+      if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+        const requestId: unknown = message.params?.requestId;
+        for (const [wireId, localId] of transport.pushes) {
+          if (localId !== requestId) continue;
+          transport.pushes.delete(wireId);
+          return { ...message, params: { ...message.params, requestId: wireId } };
+        }
+      }
+      return message;
+    },
+    async toStreamHolder(sessionId, message) {
+      if (sessionId === undefined) return false;
+      const holder = await fleet.streamHolder(sessionId);
+      if (holder === undefined || holder === fleet.instanceId) return false;
+      await fleet.send(holder, { kind: 'deliver', sessionId, message });
+      return true;
+    },
+  };
+
+  /** Handles a message from another instance (or this one's broadcast). */
+  function receive(message: FleetMessage): void {
+    const sessions = table();
+    switch (message.kind) {
+      case 'notify':
+        sessions.notifyAll(message.notification, true);
+        return;
+      case 'ended': {
+        const session = sessions.get(message.sessionId);
+        if (session !== undefined) void sessions.close(session);
+        return;
+      }
+      case 'answer': {
+        const session = sessions.get(message.sessionId);
+        const wireId = isJSONRPCResponse(message.message) ? message.message.id : undefined;
+        const localId = typeof wireId === 'string' ? session?.transport.pushes.get(wireId) : undefined;
+        if (session === undefined || localId === undefined || typeof wireId !== 'string') {
+          report(
+            new Error(
+              `Dropped a relayed answer: no push ${JSON.stringify(wireId)} of session ${message.sessionId} waits on this instance`,
+            ),
+          );
+          return;
+        }
+        session.transport.pushes.delete(wireId);
+        session.transport.onmessage?.({ ...message.message, id: localId });
+        return;
+      }
+      case 'deliver': {
+        const session = sessions.get(message.sessionId);
+        if (session === undefined || session.transport.standaloneStreams === 0) {
+          report(
+            new Error(`Dropped a relayed message: session ${message.sessionId} has no GET stream on this instance`),
+          );
+          return;
+        }
+        session.transport.deliver(message.message).catch(report);
+        return;
+      }
+    }
+  }
+
+  /** Relays the answers in `body` meant for other instances; maps this instance's to their local ids. */
+  async function routeAnswers(sessionId: string, body: unknown): Promise<unknown> {
+    const messages: unknown[] = Array.isArray(body) ? body : [body];
+    const kept: unknown[] = [];
+    for (const message of messages) {
+      if (!isJSONRPCResponse(message)) {
+        kept.push(message);
+        continue;
+      }
+      const owner = pushOwner(message.id);
+      if (owner === undefined) kept.push(message);
+      else if (owner !== fleet.instanceId) {
+        await viaStore('relay an answer', () => relayPatiently(fleet, owner, { kind: 'answer', sessionId, message }));
+      } else {
+        const transport = table().get(sessionId)?.transport;
+        const localId = transport?.pushes.get(String(message.id));
+        if (transport === undefined || localId === undefined) {
+          report(
+            new Error(
+              `Dropped an answer: no push ${JSON.stringify(message.id)} of session ${sessionId} waits on this instance`,
+            ),
+          );
+          continue;
+        }
+        transport.pushes.delete(String(message.id));
+        kept.push({ ...message, id: localId });
+      }
+    }
+    return Array.isArray(body) ? kept : kept[0];
+  }
+
+  const stopping = fleet.subscribe(receive).catch((error: unknown) => {
+    report(error);
+    return undefined;
+  });
+
+  return {
+    relay,
+    routeAnswers,
+    publish: (notification) => void fleet.broadcast({ kind: 'notify', notification }).catch(report),
+    subscribed: stopping.then(() => undefined),
+    async close() {
+      watch.stop();
+      const stop = await stopping;
+      await stop?.().catch(report);
+    },
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * In a fleet, a request may reach an instance that has no copy of its session: the copy is
+ * recreated from the shared record by replaying the client's `initialize` and `initialized` to a
+ * fresh server. Concurrent requests for one session share one recreation.
+ */
+import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
+
+import type { LegacySessionFleet } from './sessionFleet.js';
+import { viaStore } from './sessionStoreError.js';
+import type { Session, SessionTable } from './sessionTable.js';
+
+const ACCEPT_BOTH = 'application/json, text/event-stream';
+
+/** Finds this instance's copy of a session; a Response (404, 503) when there is none to serve. */
+export type SessionLocator = (
+  sessionId: string,
+  request: Request,
+  requestOptions: McpHandlerRequestOptions,
+) => Promise<Session | Response>;
+
+/** What the locator needs from the leg. */
+export interface SessionLocatorOptions {
+  readonly table: SessionTable;
+  readonly fleet: LegacySessionFleet | undefined;
+  readonly idleMs: number;
+  readonly report: (error: unknown) => void;
+  /** The 404 answer for an unknown session. */
+  readonly notFound: () => Response;
+}
+
+/** Creates the locator: the local copy (its shared idle clock restarted), else one recreated from the store. */
+export function createSessionLocator(options: SessionLocatorOptions): SessionLocator {
+  const { table, fleet, idleMs, report, notFound } = options;
+  const recreating = new Map<string, Promise<Session | Response>>();
+
+  return async (sessionId, request, requestOptions) => {
+    const known = table.get(sessionId);
+    if (known !== undefined) {
+      if (fleet !== undefined) fleet.touch(sessionId, idleMs).catch(report);
+      return known;
+    }
+    if (fleet === undefined) return notFound();
+    let pending = recreating.get(sessionId);
+    if (pending === undefined) {
+      pending = recreate(fleet, sessionId, request, requestOptions).finally(() => recreating.delete(sessionId));
+      recreating.set(sessionId, pending);
+    }
+    return pending;
+  };
+
+  /** Opens a local copy of a shared session by replaying the client's `initialize` and `initialized` to a fresh instance. */
+  async function recreate(
+    store: LegacySessionFleet,
+    sessionId: string,
+    request: Request,
+    requestOptions: McpHandlerRequestOptions,
+  ): Promise<Session | Response> {
+    const record = await viaStore('load the session', () => store.load(sessionId, idleMs));
+    if (record === undefined) return notFound();
+    const refused = table.admit();
+    if (refused !== undefined) return refused;
+    const session = await table.create(request, requestOptions, () => sessionId);
+    const { authInfo } = requestOptions;
+    const replay = (body: unknown, headers: Record<string, string>) =>
+      session.transport.handleRequest(
+        new Request(request.url, {
+          method: 'POST',
+          headers: { accept: ACCEPT_BOTH, 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        }),
+        { parsedBody: body, ...(authInfo !== undefined && { authInfo }) },
+      );
+    try {
+      const initialized = await replay({ jsonrpc: '2.0', id: 0, method: 'initialize', params: record.initialize }, {});
+      await initialized.text();
+      const ready = await replay(
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { 'mcp-session-id': sessionId },
+      );
+      if (!initialized.ok || ready.status !== 202 || session.id !== sessionId) {
+        throw new Error(
+          `Could not reopen legacy session ${sessionId} on this instance (initialize answered ${initialized.status})`,
+        );
+      }
+    } catch (error) {
+      await table.close(session);
+      throw error;
+    }
+    table.armIdle(session);
+    return session;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The transport of one legacy session: the SDK's Streamable HTTP transport, plus what a fleet
+ * needs from it (push ids that name the instance waiting for the answer, messages for a GET stream
+ * held by another instance) and a fast failure for a push that has no way to reach the client.
+ */
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
+import {
+  WebStandardStreamableHTTPServerTransport,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+} from '@modelcontextprotocol/server';
+
+/** Prefix of the JSON-RPC ids of pushes in a fleet: `mcpr:<instance id>:<local id>` names the instance that waits for the answer. */
+export const WIRE_ID_PREFIX = 'mcpr:';
+
+/** How an instance takes part in a fleet, as its sessions' transports see it. */
+export interface Relay {
+  /** Rewrites an outgoing message: push ids become fleet-unique, cancellations follow them. */
+  outbound(transport: SessionTransport, message: JSONRPCMessage): JSONRPCMessage;
+  /** Sends a message meant for the GET stream to the instance holding it; `false` when no other instance does. */
+  toStreamHolder(sessionId: string | undefined, message: JSONRPCMessage): Promise<boolean>;
+}
+
+/**
+ * A session transport that fails a server-to-client request fast when it has no way to reach the
+ * client: not related to an in-flight call, and no standalone GET stream open (here or, in a
+ * fleet, on another instance). The SDK transport would drop such a request silently and the caller
+ * would wait for its timeout.
+ */
+export class SessionTransport extends WebStandardStreamableHTTPServerTransport {
+  /** Open standalone GET streams of this session on this instance (0 or 1). */
+  standaloneStreams = 0;
+  /** In a fleet: pushes waiting for the client's answer, local id by wire id. */
+  readonly pushes = new Map<string, RequestId>();
+
+  constructor(
+    options: ConstructorParameters<typeof WebStandardStreamableHTTPServerTransport>[0],
+    private readonly relay: Relay | undefined,
+  ) {
+    super(options);
+  }
+
+  override async send(message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
+    const outgoing = this.relay?.outbound(this, message) ?? message;
+    if (options?.relatedRequestId === undefined && !isJSONRPCResponse(outgoing) && this.standaloneStreams === 0) {
+      if (this.relay !== undefined && (await this.relay.toStreamHolder(this.sessionId, outgoing))) return;
+      if (isJSONRPCRequest(outgoing)) {
+        throw new Error(
+          `Cannot send '${outgoing.method}' to the client: it is not related to an in-flight request and the ` +
+            `session has no open GET stream. Pass { relatedRequestId: ctx.mcpReq.id } so it rides the call's response stream.`,
+        );
+      }
+    }
+    return super.send(outgoing, options);
+  }
+
+  /** Writes a message relayed from another instance to this session's GET stream, as it is. */
+  deliver(message: JSONRPCMessage): Promise<void> {
+    return super.send(message);
+  }
+}
+
+/** The instance a push id names, or `undefined` when `id` is not a fleet push id. */
+export function pushOwner(id: unknown): string | undefined {
+  if (typeof id !== 'string' || !id.startsWith(WIRE_ID_PREFIX)) return undefined;
+  const end = id.lastIndexOf(':');
+  return end > WIRE_ID_PREFIX.length ? id.slice(WIRE_ID_PREFIX.length, end) : undefined;
+}
