@@ -17,7 +17,6 @@ const MAX_FUNCTION_LINES = 80;
 
 /** Files over the limit on 2026-11-24, with their line counts then. */
 const OVER_TODAY: Readonly<Record<string, number>> = {
-  'tasks/runner.ts': 489,
   'server/server.ts': 282,
   'mrtr/linear.ts': 271,
   'otel/requestSpan.ts': 270,

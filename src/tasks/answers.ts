@@ -1,0 +1,71 @@
+/**
+ * `tasks/update`'s rule for a task waiting on questions: answers under keys that are pending are
+ * recorded against their resolver (others are ignored, the extension's rule), and a task with no
+ * question left goes back to `working`. An answer of the wrong shape rejects the whole update, and
+ * nothing is recorded.
+ */
+import { inputResponse, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+
+import type { TaskRecord } from './store.js';
+
+const RESPONSE_KINDS = {
+  'elicitation/create': 'elicit',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+} as const;
+
+const KIND_NAMES = { elicit: 'an elicitation result', sampling: 'a sampling result', roots: 'a roots list' } as const;
+
+/** What a response under `key` is missing to answer `method`, or `undefined` when it has the right shape. */
+function shapeProblem(key: string, method: keyof typeof RESPONSE_KINDS, response: unknown): string | undefined {
+  const view = inputResponse({ answer: response }, 'answer');
+  const expected = RESPONSE_KINDS[method];
+  if (view.kind !== expected)
+    return `the response under '${key}' is not ${KIND_NAMES[expected]} (it answers ${method})`;
+  if (view.kind === 'elicit' && view.action === 'accept' && view.content === undefined) {
+    return `the response under '${key}' accepts the elicitation but has no content`;
+  }
+  return undefined;
+}
+
+/**
+ * `current` with `responses` recorded, or `undefined` when it waits on none of them. `dropped` are
+ * keys whose response the SDK dropped as not a bare result. Throws the `-32602` naming every problem.
+ */
+export function recordAnswers(
+  current: TaskRecord,
+  responses: Readonly<Record<string, unknown>>,
+  dropped: readonly string[],
+): TaskRecord | undefined {
+  if (current.status !== 'input_required') return undefined;
+  const answered = Object.keys(responses).filter((key) => Object.hasOwn(current.pending, key));
+  const problems = dropped
+    .filter((key) => Object.hasOwn(current.pending, key))
+    .map((key) => `the response under '${key}' is not a bare result object`);
+  if (answered.length === 0 && problems.length === 0) return undefined;
+  problems.push(
+    ...answered.flatMap((key) => {
+      const question = current.pending[key];
+      const problem = question && shapeProblem(key, question.request.method, responses[key]);
+      return problem === undefined ? [] : [problem];
+    }),
+  );
+  if (problems.length > 0) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `tasks/update: ${problems.join('; ')}. Nothing was recorded; answer each key with the result its inputRequest asks for.`,
+    );
+  }
+  const pending = { ...current.pending };
+  const answers = { ...current.answers };
+  for (const key of answered) {
+    const question = pending[key];
+    if (question === undefined) continue;
+    answers[question.node] = { digest: question.digest, response: responses[key] };
+    delete pending[key];
+  }
+  const { statusMessage: _previous, ...rest } = current;
+  return Object.keys(pending).length === 0
+    ? { ...rest, status: 'working', pending, answers }
+    : { ...rest, pending, answers };
+}

@@ -1,0 +1,117 @@
+/**
+ * Running a task in the background: a pass of its resolvers (parking it on the questions found),
+ * then, once, the body (claimed with a compare-and-set, so across every instance sharing the store
+ * it is entered exactly once), under a heartbeat, and how it ended recorded.
+ */
+import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+
+import type { ToolContext } from '../context.js';
+import { resolvePlan } from '../resolvers/resolvePlan.js';
+import { checkedResult, toolError, toolFailure } from '../server/call.js';
+import type { RoundServices } from '../server/roundScope.js';
+import type { CompiledTool } from '../server/tool.js';
+import type { TaskRecords } from './records.js';
+import type { TaskRecord } from './store.js';
+import { TaskRound } from './strategy.js';
+
+/** Runs the tasks of one server's tools in this process. */
+export class TaskExecution {
+  /** Bodies running in this process, so a cancel arriving here can signal them. */
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly tools: ReadonlyMap<string, CompiledTool>,
+    private readonly records: TaskRecords,
+  ) {}
+
+  /** Signals the body of `taskId` if it runs in this process. */
+  cancel(taskId: string): void {
+    this.running.get(taskId)?.abort(new Error('The task was cancelled.'));
+  }
+
+  /**
+   * Runs a `working` task as far as it goes: a pass of its resolvers, then either parks it on the
+   * questions found, or claims the body (once) and runs it.
+   */
+  async advance(taskId: string, base: ToolContext, services: RoundServices): Promise<void> {
+    try {
+      const record = await this.records.store.get(taskId);
+      if (record === undefined || record.status !== 'working' || record.bodyStarted) return;
+      const tool = this.tools.get(record.call.tool);
+      if (tool === undefined) {
+        const missing = new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${record.call.tool} not found`);
+        await this.records.failWith(taskId, missing);
+        return;
+      }
+      const capabilities = record.call.clientCapabilities;
+      const ctx: ToolContext = { ...base, clientCapabilities: capabilities };
+      const round = new TaskRound(record.answers, capabilities);
+      let resolved;
+      try {
+        resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, { strategy: () => round });
+      } catch (error) {
+        await this.fail(taskId, error, tool, services);
+        return;
+      }
+      const unchanged = (current: TaskRecord) =>
+        current.revision === record.revision && current.status === 'working' && !current.bodyStarted;
+      if (isInputRequiredResult(resolved)) {
+        await this.records.transition(taskId, (current) => {
+          if (!unchanged(current)) return undefined;
+          const { statusMessage: _previous, ...rest } = current;
+          return {
+            ...rest,
+            status: 'input_required',
+            pending: round.parked,
+            answers: round.answers,
+            ...(round.rejected.length > 0 && { statusMessage: round.rejected.join(' ') }),
+          };
+        });
+        return;
+      }
+      const claimed = await this.records.transition(taskId, (current) =>
+        unchanged(current) ? { ...current, bodyStarted: true, answers: round.answers } : undefined,
+      );
+      if (claimed === undefined) return;
+      await this.execute(taskId, tool, { ...record.call.arguments, ...resolved }, ctx, services);
+    } catch (error) {
+      this.records.report(error);
+    }
+  }
+
+  /** Enters the body (its claim already written) and records how it ended. */
+  async execute(
+    taskId: string,
+    tool: CompiledTool,
+    params: Record<string, unknown>,
+    base: ToolContext,
+    services: RoundServices,
+  ): Promise<void> {
+    const controller = new AbortController();
+    this.running.set(taskId, controller);
+    const stopHeartbeat = this.records.heartbeat(taskId);
+    const ctx: ToolContext = { ...base, mcpReq: { ...base.mcpReq, signal: controller.signal } };
+    try {
+      const value: unknown = await tool.body(params, ctx);
+      await this.records.complete(
+        taskId,
+        isInputRequiredResult(value)
+          ? toolError(
+              `Tool ${tool.name} returned input_required from its body while running as a task; ask through a resolver instead.`,
+            )
+          : await checkedResult(tool, value, services),
+      );
+    } catch (error) {
+      await this.fail(taskId, error, tool, services).catch((failure: unknown) => this.records.report(failure));
+    } finally {
+      stopHeartbeat();
+      this.running.delete(taskId);
+    }
+  }
+
+  /** Records that a task ended by throwing: a protocol error makes it `failed`, anything else is the tool's error result. */
+  private fail(taskId: string, error: unknown, tool: CompiledTool, services: RoundServices): Promise<void> {
+    if (error instanceof ProtocolError) return this.records.failWith(taskId, error);
+    return this.records.complete(taskId, toolFailure(error, tool, services));
+  }
+}

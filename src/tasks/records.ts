@@ -1,0 +1,211 @@
+/**
+ * A task's record and the rules of writing it: the settings (TTL, polling interval, lease), a new
+ * record, compare-and-set transitions (re-read on conflict, status changes announced), the lease
+ * (a `working` task with no sign of life is lost), the body's heartbeat, and how a task ends.
+ */
+import type { CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
+
+import { McpResolveError } from '../errors.js';
+import { createMemoryTaskStore } from './memoryStore.js';
+import type { TaskError, TaskRecord, TaskStore } from './store.js';
+import { detailedTask } from './wire.js';
+
+/** Server-wide task settings (`McpResolveServerOptions.tasks`). */
+export interface TaskOptions {
+  /** Where tasks live. @default an in-memory store (one process) */
+  readonly store?: TaskStore;
+  /** How long a task is kept after creation, in ms. @default 3_600_000 (one hour) */
+  readonly ttlMs?: number;
+  /** The polling interval suggested to clients, in ms. @default 1_000 */
+  readonly pollIntervalMs?: number;
+  /**
+   * How long a `working` task may go without a sign of life before it is reported `failed` (its
+   * process died), in ms: a running body renews its heartbeat every third of it, and a resolver
+   * pass must finish within it. @default 30_000
+   */
+  readonly leaseMs?: number;
+  /** Receives failures the task machinery could not record on a task (a store that stopped answering). */
+  readonly onerror?: (error: Error) => void;
+  /**
+   * Called in the process that wrote the change, each time a task's status changes (`working` →
+   * `input_required` → `working` → `completed` / `failed` / `cancelled`), with the task's owner
+   * and the `notifications/tasks/status` params (the `tasks/get` shape: `taskId`, `status`, and
+   * the questions, `result` or `error` the status inlines). The SDK 2.4 `subscriptions/listen`
+   * channel carries only list-changed and resource-updated events and knows no principal, so the
+   * library does not send these itself: deliver them to `principal`'s clients only. A throw is
+   * reported to `onerror` and changes nothing.
+   */
+  readonly onStatus?: (change: TaskStatusChange) => void;
+}
+
+/** One task status change, as {@link TaskOptions.onStatus} receives it. */
+export interface TaskStatusChange {
+  /** The principal that created the task (`undefined` for an unauthenticated server). */
+  readonly principal: string | undefined;
+  /** The notification's method. */
+  readonly method: 'notifications/tasks/status';
+  /** The notification's params: the task as `tasks/get` answers it. */
+  readonly params: Record<string, unknown>;
+}
+
+const DEFAULT_TTL_MS = 3_600_000;
+const DEFAULT_POLL_INTERVAL_MS = 1_000;
+const DEFAULT_LEASE_MS = 30_000;
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+/** Whether a task has ended (completed, failed or cancelled). */
+export function isTerminal(record: TaskRecord): boolean {
+  return TERMINAL.has(record.status);
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new McpResolveError(
+      'invalid_options',
+      `tasks.${name} must be a positive integer number of milliseconds (got ${String(value)}).`,
+    );
+  }
+  return value;
+}
+
+/** The task records of one server, in its store. */
+export class TaskRecords {
+  readonly store: TaskStore;
+  private readonly ttlMs: number;
+  private readonly pollIntervalMs: number;
+  private readonly leaseMs: number;
+
+  constructor(private readonly options: TaskOptions = {}) {
+    this.store = options.store ?? createMemoryTaskStore();
+    this.ttlMs = positiveInteger('ttlMs', options.ttlMs, DEFAULT_TTL_MS);
+    this.pollIntervalMs = positiveInteger('pollIntervalMs', options.pollIntervalMs, DEFAULT_POLL_INTERVAL_MS);
+    this.leaseMs = positiveInteger('leaseMs', options.leaseMs, DEFAULT_LEASE_MS);
+  }
+
+  /** Reports a failure the task machinery could not record on a task. */
+  report(error: unknown): void {
+    this.options.onerror?.(error instanceof Error ? error : new Error(String(error)));
+  }
+
+  /** A new `working` task of `tool` with these arguments. */
+  newRecord(
+    tool: string,
+    args: Record<string, unknown>,
+    capabilities: TaskRecord['call']['clientCapabilities'],
+    principal: string | undefined,
+    bodyStarted: boolean,
+  ): TaskRecord {
+    const now = Date.now();
+    const at = new Date(now).toISOString();
+    return {
+      taskId: crypto.randomUUID(),
+      revision: 0,
+      status: 'working',
+      createdAt: at,
+      lastUpdatedAt: at,
+      ttlMs: this.ttlMs,
+      expiresAt: now + this.ttlMs,
+      pollIntervalMs: this.pollIntervalMs,
+      ...(principal !== undefined && { principal }),
+      call: { tool, arguments: args, ...(capabilities !== undefined && { clientCapabilities: capabilities }) },
+      pending: {},
+      answers: {},
+      bodyStarted,
+    };
+  }
+
+  /**
+   * Applies `change` to the stored task with compare-and-set, re-reading on conflict. Resolves the
+   * written record, or `undefined` when the task is gone or `change` wants no write.
+   */
+  async transition(
+    taskId: string,
+    change: (current: TaskRecord) => TaskRecord | undefined,
+  ): Promise<TaskRecord | undefined> {
+    for (;;) {
+      const current = await this.store.get(taskId);
+      if (current === undefined) return undefined;
+      const changed = change(current);
+      if (changed === undefined) return undefined;
+      const next = { ...changed, revision: current.revision + 1, lastUpdatedAt: new Date().toISOString() };
+      if (await this.store.replace(next, current.revision)) {
+        if (next.status !== current.status) this.announce(next);
+        return next;
+      }
+    }
+  }
+
+  /** Hands a status change to `onStatus`; a throw there is reported, never propagated. */
+  private announce(record: TaskRecord): void {
+    const { onStatus } = this.options;
+    if (onStatus === undefined) return;
+    try {
+      onStatus({ principal: record.principal, method: 'notifications/tasks/status', params: detailedTask(record) });
+    } catch (error) {
+      this.report(error);
+    }
+  }
+
+  /** Whether a `working` task has shown no sign of life (a write or a heartbeat) for longer than the lease. */
+  stalled(record: TaskRecord): boolean {
+    if (record.status !== 'working') return false;
+    const alive = Math.max(record.heartbeatAt ?? 0, Date.parse(record.lastUpdatedAt));
+    return Date.now() - alive > this.leaseMs;
+  }
+
+  /** Records a stalled task as `failed` (its process stopped); `undefined` when it was not stalled any more. */
+  markLost(taskId: string): Promise<TaskRecord | undefined> {
+    const error: TaskError = {
+      code: ProtocolErrorCode.InternalError,
+      message: `Task lost: the server process running it stopped (no heartbeat for ${this.leaseMs} ms). Start the tool again.`,
+    };
+    return this.transition(taskId, (current) =>
+      this.stalled(current)
+        ? { ...current, status: 'failed', pending: {}, error, statusMessage: error.message }
+        : undefined,
+    );
+  }
+
+  /** Renews a running body's heartbeat every third of the lease until the returned function is called. */
+  heartbeat(taskId: string): () => void {
+    const timer = setInterval(
+      () => {
+        this.transition(taskId, (current) =>
+          current.status === 'working' ? { ...current, heartbeatAt: Date.now() } : undefined,
+        ).catch((error: unknown) => this.report(error));
+      },
+      Math.max(Math.floor(this.leaseMs / 3), 1),
+    );
+    timer.unref?.();
+    return () => clearInterval(timer);
+  }
+
+  /** Records that a task ended with a tool result (`completed`; a tool error is `completed` with `isError`). */
+  complete(taskId: string, result: CallToolResult): Promise<void> {
+    return this.settle(taskId, { status: 'completed', result: { ...result } });
+  }
+
+  /** Records that a task failed with a protocol (JSON-RPC) error, inlined as `error`. */
+  failWith(taskId: string, error: ProtocolError): Promise<void> {
+    const inlined: TaskError = {
+      code: error.code,
+      message: error.message,
+      ...(error.data !== undefined && { data: error.data }),
+    };
+    return this.settle(taskId, { status: 'failed', error: inlined, statusMessage: error.message });
+  }
+
+  /** Writes how a task ended, unless it was cancelled or finished meanwhile (which keeps its status). */
+  private async settle(
+    taskId: string,
+    update: Pick<TaskRecord, 'status' | 'result' | 'error' | 'statusMessage'>,
+  ): Promise<void> {
+    await this.transition(taskId, (current) => {
+      if (isTerminal(current)) return undefined;
+      const { statusMessage: _previous, ...rest } = current;
+      return { ...rest, ...update, pending: {} };
+    });
+  }
+}
