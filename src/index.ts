@@ -36,7 +36,8 @@ export type {
 } from './resolvers/resolver.js';
 export { outcome, resolver } from './resolvers/resolver.js';
 export type { ErrorHook, FailureInfo } from './server/masking.js';
-export type { McpResolveServerOptions, ToolStep } from './server/server.js';
+export type { McpResolveServerOptions } from './server/options.js';
+export type { ToolStep } from './server/server.js';
 export type {
   CarriedTrace,
   QuestionKind,

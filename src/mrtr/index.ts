@@ -11,15 +11,10 @@ export type { EraBody } from './byEra.js';
 export { byEra, eraOf } from './byEra.js';
 export type { JournaledContext, JournaledHandler, JournaledOptions, SuspendInfo } from './journaled.js';
 export { DEFAULT_MAX_JOURNAL_BYTES, journaled } from './journaled.js';
-export type {
-  ContinuationStore,
-  ContinuationStoreOptions,
-  LinearContext,
-  LinearHandler,
-  LinearOptions,
-  NotAcceptedAction,
-} from './linear.js';
-export { CONTINUATION_GONE, createContinuationStore, ElicitationDeclinedError, linear } from './linear.js';
+export type { LinearContext, LinearHandler, LinearOptions, NotAcceptedAction } from './linear.js';
+export { CONTINUATION_GONE, ElicitationDeclinedError, linear } from './linear.js';
+export type { ContinuationStore, ContinuationStoreOptions } from './continuations.js';
+export { createContinuationStore } from './continuations.js';
 export { once, withOnce } from './once.js';
 export type { PushOptions } from './pushElicit.js';
 export { DEFAULT_PUSH_TIMEOUT_MS, pushElicit } from './pushElicit.js';

@@ -19,8 +19,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
-import { McpResolveError, ToolError } from '../errors.js';
-import { pinOf, Ledger, occurrenceKeys } from '../questions/ledger.js';
+import { McpResolveError } from '../errors.js';
+import { pinOf, occurrenceKeys } from '../questions/ledger.js';
 import type { Ask, AskKind, ElicitationResult, SampleResult } from '../questions/markers.js';
 import {
   askKind,
@@ -35,7 +35,8 @@ import { runRounds } from '../questions/orchestrate.js';
 import { strategyFor } from '../questions/strategy.js';
 import type { HandlerResult, WrappedBody } from './body.js';
 import { never, RoundGate } from './gate.js';
-import { asRecorded } from './json.js';
+import { asRecorded, journalOf } from './json.js';
+import { positiveInteger } from '../options.js';
 
 /** The default bound on a journal's size, in bytes of its JSON text (64 KiB). */
 export const DEFAULT_MAX_JOURNAL_BYTES = 65_536;
@@ -99,26 +100,19 @@ const LABELS: Record<AskKind, string> = {
   roots: 'ctx.listRoots()',
 };
 
-function positiveInteger(value: number | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new McpResolveError(
-      'invalid_options',
-      `journaled(): options.${name} must be a positive integer (got ${String(value)}).`,
-    );
-  }
-  return value;
-}
-
 /** Turns a linear handler into a tool body; its rounds replay the handler from a sealed journal. */
 export function journaled<TArgs>(handler: JournaledHandler<TArgs>, options: JournaledOptions = {}): WrappedBody<TArgs> {
   if (typeof handler !== 'function') {
     throw new McpResolveError('invalid_usage', `journaled(): the handler must be a function (got ${typeof handler}).`);
   }
-  const maxBytes = positiveInteger(options.maxJournalBytes, 'maxJournalBytes', DEFAULT_MAX_JOURNAL_BYTES);
+  const maxBytes = positiveInteger(
+    'journaled(): options.maxJournalBytes',
+    options.maxJournalBytes,
+    DEFAULT_MAX_JOURNAL_BYTES,
+  );
   const timeoutMs = positiveInteger(
+    'journaled(): options.legacyQuestionTimeoutMs',
     options.legacyQuestionTimeoutMs,
-    'legacyQuestionTimeoutMs',
     DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
   );
   return async (args: TArgs, ctx: ToolContext) => {
@@ -136,19 +130,6 @@ export function journaled<TArgs>(handler: JournaledHandler<TArgs>, options: Jour
     options.onSuspend?.({ journalBytes: bytes, questions: Object.keys(result.inputRequests ?? {}).length });
     return result;
   };
-}
-
-/** The journal a round carries: a fresh one on the first round (and on every legacy call, which runs in one go). */
-function journalOf(ctx: ToolContext): Ledger {
-  const plaintext: unknown = ctx.era === 'modern' ? ctx.mcpReq.requestState() : undefined;
-  if (plaintext === undefined) return Ledger.fresh();
-  const ledger = typeof plaintext === 'string' ? Ledger.decode(plaintext) : undefined;
-  // Only this library mints the (sealed) journal: an unknown shape means a redeploy mid-call.
-  // Starting from an empty journal would run recorded steps again, so the call fails instead.
-  if (ledger === undefined) {
-    throw new ToolError('journaled(): this call carries a journal from an incompatible version; start the call over.');
-  }
-  return ledger;
 }
 
 /** The step a piece of code runs inside, if any: a step that asks would wait on itself. */

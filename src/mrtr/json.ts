@@ -1,7 +1,9 @@
 /** State as JSON: parsing what a wrapper sealed last round, and recording values the same on the round that made them and on replay. */
 import type { z } from 'zod';
 
-import { McpResolveError } from '../errors.js';
+import type { ToolContext } from '../context.js';
+import { McpResolveError, ToolError } from '../errors.js';
+import { Ledger } from '../questions/ledger.js';
 
 /** Parses the plaintext of a round's state against `schema`: `undefined` when it is not JSON of that shape. */
 export function parseState<T>(plaintext: unknown, schema: z.ZodType<T>): T | undefined {
@@ -40,4 +42,17 @@ export function asRecorded<T>(value: T, what: string): T {
     );
   }
   return JSON.parse(text) as T;
+}
+
+/** The journal a round carries: a fresh one on the first round (and on every legacy call, which runs in one go). */
+export function journalOf(ctx: ToolContext): Ledger {
+  const plaintext: unknown = ctx.era === 'modern' ? ctx.mcpReq.requestState() : undefined;
+  if (plaintext === undefined) return Ledger.fresh();
+  const ledger = typeof plaintext === 'string' ? Ledger.decode(plaintext) : undefined;
+  // Only this library mints the (sealed) journal: an unknown shape means a redeploy mid-call.
+  // Starting from an empty journal would run recorded steps again, so the call fails instead.
+  if (ledger === undefined) {
+    throw new ToolError('journaled(): this call carries a journal from an incompatible version; start the call over.');
+  }
+  return ledger;
 }

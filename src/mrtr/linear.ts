@@ -26,6 +26,8 @@ import { inputRequestsOf, renderQuestion } from '../questions/render.js';
 import type { HandlerResult, WrappedBody } from './body.js';
 import { never, RoundGate } from './gate.js';
 import { parseState } from './json.js';
+import type { ContinuationStore } from './continuations.js';
+import { MemoryContinuationStore } from './continuations.js';
 
 const DECLINED_BRAND = Symbol.for('mcp-resolve.elicitation-declined');
 
@@ -71,26 +73,8 @@ export type LinearHandler<TArgs> = (ctx: LinearContext, args: TArgs) => HandlerR
 
 /** Options of {@link linear}. */
 export interface LinearOptions {
-  /** Where suspended handlers wait between rounds (from {@link createContinuationStore}); one per server. */
+  /** Where suspended handlers wait between rounds (from `createContinuationStore`); one per server. */
   readonly store: ContinuationStore;
-}
-
-/** Options of {@link createContinuationStore}. */
-export interface ContinuationStoreOptions {
-  /** How long a suspended handler waits for the client's next round, in ms. @default 600000 (10 minutes) */
-  readonly ttlMs?: number;
-  /** The most suspended handlers kept; beyond it the oldest is dropped (its client is told to start over). @default 10000 */
-  readonly maxEntries?: number;
-  /** Clock in ms since the epoch, for tests. @default Date.now */
-  readonly now?: () => number;
-}
-
-/** Where a process keeps suspended linear handlers; give each server its own. */
-export interface ContinuationStore {
-  /** How many suspended handlers the store holds now. */
-  readonly size: number;
-  /** How long a suspended handler is kept, in ms. */
-  readonly ttlMs: number;
 }
 
 /** A question a suspended handler waits on. */
@@ -110,60 +94,6 @@ class Frame {
   readonly keyFor = occurrenceKeys();
   /** The handler's run; set as soon as the frame's context exists. */
   result: Promise<HandlerResult> = Promise.resolve('');
-}
-
-class MemoryContinuationStore implements ContinuationStore {
-  readonly ttlMs: number;
-  private readonly maxEntries: number;
-  private readonly now: () => number;
-  private readonly frames = new Map<string, { readonly frame: Frame; readonly expiresAt: number }>();
-
-  constructor(options: ContinuationStoreOptions) {
-    this.ttlMs = options.ttlMs ?? 600_000;
-    this.maxEntries = options.maxEntries ?? 10_000;
-    this.now = options.now ?? Date.now;
-    if (!(Number.isFinite(this.ttlMs) && this.ttlMs > 0)) {
-      throw new McpResolveError(
-        'invalid_options',
-        `createContinuationStore(): ttlMs must be a positive number of ms (got ${String(options.ttlMs)}).`,
-      );
-    }
-    if (!(Number.isSafeInteger(this.maxEntries) && this.maxEntries > 0)) {
-      throw new McpResolveError(
-        'invalid_options',
-        `createContinuationStore(): maxEntries must be a positive integer (got ${String(options.maxEntries)}).`,
-      );
-    }
-  }
-
-  get size(): number {
-    return this.frames.size;
-  }
-
-  /** Keeps `frame` until the TTL passes and returns its new id (a fresh id every round). */
-  put(frame: Frame): string {
-    const now = this.now();
-    for (const [id, entry] of this.frames) {
-      if (entry.expiresAt > now && this.frames.size < this.maxEntries) break;
-      this.frames.delete(id); // insertion order is expiry order: drop the expired, then the oldest while full
-    }
-    const id = crypto.randomUUID(); // Web Crypto: every runtime
-    this.frames.set(id, { frame, expiresAt: now + this.ttlMs });
-    return id;
-  }
-
-  /** Removes and returns the frame kept under `id`, unless it is unknown or expired. */
-  take(id: string): Frame | undefined {
-    const entry = this.frames.get(id);
-    if (entry === undefined) return undefined;
-    this.frames.delete(id);
-    return entry.expiresAt > this.now() ? entry.frame : undefined;
-  }
-}
-
-/** Creates an in-memory store for suspended linear handlers. */
-export function createContinuationStore(options: ContinuationStoreOptions = {}): ContinuationStore {
-  return new MemoryContinuationStore(options);
 }
 
 /** The error a round gets when its continuation is not here. */
@@ -246,7 +176,7 @@ export function linear<TArgs>(handler: LinearHandler<TArgs>, options: LinearOpti
     } else {
       const parsed = parseState(state, ContinuationState);
       const found = parsed === undefined ? undefined : store.take(parsed.c);
-      if (found === undefined) throw new ToolError(CONTINUATION_GONE);
+      if (!(found instanceof Frame)) throw new ToolError(CONTINUATION_GONE);
       frame = found;
       frame.gate = new RoundGate();
       frame.capabilities = ctx.clientCapabilities;

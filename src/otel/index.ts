@@ -9,7 +9,8 @@ import { metrics, trace } from '@opentelemetry/api';
 
 import type { Telemetry } from '../telemetry/hooks.js';
 import { createInstruments } from './instruments.js';
-import { OtelRequest, safely, type OtelShared } from './requestSpan.js';
+import { safely } from './failures.js';
+import { OtelRequest, type OtelShared } from './requestSpan.js';
 import { recordServed, recordTaskChange } from './served.js';
 
 export type {

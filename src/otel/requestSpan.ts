@@ -17,6 +17,7 @@ import type {
 } from '../telemetry/hooks.js';
 import type { Instruments } from './instruments.js';
 import { referenceAttributes, rpcErrorAttributes, serverSpanName } from './reference.js';
+import { codeOf, errorType, failSpan, safely } from './failures.js';
 import { packSpanContext, parentOf, spanContextFromMeta, unpackSpanContext } from './traceparent.js';
 
 /** What every request of one `otel()` shares. */
@@ -31,39 +32,8 @@ export interface OtelShared {
   readonly tasks: Map<string, SpanContext>;
 }
 
-/** The JSON-RPC code a thrown protocol error carries, if any. */
-export function codeOf(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'number' ? error.code : undefined;
-}
-
-/**
- * `error.type` of a thrown value as the Python SDK sets it (`mcp/server/_otel.py`): the JSON-RPC
- * code as a string (`-32602`), else the error's class name.
- */
-export function errorType(error: unknown): string {
-  const code = codeOf(error);
-  if (code !== undefined) return String(code);
-  return error instanceof Error ? error.name : '_OTHER';
-}
-
 /** How many task origins one `otel()` remembers at most. */
 const MAX_TASK_ORIGINS = 10_000;
-
-/** Runs `fn`, swallowing whatever an SDK or exporter throws: telemetry never fails a call. */
-export function safely(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    // An exporter or processor that throws must not change what the client gets.
-  }
-}
-
-/** A failed child span: ERROR status and `error.type`, never the message (it may carry what the client must not see). */
-function failSpan(span: Span, error: unknown): void {
-  span.setAttribute('error.type', errorType(error));
-  span.setStatus({ code: SpanStatusCode.ERROR });
-}
 
 /** The {@link RequestTrace} of one request. */
 export class OtelRequest implements RequestTrace {

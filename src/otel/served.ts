@@ -8,7 +8,7 @@ import { context as otelContext, SpanKind, SpanStatusCode, trace } from '@opente
 import type { ServedMessage, TaskChange } from '../telemetry/hooks.js';
 import { referenceAttributes, rpcErrorAttributes, serverSpanName } from './reference.js';
 import type { OtelShared } from './requestSpan.js';
-import { safely } from './requestSpan.js';
+import { safely } from './failures.js';
 import { parentOf, spanContextFromMeta } from './traceparent.js';
 
 /** Task statuses after which a task changes no more. */

@@ -3,24 +3,15 @@
  * the `tools/list` payload) are built once at registration; `createServer()` makes a fresh SDK
  * instance per connection or per HTTP request cheaply, and every instance shares one sealer.
  */
-import type {
-  Implementation,
-  ResourceMetadata,
-  ResourceTemplate,
-  ServerContext,
-  ServerOptions,
-  Tool,
-} from '@modelcontextprotocol/server';
+import type { Implementation, ResourceMetadata, ResourceTemplate, Tool } from '@modelcontextprotocol/server';
 import type { McpServer } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
-import type { SealingOptions } from '../state/index.js';
 import { createSealer, principalFrom } from '../state/index.js';
 import type { CompiledPrompt, PromptArgs, PromptBody, PromptDeclaration } from './prompt.js';
 import { compilePrompt, registerPrompt } from './prompt.js';
 import type { CompiledResource, ResourceRead } from './resource.js';
 import { compileResource, registerResource } from './resource.js';
-import type { ErrorHook } from './masking.js';
 import { createErrorMasker } from './masking.js';
 import type { RoundServices } from './roundScope.js';
 import { callTool } from './call.js';
@@ -36,64 +27,13 @@ import type {
 import { compileTool } from './tool.js';
 import { ResolvingMcpServer, serveTools } from './toolRegistry.js';
 import { registerTaskMethods } from '../tasks/handlers.js';
-import type { TaskOptions, TaskStatusChange } from '../tasks/runner.js';
 import { TaskRunner } from '../tasks/runner.js';
 import { TASKS_EXTENSION } from '../tasks/wire.js';
+import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
+import type { McpResolveServerOptions } from './options.js';
+import { observedTasks } from './options.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import { InboundMessages } from '../telemetry/inbound.js';
-
-/** Options for {@link McpResolveServer}. */
-export interface McpResolveServerOptions {
-  /** Instructions advertised to clients. */
-  readonly instructions?: string;
-  /** How `requestState` is sealed: keys, audience, TTL, codec, replay guard. Sealing is always on. */
-  readonly requestState?: SealingOptions;
-  /** The principal a request acts for; defaults to one derived from the validated auth info. */
-  readonly principal?: (ctx: ServerContext) => string | undefined;
-  /** How long a legacy push question may wait for the human, in ms (default 10 minutes). */
-  readonly legacyQuestionTimeoutMs?: number;
-  /**
-   * The SDK's serving of hand-built `input_required` results (its legacy shim, round cap and
-   * per-round timeout). Resolver tools do not use the shim: they ask legacy clients by push.
-   */
-  readonly inputRequired?: ServerOptions['inputRequired'];
-  /**
-   * Receives the cause of every failure the client sees masked (an exception other than `ToolError`
-   * or the library's own, thrown by a tool body, resolver, prompt or resource read), with the
-   * correlation id the client's message carries. Default: one line on stderr.
-   */
-  readonly onError?: ErrorHook;
-  /**
-   * Sends such exceptions' raw messages to the client instead of the masked one. For development
-   * only: a message may carry internals (connection strings, hosts). The hook still runs. Default `false`.
-   */
-  readonly exposeErrorMessages?: boolean;
-  /** Task storage, TTL and polling interval for tools declared with `task` (the Tasks extension). */
-  readonly tasks?: TaskOptions;
-  /**
-   * An observer of every call, round, question and sealing: `otel()` from `mcp-resolve/otel` for
-   * OpenTelemetry traces and metrics (docs/observability.md). Default: none, at no cost.
-   */
-  readonly telemetry?: Telemetry;
-}
-
-const DEFAULT_LEGACY_QUESTION_TIMEOUT_MS = 600_000;
-
-/** The task options with each status change also reported to `telemetry`. */
-function observedTasks(tasks: TaskOptions | undefined, telemetry: Telemetry | undefined): TaskOptions | undefined {
-  if (telemetry?.taskStatus === undefined) return tasks;
-  const onStatus = tasks?.onStatus;
-  return Object.assign({}, tasks, {
-    onStatus: (change: TaskStatusChange) => {
-      try {
-        telemetry.taskStatus?.({ taskId: String(change.params.taskId), status: String(change.params.status) });
-      } catch {
-        // An observer never changes what a task does.
-      }
-      onStatus?.(change);
-    },
-  });
-}
 
 /** A declared tool waiting for its body: what `.tool(name, declaration)` returns. */
 export interface ToolStep<TServer, TInput extends ToolInput, TResolve extends ResolveShape, TOutput> {

@@ -6,7 +6,7 @@
 import type { CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import { McpResolveError } from '../errors.js';
+import { positiveInteger } from '../options.js';
 import { createMemoryTaskStore } from './memoryStore.js';
 import type { TaskError, TaskRecord, TaskStore } from './store.js';
 import { detailedTask } from './wire.js';
@@ -53,21 +53,11 @@ const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_POLL_INTERVAL_MS = 1_000;
 const DEFAULT_LEASE_MS = 30_000;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+const MS = 'number of milliseconds';
 
 /** Whether a task has ended (completed, failed or cancelled). */
 export function isTerminal(record: TaskRecord): boolean {
   return TERMINAL.has(record.status);
-}
-
-function positiveInteger(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new McpResolveError(
-      'invalid_options',
-      `tasks.${name} must be a positive integer number of milliseconds (got ${String(value)}).`,
-    );
-  }
-  return value;
 }
 
 /** The task records of one server, in its store. */
@@ -79,9 +69,9 @@ export class TaskRecords {
 
   constructor(private readonly options: TaskOptions = {}) {
     this.store = options.store ?? createMemoryTaskStore();
-    this.ttlMs = positiveInteger('ttlMs', options.ttlMs, DEFAULT_TTL_MS);
-    this.pollIntervalMs = positiveInteger('pollIntervalMs', options.pollIntervalMs, DEFAULT_POLL_INTERVAL_MS);
-    this.leaseMs = positiveInteger('leaseMs', options.leaseMs, DEFAULT_LEASE_MS);
+    this.ttlMs = positiveInteger('tasks.ttlMs', options.ttlMs, DEFAULT_TTL_MS, MS);
+    this.pollIntervalMs = positiveInteger('tasks.pollIntervalMs', options.pollIntervalMs, DEFAULT_POLL_INTERVAL_MS, MS);
+    this.leaseMs = positiveInteger('tasks.leaseMs', options.leaseMs, DEFAULT_LEASE_MS, MS);
   }
 
   /** Reports a failure the task machinery could not record on a task. */

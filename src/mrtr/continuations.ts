@@ -1,0 +1,78 @@
+/**
+ * Where option H keeps suspended linear handlers between rounds: in this process's memory, under
+ * a random id that travels in the sealed `requestState`, for a TTL, with a cap on how many wait.
+ */
+import { McpResolveError } from '../errors.js';
+
+/** Options of {@link createContinuationStore}. */
+export interface ContinuationStoreOptions {
+  /** How long a suspended handler waits for the client's next round, in ms. @default 600000 (10 minutes) */
+  readonly ttlMs?: number;
+  /** The most suspended handlers kept; beyond it the oldest is dropped (its client is told to start over). @default 10000 */
+  readonly maxEntries?: number;
+  /** Clock in ms since the epoch, for tests. @default Date.now */
+  readonly now?: () => number;
+}
+
+/** Where a process keeps suspended linear handlers; give each server its own. */
+export interface ContinuationStore {
+  /** How many suspended handlers the store holds now. */
+  readonly size: number;
+  /** How long a suspended handler is kept, in ms. */
+  readonly ttlMs: number;
+}
+
+/** The in-memory store (the only kind): frames under random ids, dropped after the TTL or when full. */
+export class MemoryContinuationStore implements ContinuationStore {
+  readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+  private readonly frames = new Map<string, { readonly frame: object; readonly expiresAt: number }>();
+
+  constructor(options: ContinuationStoreOptions) {
+    this.ttlMs = options.ttlMs ?? 600_000;
+    this.maxEntries = options.maxEntries ?? 10_000;
+    this.now = options.now ?? Date.now;
+    if (!(Number.isFinite(this.ttlMs) && this.ttlMs > 0)) {
+      throw new McpResolveError(
+        'invalid_options',
+        `createContinuationStore(): ttlMs must be a positive number of ms (got ${String(options.ttlMs)}).`,
+      );
+    }
+    if (!(Number.isSafeInteger(this.maxEntries) && this.maxEntries > 0)) {
+      throw new McpResolveError(
+        'invalid_options',
+        `createContinuationStore(): maxEntries must be a positive integer (got ${String(options.maxEntries)}).`,
+      );
+    }
+  }
+
+  get size(): number {
+    return this.frames.size;
+  }
+
+  /** Keeps `frame` until the TTL passes and returns its new id (a fresh id every round). */
+  put(frame: object): string {
+    const now = this.now();
+    for (const [id, entry] of this.frames) {
+      if (entry.expiresAt > now && this.frames.size < this.maxEntries) break;
+      this.frames.delete(id); // insertion order is expiry order: drop the expired, then the oldest while full
+    }
+    const id = crypto.randomUUID(); // Web Crypto: every runtime
+    this.frames.set(id, { frame, expiresAt: now + this.ttlMs });
+    return id;
+  }
+
+  /** Removes and returns the frame kept under `id`, unless it is unknown or expired. */
+  take(id: string): object | undefined {
+    const entry = this.frames.get(id);
+    if (entry === undefined) return undefined;
+    this.frames.delete(id);
+    return entry.expiresAt > this.now() ? entry.frame : undefined;
+  }
+}
+
+/** Creates an in-memory store for suspended linear handlers. */
+export function createContinuationStore(options: ContinuationStoreOptions = {}): ContinuationStore {
+  return new MemoryContinuationStore(options);
+}
