@@ -1,4 +1,8 @@
-/** Tools registered with the SDK's own `registerTool` in `setup()` live next to library tools, and SEP-2243 header validation covers library tools. */
+/**
+ * Tools registered with the SDK's own `registerTool` in `setup()` live next to library tools, and
+ * SEP-2243 header validation covers library tools. These tests are the contract of the SDK seams
+ * listed in docs/sdk-seams.md: an SDK release that breaks one fails here first.
+ */
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { elicit, McpResolveError, resolver } from 'mcp-resolve';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +50,18 @@ describe('SDK-registered tools next to library tools', () => {
       await expect(connection.client.callTool({ name: 'missing', arguments: {} })).rejects.toThrow(
         /Tool missing not found/,
       );
+    },
+  );
+
+  it.each(ERAS)(
+    '%s: a library tool words an input error exactly as the SDK does for its own tools (docs/sdk-seams.md, seam 3)',
+    async (era) => {
+      const connection = await connect(mixedServer(), { era, elicit: () => ({ action: 'cancel' }) });
+      const texts = await Promise.all(
+        ['raw_echo', 'library_echo'].map(async (name) => textOf(await call(connection, name, { text: 42 }))),
+      );
+      expect(texts[1]).toBe(texts[0]?.replace('raw_echo', 'library_echo'));
+      expect(texts[0]).toMatch(/^Input validation error: Invalid arguments for tool raw_echo: text: /);
     },
   );
 
