@@ -21,7 +21,8 @@ import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../context.js';
 import { McpResolveError } from '../errors.js';
 import { pinOf, occurrenceKeys } from '../questions/ledger.js';
-import type { Ask, AskKind, ElicitationResult, SampleResult } from '../questions/markers.js';
+import { QUESTION_KINDS } from '../questions/kinds.js';
+import type { Ask, ElicitationResult, SampleResult } from '../questions/markers.js';
 import {
   askKind,
   elicit as elicitMarker,
@@ -92,13 +93,6 @@ function acceptedValue<T>(outcome: ElicitationResult<unknown>, what: string): T 
     throw new McpResolveError('invalid_usage', `${what} was answered with ${result.action}.`);
   return result.value;
 }
-
-const LABELS: Record<AskKind, string> = {
-  elicit: 'ctx.elicit()',
-  elicitUrl: 'elicitUrl()',
-  sample: 'ctx.sample()',
-  roots: 'ctx.listRoots()',
-};
 
 /** Turns a linear handler into a tool body; its rounds replay the handler from a sealed journal. */
 export function journaled<TArgs>(handler: JournaledHandler<TArgs>, options: JournaledOptions = {}): WrappedBody<TArgs> {
@@ -175,7 +169,7 @@ async function runJournaled<TArgs>(
 
   const ask = async (marker: Ask): Promise<ElicitationResult<unknown>> => {
     if (gate.isClosed) return never();
-    const label = LABELS[askKind(marker)];
+    const label = QUESTION_KINDS[askKind(marker)].journaledCall;
     const enclosing = insideStep.getStore();
     if (enclosing !== undefined) {
       gate.fail(

@@ -7,6 +7,7 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
+import { QUESTION_KINDS } from './kinds.js';
 import type { RenderedQuestion } from './render.js';
 
 /** The capabilities a client must have declared to be asked `question`. */
@@ -42,12 +43,6 @@ function covers(declared: ClientCapabilities | undefined, question: RenderedQues
   }
 }
 
-const CAPABILITY_NAMES: Record<RenderedQuestion['request']['method'], string> = {
-  'elicitation/create': 'elicitation (form mode)',
-  'sampling/createMessage': 'sampling',
-  'roots/list': 'roots',
-};
-
 /** Throws the -32021 error unless `declared` covers `question`, asked by resolver `label`. */
 export function assertCapability(
   declared: ClientCapabilities | undefined,
@@ -59,9 +54,7 @@ export function assertCapability(
   const needed =
     request.method === 'sampling/createMessage' && declared?.sampling !== undefined
       ? 'sampling with tools'
-      : request.method === 'elicitation/create' && request.params.mode === 'url'
-        ? 'elicitation (URL mode)'
-        : CAPABILITY_NAMES[request.method];
+      : QUESTION_KINDS[question.kind].capability;
   throw new MissingRequiredClientCapabilityError(
     { requiredCapabilities: requiredCapabilities(question) },
     `Client does not support ${needed}, which resolver '${label}' needs to ask its question. ` +

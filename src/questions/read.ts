@@ -7,6 +7,7 @@ import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { inputResponse, isSpecType } from '@modelcontextprotocol/server';
 
 import { ToolError } from '../errors.js';
+import { QUESTION_KINDS } from './kinds.js';
 import type { Ask, AskKind, Elicit, ElicitationResult, ElicitUrl } from './markers.js';
 import type { Question } from './render.js';
 
@@ -66,20 +67,6 @@ function fieldTitlesOf(question: Question): FieldTitles {
   return titles;
 }
 
-const KIND_NAMES: Record<AskKind, string> = {
-  elicit: 'elicitation',
-  elicitUrl: 'elicitation',
-  sample: 'sampling',
-  roots: 'roots',
-};
-
-const VIEW_KINDS: Record<AskKind, string> = {
-  elicit: 'elicit',
-  elicitUrl: 'elicit',
-  sample: 'sampling',
-  roots: 'roots',
-};
-
 /**
  * Turns a raw response into the outcome consumers receive, or throws a {@link ToolError} whose
  * message says what was wrong (never validator internals).
@@ -92,9 +79,9 @@ export async function readAnswer(
   titles: () => FieldTitles = () => ({}),
 ): Promise<ElicitationResult<unknown>> {
   const view = inputResponse({ answer: response }, 'answer');
-  if (view.kind !== VIEW_KINDS[kind]) {
+  if (view.kind !== QUESTION_KINDS[kind].answerKind) {
     throw new ToolError(
-      `Resolver '${label}' got a non-${KIND_NAMES[kind]} response (wrong kind) to its ${KIND_NAMES[kind]} question.`,
+      `Resolver '${label}' got a non-${QUESTION_KINDS[kind].word} response (wrong kind) to its ${QUESTION_KINDS[kind].word} question.`,
     );
   }
   switch (view.kind) {
@@ -135,8 +122,6 @@ export async function readAnswer(
       }
       return { action: 'accept', value: result.value };
     }
-    case 'missing':
-      throw new ToolError(`Resolver '${label}' got an empty response to its question.`);
   }
 }
 

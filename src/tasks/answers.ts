@@ -6,22 +6,16 @@
  */
 import { inputResponse, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
+import type { QuestionKindInfo } from '../questions/kinds.js';
+import { kindOfMethod } from '../questions/kinds.js';
 import type { TaskRecord } from './store.js';
 
-const RESPONSE_KINDS = {
-  'elicitation/create': 'elicit',
-  'sampling/createMessage': 'sampling',
-  'roots/list': 'roots',
-} as const;
-
-const KIND_NAMES = { elicit: 'an elicitation result', sampling: 'a sampling result', roots: 'a roots list' } as const;
-
 /** What a response under `key` is missing to answer `method`, or `undefined` when it has the right shape. */
-function shapeProblem(key: string, method: keyof typeof RESPONSE_KINDS, response: unknown): string | undefined {
+function shapeProblem(key: string, method: QuestionKindInfo['method'], response: unknown): string | undefined {
   const view = inputResponse({ answer: response }, 'answer');
-  const expected = RESPONSE_KINDS[method];
-  if (view.kind !== expected)
-    return `the response under '${key}' is not ${KIND_NAMES[expected]} (it answers ${method})`;
+  const expected = kindOfMethod(method);
+  if (view.kind !== expected.answerKind)
+    return `the response under '${key}' is not ${expected.answerName} (it answers ${method})`;
   if (view.kind === 'elicit' && view.action === 'accept' && view.content === undefined) {
     return `the response under '${key}' accepts the elicitation but has no content`;
   }
