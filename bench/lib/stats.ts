@@ -1,4 +1,5 @@
 /** Summaries of repeated measurements: median with quartiles and range, and their rendering. */
+import type { TargetCheck } from './registry.js';
 
 /** A figure measured several times: the median and its spread. */
 export interface Summary {
@@ -62,4 +63,14 @@ export function fmtSummary(summary: Summary, digits = 3): string {
 export function fmtRatio(summary: Summary): string {
   if (summary.n <= 1) return `${summary.median.toFixed(2)}×`;
   return `${summary.median.toFixed(2)}× (${summary.q1.toFixed(2)}–${summary.q3.toFixed(2)})`;
+}
+
+/** A "ratio of at least `minimum`" target, reported against the median `ratio`. */
+export function ratioAtLeast(what: string, ratio: Summary, minimum: number): TargetCheck {
+  return {
+    what,
+    target: `≥ ${minimum.toFixed(2)}×`,
+    measured: `${ratio.median.toFixed(2)}×`,
+    met: ratio.median >= minimum,
+  };
 }

@@ -10,7 +10,7 @@ import { runLoad } from '../lib/load.js';
 import { cpuMsOf } from '../lib/cpu.js';
 import type { ServerProcess } from '../lib/processes.js';
 import { startServer } from '../lib/processes.js';
-import { fmt, fmtRatio, summarize } from '../lib/stats.js';
+import { fmt, fmtRatio, ratioAtLeast, summarize } from '../lib/stats.js';
 import { anyDeskCall } from '../fixtures/anyDeskHttp.js';
 import type { DeskCall } from '../fixtures/deskCalls.js';
 import { QUIET_CALL, THREE_LEG_CALL } from '../fixtures/deskCalls.js';
@@ -153,12 +153,7 @@ export const hosting: Benchmark = {
               ...(isOurs && { ratioToSdk: { ...ratio } }),
             });
           }
-          targets.push({
-            what: `${name}: serveHttp vs SDK createMcpHandler, ${clients} client(s)`,
-            target: `≥ ${TARGET.toFixed(2)}×`,
-            measured: `${ratio.median.toFixed(2)}×`,
-            met: ratio.median >= TARGET,
-          });
+          targets.push(ratioAtLeast(`${name}: serveHttp vs SDK createMcpHandler, ${clients} client(s)`, ratio, TARGET));
         }
       }
       return {

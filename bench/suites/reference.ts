@@ -17,7 +17,7 @@ import { runLoad } from '../lib/load.js';
 import type { ServerProcess } from '../lib/processes.js';
 import { startServer } from '../lib/processes.js';
 import type { Benchmark, Json, TargetCheck } from '../lib/registry.js';
-import { fmt, fmtRatio, summarize } from '../lib/stats.js';
+import { fmt, fmtRatio, ratioAtLeast, summarize } from '../lib/stats.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TARGET = 3;
@@ -95,12 +95,7 @@ export const reference: Benchmark = {
             python: { ...pythonRate },
             ratio: { ...ratio },
           });
-          targets.push({
-            what: `${name}, ${level} client(s): our desk / Python SDK desk`,
-            target: `≥ ${TARGET}×`,
-            measured: `${ratio.median.toFixed(2)}×`,
-            met: ratio.median >= TARGET,
-          });
+          targets.push(ratioAtLeast(`${name}, ${level} client(s): our desk / Python SDK desk`, ratio, TARGET));
         }
       }
       return {

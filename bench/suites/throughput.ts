@@ -8,7 +8,7 @@ import type { LoadResult, Scenario } from '../lib/load.js';
 import { runLoad } from '../lib/load.js';
 import type { ServerProcess } from '../lib/processes.js';
 import { startServer } from '../lib/processes.js';
-import { fmt, fmtRatio, summarize } from '../lib/stats.js';
+import { fmt, fmtRatio, ratioAtLeast, summarize } from '../lib/stats.js';
 import type { Summary } from '../lib/stats.js';
 import { deskCall, echoCall } from '../fixtures/deskHttp.js';
 
@@ -108,12 +108,7 @@ export const throughput: Benchmark = {
             ...(target === library && { ratioToRawSdk: { ...ratio } }),
           });
         }
-        targets.push({
-          what: `HTTP throughput vs raw SDK, ${level} client(s)`,
-          target: `≥ ${TARGET.toFixed(2)}×`,
-          measured: `${ratio.median.toFixed(2)}×`,
-          met: ratio.median >= TARGET,
-        });
+        targets.push(ratioAtLeast(`HTTP throughput vs raw SDK, ${level} client(s)`, ratio, TARGET));
       }
       return {
         tables: [
