@@ -21,9 +21,6 @@ import { endTrace, startTrace } from '../telemetry/request.js';
 import { openRound } from './roundScope.js';
 import type { CompiledTool } from './tool.js';
 
-const MIXED_FLOW =
-  'the multi-round flow is driven either by resolvers or by the tool body: a tool with resolved parameters cannot return input_required itself';
-
 /** A tool error result carrying `message`. */
 export function toolError(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
@@ -118,9 +115,7 @@ class ToolRound {
   /** Turns what the body returned into the round's result: sealed `input_required`, or the checked, projected result. */
   private finish(value: unknown): MaybePromise<CallResult> {
     if (!isInputRequiredResult(value)) return checkedResult(this.tool, value, this.services);
-    if (this.tool.plan.params.length > 0) return toolError(MIXED_FLOW);
-    const state = value.requestState;
-    return state === undefined ? value : this.round.seal(state).then((sealed) => ({ ...value, requestState: sealed }));
+    return this.round.sealAsked(value, { plan: this.tool.plan, handler: 'tool' });
   }
 
   private fail(error: unknown): CallToolResult {

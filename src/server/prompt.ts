@@ -10,7 +10,6 @@ import type { ToolContext } from '../context.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { compilePlan } from '../resolvers/graph.js';
 import type { Simplify } from '../resolvers/resolver.js';
-import { McpResolveError } from '../errors.js';
 import { throwMasked } from './masking.js';
 import { assertRegistration } from './registration.js';
 import type { RoundServices } from './roundScope.js';
@@ -105,12 +104,5 @@ async function getPrompt(
   } catch (error) {
     throwMasked(error, services.maskError, where, trace);
   }
-  if (!isInputRequiredResult(value)) return value;
-  if (prompt.plan.params.length > 0) {
-    throw new McpResolveError(
-      'invalid_usage',
-      'the multi-round flow is driven either by resolvers or by the prompt body: a prompt with resolved parameters cannot return input_required itself',
-    );
-  }
-  return value.requestState === undefined ? value : { ...value, requestState: await round.seal(value.requestState) };
+  return isInputRequiredResult(value) ? round.sealAsked(value, { plan: prompt.plan, handler: 'prompt' }) : value;
 }

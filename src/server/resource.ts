@@ -83,6 +83,5 @@ async function readResource(
   } catch (error) {
     throwMasked(error, services.maskError, { method: 'resources/read', name: uri.href }, trace);
   }
-  if (!isInputRequiredResult(value) || value.requestState === undefined) return value;
-  return { ...value, requestState: await round.seal(value.requestState) };
+  return isInputRequiredResult(value) ? round.sealAsked(value) : value;
 }

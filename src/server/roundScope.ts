@@ -6,6 +6,7 @@
 import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
+import { McpResolveError } from '../errors.js';
 import { elicitationCompleter, requestTrace, type ToolContext } from '../context.js';
 import { Ledger } from '../questions/ledger.js';
 import { strategyFor, type RoundStrategy } from '../questions/strategy.js';
@@ -41,11 +42,23 @@ export interface RoundScope {
   readonly ctx: ToolContext;
   /** Seals state for the response; bound to this request. */
   seal(state: string): Promise<string>;
+  /**
+   * A handler's own `input_required` on its way out, its `requestState` sealed. When resolvers drive
+   * the flow (`resolvedBy` has resolved parameters) the body may not ask itself: one flow per call,
+   * for tools and prompts alike (`invalid_usage`).
+   */
+  sealAsked(value: InputRequiredResult, resolvedBy?: ResolvedBy): InputRequiredResult | Promise<InputRequiredResult>;
   /** Runs a round of `plan`: the resolved values (synchronously when nothing is awaited or asked), or the `input_required` result to return. */
   resolve(
     plan: ResolutionPlan,
     args: Readonly<Record<string, unknown>>,
   ): Record<string, unknown> | Promise<Record<string, unknown> | InputRequiredResult>;
+}
+
+/** The plan that resolved a handler's parameters, and what the handler is (for the message). */
+export interface ResolvedBy {
+  readonly plan: ResolutionPlan;
+  readonly handler: 'tool' | 'prompt';
 }
 
 /** A builder's view of a readonly type. */
@@ -157,6 +170,18 @@ class Round implements RoundScope, StrategySource {
     if (trace === undefined)
       return this.services.sealer.seal(withCarried(encoder.encode(state), undefined), this.#binding);
     return sealTraced(this.services.sealer, withCarried(encoder.encode(state), trace.carry()), this.#binding, trace);
+  }
+
+  sealAsked(value: InputRequiredResult, resolvedBy?: ResolvedBy): InputRequiredResult | Promise<InputRequiredResult> {
+    if (resolvedBy !== undefined && resolvedBy.plan.params.length > 0) {
+      const { handler } = resolvedBy;
+      throw new McpResolveError(
+        'invalid_usage',
+        `the multi-round flow is driven either by resolvers or by the ${handler} body: a ${handler} with resolved parameters cannot return input_required itself`,
+      );
+    }
+    const state = value.requestState;
+    return state === undefined ? value : this.seal(state).then((sealed) => ({ ...value, requestState: sealed }));
   }
 
   resolve(

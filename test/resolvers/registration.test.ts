@@ -122,4 +122,22 @@ describe.each(ERAS)('resolvers and a hand-built input_required result (%s)', (er
     expect(bodyRuns).toBe(1);
     expect(connection.counters.questions).toEqual({});
   });
+
+  it('[B3] a prompt with resolved parameters that returns input_required itself fails with the same rule, as a JSON-RPC error', async () => {
+    const value = resolver({ name: 'value' }, () => 1);
+    const server = newServer().prompt('mixed', { resolve: { value } }, () =>
+      // @ts-expect-error - a prompt body with resolved parameters cannot return input_required (runtime check tested)
+      inputRequired({
+        inputRequests: {
+          q: inputRequired.elicit({ message: 'hand-built?', requestedSchema: { type: 'object', properties: {} } }),
+        },
+      }),
+    );
+    const connection = await connect(server, { era, elicit: () => ({ action: 'accept', content: {} }) });
+    await expect(connection.client.getPrompt({ name: 'mixed' })).rejects.toMatchObject({
+      code: -32603,
+      message:
+        'the multi-round flow is driven either by resolvers or by the prompt body: a prompt with resolved parameters cannot return input_required itself',
+    });
+  });
 });
