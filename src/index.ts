@@ -16,6 +16,7 @@ export type {
   ElicitUrl,
   CompleteElicitation,
   ElicitUrlOptions,
+  FlatForm,
   UrlElicitation,
   ListRoots,
   Sample,

@@ -9,7 +9,7 @@
 import type { InputRequiredResult, StandardSchemaV1, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { inputRequired } from '@modelcontextprotocol/server';
 
-import type { ElicitationResult, ToolContext } from 'mcp-resolve';
+import type { ElicitationResult, FlatForm, ToolContext } from 'mcp-resolve';
 import type { WrappedBody } from 'mcp-resolve/mrtr';
 import { answerOf, pushElicit } from 'mcp-resolve/mrtr';
 
@@ -18,7 +18,7 @@ import { audit, deckServer, DEFAULT_UNITS, UNITS_QUESTION, UnitsForm, weather, W
 
 type Elicit = <TSchema extends StandardSchemaWithJSON>(
   message: string,
-  schema: TSchema,
+  schema: TSchema & FlatForm<StandardSchemaV1.InferOutput<TSchema>>,
 ) => Promise<ElicitationResult<StandardSchemaV1.InferOutput<TSchema>>>;
 
 /** Thrown by an unanswered `elicit()`; a handler's own catch-all would swallow it too. */

@@ -22,13 +22,8 @@ import type { ToolContext } from '../context.js';
 import { McpResolveError } from '../errors.js';
 import { pinOf, occurrenceKeys } from '../questions/ledger.js';
 import { QUESTION_KINDS } from '../questions/kinds.js';
-import type { Ask, ElicitationResult, SampleResult } from '../questions/markers.js';
-import {
-  askKind,
-  elicit as elicitMarker,
-  listRoots as rootsMarker,
-  sample as sampleMarker,
-} from '../questions/markers.js';
+import type { Ask, ElicitationResult, FlatForm, SampleResult } from '../questions/markers.js';
+import { askKind, formQuestion, listRoots as rootsMarker, sample as sampleMarker } from '../questions/markers.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
 import type { Question } from '../questions/render.js';
 import { renderQuestion } from '../questions/render.js';
@@ -52,7 +47,7 @@ export interface JournaledContext extends ToolContext {
   /** Asks the human `message`; the outcome is accepted (validated against `schema`), declined or cancelled. */
   elicit<TSchema extends StandardSchemaWithJSON>(
     message: string,
-    schema: TSchema,
+    schema: TSchema & FlatForm<StandardSchemaV1.InferOutput<TSchema>>,
   ): Promise<ElicitationResult<StandardSchemaV1.InferOutput<TSchema>>>;
   /** Asks the client's LLM; the result is recorded, so the model is paid once per call. */
   sample(params: CreateMessageRequestParams): Promise<SampleResult>;
@@ -206,7 +201,7 @@ async function runJournaled<TArgs>(
   const journaledCtx: JournaledContext = {
     ...ctx,
     step,
-    elicit: async (message, schema) => trusted(await ask(elicitMarker(message, schema))),
+    elicit: async (message, schema) => trusted(await ask(formQuestion(message, schema))),
     sample: async (params) => acceptedValue<SampleResult>(await ask(sampleMarker(params)), 'ctx.sample()'),
     listRoots: async () => acceptedValue<Root[]>(await ask(rootsMarker()), 'ctx.listRoots()'),
   };

@@ -19,7 +19,8 @@ import type { ToolContext } from '../context.js';
 import { McpResolveError, ToolError } from '../errors.js';
 import { assertCapability } from '../questions/capabilities.js';
 import { pinOf, occurrenceKeys } from '../questions/ledger.js';
-import { elicit as elicitMarker } from '../questions/markers.js';
+import type { FlatForm } from '../questions/markers.js';
+import { formQuestion } from '../questions/markers.js';
 import { readAnswerTo } from '../questions/read.js';
 import type { Question } from '../questions/render.js';
 import { inputRequestsOf, renderQuestion } from '../questions/render.js';
@@ -64,7 +65,7 @@ export interface LinearContext extends ToolContext {
   /** Asks the human `message` and waits (across rounds) for content matching `schema`; rejects with {@link ElicitationDeclinedError} otherwise. */
   elicit<TSchema extends StandardSchemaWithJSON>(
     message: string,
-    schema: TSchema,
+    schema: TSchema & FlatForm<StandardSchemaV1.InferOutput<TSchema>>,
   ): Promise<StandardSchemaV1.InferOutput<TSchema>>;
 }
 
@@ -110,7 +111,7 @@ function linearContext(ctx: ToolContext, frame: Frame): LinearContext {
     ...ctx,
     elicit: <TSchema extends StandardSchemaWithJSON>(message: string, schema: TSchema) => {
       if (frame.gate.isClosed) return never<StandardSchemaV1.InferOutput<TSchema>>();
-      const ask = elicitMarker(message, schema);
+      const ask = formQuestion<StandardSchemaV1.InferOutput<TSchema>>(message, schema);
       let question: Question;
       try {
         const rendered = renderQuestion(ask, LABEL);

@@ -7,8 +7,8 @@ import type { StandardSchemaV1, StandardSchemaWithJSON } from '@modelcontextprot
 
 import type { ToolContext } from '../context.js';
 import { McpResolveError } from '../errors.js';
-import type { ElicitationResult } from '../questions/markers.js';
-import { elicit } from '../questions/markers.js';
+import type { ElicitationResult, FlatForm } from '../questions/markers.js';
+import { formQuestion } from '../questions/markers.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS, pushQuestion } from '../questions/push.js';
 import { renderQuestion } from '../questions/render.js';
 import { legacyStrategy } from '../questions/strategy.js';
@@ -28,7 +28,7 @@ const LABEL = 'pushElicit()';
 export async function pushElicit<TSchema extends StandardSchemaWithJSON>(
   ctx: ToolContext,
   message: string,
-  schema: TSchema,
+  schema: TSchema & FlatForm<StandardSchemaV1.InferOutput<TSchema>>,
   options: PushOptions = {},
 ): Promise<ElicitationResult<StandardSchemaV1.InferOutput<TSchema>>> {
   if (ctx.era !== 'legacy') {
@@ -38,7 +38,7 @@ export async function pushElicit<TSchema extends StandardSchemaWithJSON>(
         'On modern requests return input_required instead.',
     );
   }
-  const ask = elicit(message, schema);
+  const ask = formQuestion<StandardSchemaV1.InferOutput<TSchema>>(message, schema);
   const question = { key: LABEL, label: LABEL, ask, rendered: renderQuestion(ask, LABEL) };
   const timeoutMs = options.timeoutMs ?? DEFAULT_PUSH_TIMEOUT_MS;
   legacyStrategy(ctx, timeoutMs).admit(question);

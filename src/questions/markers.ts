@@ -121,12 +121,44 @@ export function sampledText(result: SampleResult): string {
     .join('\n');
 }
 
-/** Asks the human `message`, expecting content that matches `schema` (a flat object schema). */
+/** What a form field can hold: a primitive, or an array of primitives (a multi-select). */
+type FormFieldValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
+
+/** The named fields of `T` a form cannot carry (a nested object, a date, …). */
+type NestedFields<T> = {
+  [K in keyof T]-?: string extends K ? never : T[K] extends FormFieldValue ? never : K;
+}[keyof T];
+
+/**
+ * `unknown` when a form's content type `T` is flat; otherwise a type naming the fields that are not,
+ * so `elicit(message, schema)` with a nested form does not compile (elicitation carries flat forms only).
+ */
+export type FlatForm<T> = unknown extends T
+  ? unknown
+  : [NestedFields<T>] extends [never]
+    ? unknown
+    : {
+        readonly 'elicit(): a form holds flat fields only (string, number, boolean, an enum or an array of them); not flat': NestedFields<T>;
+      };
+
+/**
+ * Asks the human `message`, expecting content that matches `schema`: a flat object schema (a nested
+ * object or a date field is a compile error naming the field).
+ */
 export function elicit<TSchema extends StandardSchemaWithJSON>(
   message: string,
-  schema: TSchema,
+  schema: TSchema & FlatForm<StandardSchemaV1.InferOutput<TSchema>>,
   options: ElicitOptions<StandardSchemaV1.InferOutput<TSchema>> = {},
 ): Elicit<StandardSchemaV1.InferOutput<TSchema>> {
+  return formQuestion(message, schema, options);
+}
+
+/** {@link elicit} without the compile-time flat-form check, for wrappers generic over the schema (which check their own callers). */
+export function formQuestion<T>(
+  message: string,
+  schema: StandardSchemaWithJSON,
+  options: ElicitOptions<T> = {},
+): Elicit<T> {
   const { attempts } = options;
   if (attempts !== undefined && (!Number.isInteger(attempts) || attempts < 1)) {
     throw new McpResolveError(

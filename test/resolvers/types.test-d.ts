@@ -1,6 +1,20 @@
 /** resolvers.md §1 typing and §3 [B]: the tool body's types are inferred from the declarations, and wrong use does not compile. */
-import type { CreateMessageResult, CreateMessageResultWithTools, Root } from '@modelcontextprotocol/server';
-import type { DeclarationError, Elicit, ElicitationResult, SampleResult, ToolContext, ValueOf } from 'mcp-resolve';
+import type {
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  Root,
+  StandardSchemaV1,
+  StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
+import type {
+  DeclarationError,
+  Elicit,
+  ElicitationResult,
+  FlatForm,
+  SampleResult,
+  ToolContext,
+  ValueOf,
+} from 'mcp-resolve';
 import { inputRequired } from '@modelcontextprotocol/server';
 import { elicit, listRoots, McpResolveServer, outcome, resolver, sample } from 'mcp-resolve';
 import { describe, expectTypeOf, it } from 'vitest';
@@ -167,5 +181,36 @@ describe('wrong use does not compile', () => {
       // @ts-expect-error - declined and cancelled outcomes have no value
       return String(s.value.full);
     });
+  });
+});
+
+describe('flat forms (issue 23 item 10: a nested form is caught at compile time)', () => {
+  it('accepts a flat form: strings, numbers, booleans, enums, optional fields and multi-selects', () => {
+    const form = z.object({
+      room: z.string(),
+      seats: z.number().int().optional(),
+      projector: z.boolean(),
+      floor: z.enum(['1', '2']),
+      extras: z.array(z.enum(['tea', 'coffee'])),
+    });
+    expectTypeOf(elicit('Book?', form)).toEqualTypeOf<Elicit<z.output<typeof form>>>();
+  });
+
+  it('refuses a nested object or a date field, naming it', () => {
+    // @ts-expect-error - address is a nested object: not a form field
+    elicit('Where?', z.object({ name: z.string(), address: z.object({ street: z.string() }) }));
+    // @ts-expect-error - a date is not a form field
+    elicit('When?', z.object({ when: z.date() }));
+    type Nested = FlatForm<{ name: string; address: { street: string } }>;
+    expectTypeOf<Nested[keyof Nested]>().toEqualTypeOf<'address'>();
+  });
+
+  it('lets a wrapper generic over the schema pass the check on to its callers', () => {
+    const ask = <TSchema extends StandardSchemaWithJSON>(
+      schema: TSchema & FlatForm<StandardSchemaV1.InferOutput<TSchema>>,
+    ) => elicit('Which?', schema);
+    expectTypeOf(ask(z.object({ pick: z.string() }))).toEqualTypeOf<Elicit<{ pick: string }>>();
+    // @ts-expect-error - the wrapper's caller is checked too
+    ask(z.object({ pick: z.object({ id: z.string() }) }));
   });
 });
