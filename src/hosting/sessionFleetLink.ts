@@ -4,6 +4,7 @@
  * for them (and those relays watched, see fleetRelay.ts), notifications to every instance, and the
  * messages other instances send here.
  */
+import type { RequestId } from '@modelcontextprotocol/server';
 import {
   ProtocolErrorCode,
   isJSONRPCNotification,
@@ -16,7 +17,7 @@ import { relayPatiently, watchRelay } from './fleetRelay.js';
 import type { FleetMessage, FleetNotification, LegacySessionFleet } from './sessionFleet.js';
 import { viaStore } from './sessionStoreError.js';
 import type { SessionTable } from './sessionTable.js';
-import type { Relay } from './sessionTransport.js';
+import type { Relay, SessionTransport } from './sessionTransport.js';
 import { WIRE_ID_PREFIX, pushOwner } from './sessionTransport.js';
 
 /** One instance's link to the fleet. */
@@ -102,19 +103,9 @@ export function linkToFleet(
         return;
       }
       case 'answer': {
-        const session = sessions.get(message.sessionId);
         const wireId = isJSONRPCResponse(message.message) ? message.message.id : undefined;
-        const localId = typeof wireId === 'string' ? session?.transport.pushes.get(wireId) : undefined;
-        if (session === undefined || localId === undefined || typeof wireId !== 'string') {
-          report(
-            new Error(
-              `Dropped a relayed answer: no push ${JSON.stringify(wireId)} of session ${message.sessionId} waits on this instance`,
-            ),
-          );
-          return;
-        }
-        session.transport.pushes.delete(wireId);
-        session.transport.onmessage?.({ ...message.message, id: localId });
+        const push = takePush(message.sessionId, wireId, 'Dropped a relayed answer');
+        if (push !== undefined) push.transport.onmessage?.({ ...message.message, id: push.localId });
         return;
       }
       case 'deliver': {
@@ -131,6 +122,25 @@ export function linkToFleet(
     }
   }
 
+  /**
+   * Takes the push of session `sessionId` that `wireId` names off its waiting list: its transport
+   * and local id, or `undefined` (reported, starting with `dropped`) when no such push waits here.
+   */
+  function takePush(
+    sessionId: string,
+    wireId: unknown,
+    dropped: string,
+  ): { transport: SessionTransport; localId: RequestId } | undefined {
+    const transport = table().get(sessionId)?.transport;
+    const localId = typeof wireId === 'string' ? transport?.pushes.get(wireId) : undefined;
+    if (transport === undefined || localId === undefined || typeof wireId !== 'string') {
+      report(new Error(`${dropped}: no push ${JSON.stringify(wireId)} of session ${sessionId} waits on this instance`));
+      return undefined;
+    }
+    transport.pushes.delete(wireId);
+    return { transport, localId };
+  }
+
   /** Relays the answers in `body` meant for other instances; maps this instance's to their local ids. */
   async function routeAnswers(sessionId: string, body: unknown): Promise<unknown> {
     const messages: unknown[] = Array.isArray(body) ? body : [body];
@@ -145,18 +155,8 @@ export function linkToFleet(
       else if (owner !== fleet.instanceId) {
         await viaStore('relay an answer', () => relayPatiently(fleet, owner, { kind: 'answer', sessionId, message }));
       } else {
-        const transport = table().get(sessionId)?.transport;
-        const localId = transport?.pushes.get(String(message.id));
-        if (transport === undefined || localId === undefined) {
-          report(
-            new Error(
-              `Dropped an answer: no push ${JSON.stringify(message.id)} of session ${sessionId} waits on this instance`,
-            ),
-          );
-          continue;
-        }
-        transport.pushes.delete(String(message.id));
-        kept.push({ ...message, id: localId });
+        const push = takePush(sessionId, message.id, 'Dropped an answer');
+        if (push !== undefined) kept.push({ ...message, id: push.localId });
       }
     }
     return Array.isArray(body) ? kept : kept[0];

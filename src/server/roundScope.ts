@@ -201,12 +201,10 @@ class Round implements RoundScope, StrategySource {
     return strategyFor(this.ctx, { ledger, legacyTimeoutMs: this.services.legacyQuestionTimeoutMs });
   }
 
-  private async sealOutgoing(
+  private sealOutgoing(
     outcome: Record<string, unknown> | InputRequiredResult,
-  ): Promise<Record<string, unknown> | InputRequiredResult> {
-    return !isInputRequiredResult(outcome) || outcome.requestState === undefined
-      ? outcome
-      : { ...outcome, requestState: await this.seal(outcome.requestState) };
+  ): Record<string, unknown> | InputRequiredResult | Promise<InputRequiredResult> {
+    return isInputRequiredResult(outcome) ? this.sealAsked(outcome) : outcome;
   }
 }
 
