@@ -36,7 +36,7 @@ export type {
   ValueOf,
 } from './resolvers/resolver.js';
 export { outcome, resolver } from './resolvers/resolver.js';
-export type { ErrorHook, FailureInfo } from './server/masking.js';
+export type { ErrorHook, FailureInfo } from './round/masking.js';
 export type { McpResolveServerOptions } from './server/options.js';
 export type { ToolStep } from './server/server.js';
 export type {
@@ -51,9 +51,9 @@ export type {
   Telemetry,
 } from './telemetry/hooks.js';
 export { McpResolveServer } from './server/server.js';
-export type { InputValues, ResolvedValues, ResolveShape, ToolBody, ToolDeclaration, ToolInput } from './server/tool.js';
-export type { PromptArgs, PromptBody, PromptDeclaration } from './server/prompt.js';
-export type { ResourceRead } from './server/resource.js';
+export type { InputValues, ResolvedValues, ResolveShape, ToolBody, ToolDeclaration, ToolInput } from './round/tool.js';
+export type { PromptArgs, PromptBody, PromptDeclaration } from './round/prompt.js';
+export type { ResourceRead } from './round/resource.js';
 export type {
   DualEraHandler,
   DualEraHttpOptions,

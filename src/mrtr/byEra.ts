@@ -2,7 +2,7 @@
 import type { InputRequiredResult } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
-import { eraOf } from '../server/requestEra.js';
+import { eraOf } from '../round/requestEra.js';
 import type { HandlerResult, WrappedBody } from './body.js';
 
 export { eraOf };

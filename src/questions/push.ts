@@ -7,7 +7,7 @@ import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/ser
 import { z } from 'zod';
 
 import { elicitationCompleter, requestTrace, type ToolContext } from '../context.js';
-import { questionKind } from '../telemetry/kinds.js';
+import { questionKind } from './telemetryKinds.js';
 import { ToolError } from '../errors.js';
 import { askKind, type ElicitationResult } from './markers.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';

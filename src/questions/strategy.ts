@@ -12,7 +12,7 @@ import type { InputRequest, InputRequiredResult } from '@modelcontextprotocol/se
 import { inputRequired } from '@modelcontextprotocol/server';
 
 import { requestTrace, type ToolContext } from '../context.js';
-import { questionKind } from '../telemetry/kinds.js';
+import { questionKind } from './telemetryKinds.js';
 import { assertBackChannel, assertCapability } from './capabilities.js';
 import type { Ledger } from './ledger.js';
 import type { ElicitationResult } from './markers.js';

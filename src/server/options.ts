@@ -4,7 +4,7 @@ import type { ServerContext, ServerOptions } from '@modelcontextprotocol/server'
 import type { SealingOptions } from '../state/index.js';
 import type { TaskOptions, TaskStatusChange } from '../tasks/records.js';
 import type { Telemetry } from '../telemetry/hooks.js';
-import type { ErrorHook } from './masking.js';
+import type { ErrorHook } from '../round/masking.js';
 
 /** Options for `McpResolveServer`. */
 export interface McpResolveServerOptions {

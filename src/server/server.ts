@@ -8,13 +8,13 @@ import type { McpServer } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
 import { createSealer, principalFrom } from '../state/index.js';
-import type { CompiledPrompt, PromptArgs, PromptBody, PromptDeclaration } from './prompt.js';
-import { compilePrompt, registerPrompt } from './prompt.js';
-import type { CompiledResource, ResourceRead } from './resource.js';
-import { compileResource, registerResource } from './resource.js';
-import { createErrorMasker } from './masking.js';
-import type { RoundServices } from './roundScope.js';
-import { callTool } from './call.js';
+import type { CompiledPrompt, PromptArgs, PromptBody, PromptDeclaration } from '../round/prompt.js';
+import { compilePrompt, registerPrompt } from '../round/prompt.js';
+import type { CompiledResource, ResourceRead } from '../round/resource.js';
+import { compileResource, registerResource } from '../round/resource.js';
+import { createErrorMasker } from '../round/masking.js';
+import type { RoundServices } from '../round/roundScope.js';
+import { callTool } from '../round/call.js';
 import type {
   CheckedResolve,
   CompiledTool,
@@ -23,12 +23,11 @@ import type {
   ToolBody,
   ToolDeclaration,
   ToolInput,
-} from './tool.js';
-import { compileTool } from './tool.js';
+} from '../round/tool.js';
+import { compileTool } from '../round/tool.js';
 import { ResolvingMcpServer, serveTools } from './toolRegistry.js';
-import { registerTaskMethods } from '../tasks/handlers.js';
+import type { TaskHost } from '../round/taskHost.js';
 import { TaskRunner } from '../tasks/runner.js';
-import { TASKS_EXTENSION } from '../tasks/wire.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
 import type { McpResolveServerOptions } from './options.js';
 import { observedTasks } from './options.js';
@@ -61,8 +60,8 @@ export class McpResolveServer {
   private readonly prompts = new Map<string, CompiledPrompt>();
   private readonly resources = new Map<string, CompiledResource>();
   private readonly setups: Array<(server: McpServer) => void> = [];
-  /** Runs the tools declared with `task`, and serves the extension's methods. */
-  private readonly taskRunner: TaskRunner;
+  /** Runs the tools declared with `task` and serves the extension's methods; built with the first such tool. */
+  private taskHost: TaskHost | undefined;
 
   constructor(info: Implementation, options: McpResolveServerOptions = {}) {
     this.info = info;
@@ -82,7 +81,6 @@ export class McpResolveServer {
       maskError: createErrorMasker(options),
       telemetry: options.telemetry,
     };
-    this.taskRunner = new TaskRunner(this.tools, observedTasks(options.tasks, options.telemetry));
   }
 
   /**
@@ -129,7 +127,11 @@ export class McpResolveServer {
     if (this.tools.has(name)) {
       throw new McpResolveError('invalid_declaration', `Tool '${name}' is already registered on this server.`);
     }
-    this.tools.set(name, compileTool(name, declaration, body));
+    const tool = compileTool(name, declaration, body);
+    this.tools.set(name, tool);
+    if (tool.task !== undefined) {
+      this.taskHost ??= new TaskRunner(this.tools, observedTasks(this.options.tasks, this.options.telemetry));
+    }
     this.toolList = undefined;
     this.toolInputs = undefined;
     return this;
@@ -179,13 +181,13 @@ export class McpResolveServer {
 
   /** Creates a fresh SDK server instance with this server's tools; the factory hosting calls per connection or request. */
   readonly createServer = (): McpServer => {
-    const tasks = [...this.tools.values()].some((tool) => tool.task !== undefined);
+    const tasks = this.taskHost;
     const mcp = new ResolvingMcpServer(
       this.info,
       {
         ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
         ...(this.options.inputRequired !== undefined && { inputRequired: this.options.inputRequired }),
-        ...(tasks && { capabilities: { extensions: { [TASKS_EXTENSION]: {} } } }),
+        ...(tasks !== undefined && { capabilities: { extensions: { [tasks.extension]: {} } } }),
       },
       (this.toolInputs ??= new Map([...this.tools].map(([name, tool]) => [name, tool.definition.inputSchema]))),
     );
@@ -200,7 +202,7 @@ export class McpResolveServer {
     };
     for (const prompt of this.prompts.values()) registerPrompt(mcp, prompt, services);
     for (const resource of this.resources.values()) registerResource(mcp, resource, services);
-    if (tasks) registerTaskMethods(mcp, this.taskRunner, services);
+    tasks?.serve(mcp, services);
     const tools = this.tools;
     serveTools(
       mcp,
@@ -209,7 +211,8 @@ export class McpResolveServer {
         call: (request, ctx) => {
           const tool = tools.get(request.params.name);
           if (tool === undefined) return undefined;
-          if (tool.task !== undefined) return this.taskRunner.call(tool, tool.task, request, ctx, services);
+          if (tool.task !== undefined && tasks !== undefined)
+            return tasks.call(tool, tool.task, request, ctx, services);
           return callTool(tool, request, ctx, services);
         },
       },

@@ -7,9 +7,9 @@ import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelc
 
 import type { ToolContext } from '../context.js';
 import { resolvePlan } from '../resolvers/resolvePlan.js';
-import { checkedResult, toolError, toolFailure } from '../server/call.js';
-import type { RoundServices } from '../server/roundScope.js';
-import type { CompiledTool } from '../server/tool.js';
+import { checkedResult, toolError, toolFailure } from '../round/call.js';
+import type { RoundServices } from '../round/roundScope.js';
+import type { CompiledTool } from '../round/tool.js';
 import type { TaskRecords } from './records.js';
 import type { TaskRecord } from './store.js';
 import { TaskRound } from './strategy.js';

@@ -6,9 +6,8 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import { clientCapabilitiesOf, eraOf } from '../server/requestEra.js';
-import type { RoundServices } from '../server/roundScope.js';
-import type { TaskRunner } from './runner.js';
+import { clientCapabilitiesOf, eraOf } from '../round/requestEra.js';
+import type { RoundServices } from '../round/roundScope.js';
 import { declaresTasks, TaskRefParams, tasksNotDeclared } from './wire.js';
 
 /** Refuses a tasks method on a request that cannot use it. */
@@ -23,8 +22,21 @@ function assertTaskRequest(method: string, ctx: ServerContext, services: RoundSe
   if (!declaresTasks(clientCapabilitiesOf(ctx, services.server, era))) throw tasksNotDeclared(method);
 }
 
+/** What serves the extension's methods once a request passed the gate (the task runner). */
+export interface TaskMethods {
+  get(taskId: string, ctx: ServerContext, services: RoundServices): Promise<Record<string, unknown>>;
+  update(
+    taskId: string,
+    responses: Readonly<Record<string, unknown>>,
+    dropped: readonly string[],
+    ctx: ServerContext,
+    services: RoundServices,
+  ): Promise<void>;
+  cancel(taskId: string, ctx: ServerContext, services: RoundServices): Promise<void>;
+}
+
 /** Registers the extension's methods on `mcp`, served by `runner`. */
-export function registerTaskMethods(mcp: McpServer, runner: TaskRunner, services: RoundServices): void {
+export function registerTaskMethods(mcp: McpServer, runner: TaskMethods, services: RoundServices): void {
   mcp.server.setRequestHandler('tasks/get', { params: TaskRefParams }, async (params, ctx) => {
     assertTaskRequest('tasks/get', ctx, services);
     return runner.get(params.taskId, ctx, services);

@@ -5,29 +5,46 @@
  * step re-reads the task from the store and writes it back with a compare-and-set, so any
  * instance sharing the store can answer or resume a task, and the body is entered exactly once.
  */
-import type { CallToolRequest, CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
+import type {
+  CallToolRequest,
+  CallToolResult,
+  InputRequiredResult,
+  McpServer,
+  ServerContext,
+} from '@modelcontextprotocol/server';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
-import { callTool, toolFailure, validateInput } from '../server/call.js';
-import { clientCapabilitiesOf, eraOf } from '../server/requestEra.js';
-import type { RoundServices } from '../server/roundScope.js';
-import { openRound } from '../server/roundScope.js';
-import type { CompiledTool } from '../server/tool.js';
+import { callTool, toolFailure, validateInput } from '../round/call.js';
+import { clientCapabilitiesOf, eraOf } from '../round/requestEra.js';
+import type { RoundServices } from '../round/roundScope.js';
+import { openRound } from '../round/roundScope.js';
+import type { CompiledTool } from '../round/tool.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
-import { endTrace, startTrace } from '../telemetry/request.js';
+import { endTrace, startTrace } from '../round/requestTrace.js';
 import { recordAnswers } from './answers.js';
-import type { TaskSupport } from './declaration.js';
+import type { TaskSupport } from '../round/taskDeclaration.js';
+import type { TaskHost } from '../round/taskHost.js';
 import { TaskExecution } from './execution.js';
 import type { TaskOptions } from './records.js';
 import { isTerminal, TaskRecords } from './records.js';
 import type { TaskRecord } from './store.js';
-import { createTaskResult, declaresTasks, detailedTask, taskNotFound, tasksNotDeclared } from './wire.js';
+import { registerTaskMethods } from './handlers.js';
+import {
+  createTaskResult,
+  declaresTasks,
+  TASKS_EXTENSION,
+  detailedTask,
+  taskNotFound,
+  tasksNotDeclared,
+} from './wire.js';
 
 export type { TaskOptions, TaskStatusChange } from './records.js';
 
 /** Runs one server's task-capable tools and serves `tasks/get`, `tasks/update` and `tasks/cancel`. */
-export class TaskRunner {
+export class TaskRunner implements TaskHost {
+  readonly extension = TASKS_EXTENSION;
+
   private readonly records: TaskRecords;
   private readonly execution: TaskExecution;
 
@@ -103,6 +120,11 @@ export class TaskRunner {
     trace?.task(record.taskId);
     void this.execution.advance(record.taskId, baseContext(sdkCtx, services), services);
     return createTaskResult(record);
+  }
+
+  /** Installs the extension's methods on `mcp`, served by this runner. */
+  serve(mcp: McpServer, services: RoundServices): void {
+    registerTaskMethods(mcp, this, services);
   }
 
   /** `tasks/get`: the task as the caller may see it. */

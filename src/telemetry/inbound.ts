@@ -9,7 +9,7 @@
 import type { JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
 import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 
-import type { Era } from '../context.js';
+import type { Era } from '../era.js';
 import type { ServedMessage, Telemetry } from './hooks.js';
 
 type RequestId = string | number;

@@ -56,3 +56,26 @@ describe('the import graph of src/', () => {
     expect(graph.size).toBeGreaterThan(50);
   });
 });
+
+/** The layer a module belongs to: its folder under src/, or the file itself for a module at the top of src/. */
+function layerOf(file: string): string {
+  const path = relative(SRC, file);
+  const slash = path.indexOf('/');
+  return slash < 0 ? path : path.slice(0, slash);
+}
+
+describe('the folders of src/', () => {
+  it('import one another without a cycle (nothing imports back up)', () => {
+    const layers = new Map<string, Set<string>>();
+    for (const file of modules(SRC)) {
+      const from = layerOf(file);
+      const targets = layers.get(from) ?? new Set<string>();
+      for (const target of importsOf(file).map(layerOf)) if (target !== from) targets.add(target);
+      layers.set(from, targets);
+    }
+    const graph = new Map([...layers].map(([layer, targets]) => [layer, [...targets]]));
+    expect(cycles(graph).map((cycle) => cycle.join(' -> '))).toEqual([]);
+    expect(graph.get('server')).toContain('tasks');
+    expect(graph.get('tasks')).not.toContain('server');
+  });
+});

@@ -20,7 +20,7 @@ import { assertRegistration } from './registration.js';
 import type { RoundServices } from './roundScope.js';
 import { openRound } from './roundScope.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
-import { endTrace, startTrace } from '../telemetry/request.js';
+import { endTrace, startTrace } from './requestTrace.js';
 
 /** A resource read: the URI, the template's variables (empty for a fixed URI), and the context. */
 export type ResourceRead = (

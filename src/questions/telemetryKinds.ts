@@ -1,7 +1,7 @@
 /** A question's kind as an observer names it. */
-import { QUESTION_KINDS } from '../questions/kinds.js';
-import { askKind, type Ask } from '../questions/markers.js';
-import type { QuestionKind } from './hooks.js';
+import { QUESTION_KINDS } from './kinds.js';
+import { askKind, type Ask } from './markers.js';
+import type { QuestionKind } from '../telemetry/hooks.js';
 
 /** `elicit`, `url`, `sample` or `roots`. */
 export function questionKind(ask: Ask): QuestionKind {

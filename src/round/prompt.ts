@@ -15,7 +15,7 @@ import { assertRegistration } from './registration.js';
 import type { RoundServices } from './roundScope.js';
 import { openRound } from './roundScope.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
-import { endTrace, startTrace } from '../telemetry/request.js';
+import { endTrace, startTrace } from './requestTrace.js';
 import type { ResolvedValues, ResolveShape } from './tool.js';
 
 /** A prompt's arguments: a zod raw shape of string schemas (prompt arguments are strings on the wire). */

@@ -2,10 +2,10 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
-import type { RoundServices } from '../server/roundScope.js';
-import { eraOf, protocolVersionOf } from '../server/requestEra.js';
+import type { RoundServices } from './roundScope.js';
+import { eraOf, protocolVersionOf } from './requestEra.js';
 import { isPromiseLike } from '../promise.js';
-import type { RequestTrace } from './hooks.js';
+import type { RequestTrace } from '../telemetry/hooks.js';
 
 /** Starts the observer of a request to `target`, or `undefined` when the server has no `telemetry` (or it failed). */
 export function startTrace(

@@ -17,7 +17,7 @@ import type { RoundScope, RoundServices } from './roundScope.js';
 import { isPromiseLike } from '../promise.js';
 import { requestTrace } from '../context.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
-import { endTrace, startTrace } from '../telemetry/request.js';
+import { endTrace, startTrace } from './requestTrace.js';
 import { openRound } from './roundScope.js';
 import type { CompiledTool } from './tool.js';
 

@@ -17,8 +17,8 @@ import { McpResolveError } from '../errors.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { compilePlan } from '../resolvers/graph.js';
 import { assertRegistration } from './registration.js';
-import type { TaskDeclaration, TaskSupport } from '../tasks/declaration.js';
-import { taskSupportOf } from '../tasks/declaration.js';
+import type { TaskDeclaration, TaskSupport } from './taskDeclaration.js';
+import { taskSupportOf } from './taskDeclaration.js';
 import type { DeclarationError, Dependency, DependencyValue, NeedsOf, Simplify } from '../resolvers/resolver.js';
 
 /** A tool's model-facing input: a zod raw shape, or any Standard Schema (with JSON Schema) of an object. */

@@ -1,6 +1,6 @@
 /**
- * How a tool declares that it takes part in the Tasks extension. It imports nothing of the server,
- * so tool declarations can name it without reaching the task runner.
+ * How a tool declares that it takes part in the Tasks extension. It imports nothing of the runner,
+ * so tool declarations can name it without reaching `tasks/`.
  */
 
 /** How a tool takes part in the Tasks extension. */
