@@ -94,7 +94,7 @@ function journaledSteps(label: string, value: () => unknown): StateSource {
         .tool('steps', { input: JOURNAL_STEPS_INPUT })
         .handle(
           journaled(
-            async (ctx, { steps }) => {
+            async ({ steps }, ctx) => {
               for (let step = 0; step < steps; step++) await ctx.step(`step${step}`, value);
               await ctx.elicit('go on?', z.object({ ok: z.boolean() }));
               return 'done';
@@ -137,7 +137,7 @@ function journaledAnswers(
       const journalBytes: number[] = [];
       const server = new McpResolveServer({ name: 'growth', version: '1.0.0' }).tool('chain', {}).handle(
         journaled(
-          async (ctx) => {
+          async (_args, ctx) => {
             for (let step = 0; step < CHAIN_LENGTH; step++) await ctx.elicit(`step ${step}?`, schema);
             return 'done';
           },

@@ -30,7 +30,7 @@ class NeedsInput extends Error {
 
 /** The unsafe shim: exception → `input_required`; answers are read back by call order on the retry. */
 function awaitShim<TArgs>(
-  handler: (ctx: ToolContext & { elicit: Elicit }, args: TArgs) => Promise<string>,
+  handler: (args: TArgs, ctx: ToolContext & { elicit: Elicit }) => Promise<string>,
 ): WrappedBody<TArgs> {
   return async (args: TArgs, ctx: ToolContext): Promise<string | InputRequiredResult> => {
     let asked = 0;
@@ -42,7 +42,7 @@ function awaitShim<TArgs>(
       throw new NeedsInput({ [key]: inputRequired.elicit({ message, requestedSchema: schema }) });
     };
     try {
-      return await handler({ ...ctx, elicit }, args);
+      return await handler(args, { ...ctx, elicit });
     } catch (error) {
       if (error instanceof NeedsInput) return inputRequired({ inputRequests: error.inputRequests });
       throw error;
@@ -54,7 +54,7 @@ export const weatherServer: DeckServer = (options) =>
   deckServer('b', options)
     .tool('weather', { input: WEATHER_INPUT })
     .handle(
-      awaitShim(async (ctx, { location }) => {
+      awaitShim(async ({ location }, ctx) => {
         audit(location); // ✗ looks like it runs once; on modern it runs again on the retry
         const answer = await ctx.elicit(UNITS_QUESTION, UnitsForm);
         return weather(location, answer.action === 'accept' ? answer.value.units : DEFAULT_UNITS);

@@ -15,7 +15,7 @@ export const weatherServer: DeckServer = (options) =>
       steps((step) =>
         step
           .ask('units', (_args, ctx) => answeredUnits(ctx) ?? (ctx.era === 'legacy' ? DEFAULT_UNITS : askUnits()))
-          .end(({ location }, { units }) => {
+          .end(({ location }, _ctx, { units }) => {
             audit(location); // structurally unreachable until every step is done
             return weather(location, units);
           }),

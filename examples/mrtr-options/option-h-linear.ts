@@ -21,7 +21,7 @@ export const weatherServer: DeckServer = (options) => {
     .tool('weather', { input: WEATHER_INPUT })
     .handle(
       linear(
-        async (ctx, { location }) => {
+        async ({ location }, ctx) => {
           audit(location); // runs once: the retry resumes the frame, it does not re-enter it
           const units = await ctx.elicit(UNITS_QUESTION, UnitsForm).then((form) => form.units, orDefault);
           return weather(location, units);

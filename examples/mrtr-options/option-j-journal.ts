@@ -13,7 +13,7 @@ export const weatherServer: DeckServer = (options) =>
   deckServer('j', options)
     .tool('weather', { input: WEATHER_INPUT })
     .handle(
-      journaled(async (ctx, { location }) => {
+      journaled(async ({ location }, ctx) => {
         await ctx.step('audit', () => audit(location)); // above the question, yet once per call
         const answer = await ctx.elicit(UNITS_QUESTION, UnitsForm);
         return weather(location, answer.action === 'accept' ? answer.value.units : DEFAULT_UNITS);

@@ -56,7 +56,7 @@ export interface JournaledContext extends ToolContext {
 }
 
 /** A journaled handler: linear code over a {@link JournaledContext}, returning text or a tool result. */
-export type JournaledHandler<TArgs> = (ctx: JournaledContext, args: TArgs) => HandlerResult | Promise<HandlerResult>;
+export type JournaledHandler<TArgs> = (args: TArgs, ctx: JournaledContext) => HandlerResult | Promise<HandlerResult>;
 
 /** What {@link JournaledOptions.onSuspend} learns about a round that ended with `input_required`. */
 export interface SuspendInfo {
@@ -206,7 +206,7 @@ async function runJournaled<TArgs>(
     listRoots: async () => acceptedValue<Root[]>(await ask(rootsMarker()), 'ctx.listRoots()'),
   };
 
-  const running = (async () => handler(journaledCtx, args))();
+  const running = (async () => handler(args, journaledCtx))();
   try {
     return await runRounds(strategy, {
       async run() {

@@ -70,7 +70,7 @@ export interface LinearContext extends ToolContext {
 }
 
 /** A linear handler, returning text or a tool result. */
-export type LinearHandler<TArgs> = (ctx: LinearContext, args: TArgs) => HandlerResult | Promise<HandlerResult>;
+export type LinearHandler<TArgs> = (args: TArgs, ctx: LinearContext) => HandlerResult | Promise<HandlerResult>;
 
 /** Options of {@link linear}. */
 export interface LinearOptions {
@@ -166,14 +166,14 @@ export function linear<TArgs>(handler: LinearHandler<TArgs>, options: LinearOpti
     throw new McpResolveError('invalid_usage', `linear(): the handler must be a function (got ${typeof handler}).`);
   }
   return async (args: TArgs, ctx: ToolContext): Promise<HandlerResult | InputRequiredResult> => {
-    if (ctx.era === 'legacy') return handler(legacyContext(ctx), args);
+    if (ctx.era === 'legacy') return handler(args, legacyContext(ctx));
     const state = ctx.mcpReq.requestState();
     let frame: Frame;
     if (state === undefined) {
       frame = new Frame();
       frame.capabilities = ctx.clientCapabilities;
       const lctx = linearContext(ctx, frame);
-      frame.result = (async () => handler(lctx, args))();
+      frame.result = (async () => handler(args, lctx))();
     } else {
       const parsed = parseState(state, ContinuationState);
       const found = parsed === undefined ? undefined : store.take(parsed.c);

@@ -21,8 +21,8 @@ export type StepFn<TArgs, TResults, TOut> = (args: TArgs, ctx: ToolContext, resu
 /** The end step: receives the arguments and every step's result, and produces the tool's result (text or a tool result). */
 export type EndFn<TArgs, TResults, TResult> = (
   args: TArgs,
-  results: TResults,
   ctx: ToolContext,
+  results: TResults,
 ) => TResult | Promise<TResult>;
 
 /** A name usable for a new step: any string not used yet (a readable compile error otherwise). */
@@ -102,7 +102,7 @@ function bodyOf(steps: readonly Step[], end: End): (args: unknown, ctx: ToolCont
       recorded[step.name] = value === undefined ? [] : [value];
       results[step.name] = value;
     }
-    const value = await end(args, { ...results }, withRequestState(ctx, undefined));
+    const value = await end(args, withRequestState(ctx, undefined), { ...results });
     if (isInputRequiredResult(value)) {
       throw invalid(
         'steps(): the end step returned input_required; ask in a step before .end() so the end step runs exactly once.',
@@ -140,7 +140,7 @@ class Builder {
 
   build(): (args: unknown, ctx: ToolContext) => Promise<unknown> {
     if (this.endFn === undefined) {
-      throw invalid('steps(): there is no end step. End the definition with .end((args, results, ctx) => …).');
+      throw invalid('steps(): there is no end step. End the definition with .end((args, ctx, results) => …).');
     }
     return bodyOf(this.steps, this.endFn);
   }

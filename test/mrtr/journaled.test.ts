@@ -58,7 +58,7 @@ const pickOf = (outcome: { action: string; value?: { pick: string } }) =>
 
 describe('two sequential questions with a step before, between and after them', () => {
   const build = (run: (name: string) => () => string) =>
-    journaledServer(async (ctx) => {
+    journaledServer(async (_args, ctx) => {
       await ctx.step('before', run('before'));
       const first = await ctx.elicit('First?', Pick);
       await ctx.step('between', run('between'));
@@ -91,7 +91,7 @@ describe('two sequential questions with a step before, between and after them', 
 describe('independent questions', () => {
   it('a Promise.all of two questions is one round with both, and a step still in flight is recorded first', async () => {
     const { runs, run } = stepRuns();
-    const server = journaledServer(async (ctx) => {
+    const server = journaledServer(async (_args, ctx) => {
       const [slow, a, b] = await Promise.all([
         ctx.step('slow', async () => {
           await sleep(5);
@@ -112,7 +112,7 @@ describe('independent questions', () => {
 
   it('questions of every kind batch together, and a sampled answer is paid for once', async () => {
     let samples = 0;
-    const server = journaledServer(async (ctx) => {
+    const server = journaledServer(async (_args, ctx) => {
       const [summary, roots, choice] = await Promise.all([
         ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Summarise' } }], maxTokens: 10 }),
         ctx.listRoots(),
@@ -139,7 +139,7 @@ describe('independent questions', () => {
 describe('the journal is the only state', () => {
   it('survives a server restart: round two runs on a new server with the same configured key', async () => {
     const { runs, run } = stepRuns();
-    const handler: JournaledHandler<{ location: string }> = async (ctx, { location }) => {
+    const handler: JournaledHandler<{ location: string }> = async ({ location }, ctx) => {
       await ctx.step('audit', run('audit'));
       return `${location}: ${pickOf(await ctx.elicit('Units?', Pick))}`;
     };
@@ -153,7 +153,7 @@ describe('the journal is the only state', () => {
 
   it('a reworded question is asked again; the other recorded answer survives the redeploy', async () => {
     const version = (second: string) =>
-      journaledServer(async (ctx) => {
+      journaledServer(async (_args, ctx) => {
         const name = await ctx.elicit('Name?', Pick);
         const colour = await ctx.elicit(second, Pick);
         return `${pickOf(name)} likes ${pickOf(colour)}`;
@@ -190,7 +190,7 @@ describe('the journal is the only state', () => {
 
   it('an answer sent without the state that asked for it is not consumed', async () => {
     const manual = await connectManual(
-      journaledServer(async (ctx) => pickOf(await ctx.elicit('Units?', Pick))).createServer,
+      journaledServer(async (_args, ctx) => pickOf(await ctx.elicit('Units?', Pick))).createServer,
     );
     const first = pending(await manual.round('weather', { location: 'x' }));
     const { inputResponses } = answerAll(first, () => accept({ pick: 'unasked' }));
@@ -202,7 +202,7 @@ describe('the journal is the only state', () => {
 describe('suspension is not an exception', () => {
   it('a handler that catches every error still suspends, and its step runs once', async () => {
     const { runs, run } = stepRuns();
-    const server = journaledServer(async (ctx) => {
+    const server = journaledServer(async (_args, ctx) => {
       try {
         await ctx.step('effect', run('effect'));
         return `got ${pickOf(await ctx.elicit('Units?', Pick))}`;
@@ -218,7 +218,7 @@ describe('suspension is not an exception', () => {
   });
 
   it('usage errors are not swallowed by a catch-all either: asking inside a step fails the call', async () => {
-    const server = journaledServer(async (ctx) => {
+    const server = journaledServer(async (_args, ctx) => {
       try {
         await ctx.step('outer', async () => ctx.elicit('Inside?', Pick));
         return 'continued';
@@ -234,7 +234,7 @@ describe('suspension is not an exception', () => {
   });
 
   it('a step result with no JSON form fails the call instead of running again next round', async () => {
-    const server = journaledServer(async (ctx) => {
+    const server = journaledServer(async (_args, ctx) => {
       try {
         await ctx.step('big', () => 10n);
       } catch {
@@ -252,7 +252,7 @@ describe('suspension is not an exception', () => {
 
 describe('answers', () => {
   it('a decline is an outcome the handler branches on, recorded like an answer and never re-asked', async () => {
-    const server = journaledServer(async (ctx) => {
+    const server = journaledServer(async (_args, ctx) => {
       const first = await ctx.elicit('First?', Pick);
       const second = await ctx.elicit('Second?', Pick);
       return `${pickOf(first)} / ${pickOf(second)}`;
@@ -265,7 +265,7 @@ describe('answers', () => {
   });
 
   it('an answer that does not match the schema fails the call', async () => {
-    const server = journaledServer(async (ctx) => pickOf(await ctx.elicit('Units?', Pick)));
+    const server = journaledServer(async (_args, ctx) => pickOf(await ctx.elicit('Units?', Pick)));
     const seen = await observe(
       await connect(server.createServer, { era: 'modern', elicit: () => accept({ pick: 42 }) }),
     );
@@ -274,7 +274,7 @@ describe('answers', () => {
   });
 
   it('a client without the capability gets -32021 on the first round, before anything is asked', async () => {
-    const server = journaledServer(async (ctx) => pickOf(await ctx.elicit('Units?', Pick)));
+    const server = journaledServer(async (_args, ctx) => pickOf(await ctx.elicit('Units?', Pick)));
     const connection = await connect(server.createServer, { era: 'modern', capabilities: {} });
     const error = await protocolError(connection.client.callTool({ name: 'weather', arguments: { location: 'x' } }));
     expect(error.code).toBe(-32021);
@@ -300,7 +300,7 @@ describe('the journal is measured and bounded', () => {
     const sizes: SuspendInfo[] = [];
     const tokens: number[] = [];
     const server = journaledServer(
-      async (ctx, { location }) => {
+      async ({ location }, ctx) => {
         const order = await ctx.step('load', () => ({ id: 'ORD-7002', lines: 3, total: 4800 }));
         await ctx.step('audit', () => undefined);
         const scope = await ctx.elicit(`Refund all of ${order.id}?`, z.object({ full: z.boolean() }));
@@ -347,7 +347,7 @@ describe('the journal is measured and bounded', () => {
 
   it('past maxJournalBytes the call fails with a clear error', async () => {
     const server = journaledServer(
-      async (ctx) => {
+      async (_args, ctx) => {
         await ctx.step('document', () => 'x'.repeat(2_000));
         return pickOf(await ctx.elicit('Units?', Pick));
       },

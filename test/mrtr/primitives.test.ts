@@ -101,7 +101,7 @@ describe('the step builder (option G)', () => {
               expectTypeOf(results).toEqualTypeOf<{ readonly units: 'metric' }>();
               return 3;
             })
-            .end((args, results) => {
+            .end((args, _ctx, results) => {
               expectTypeOf(args).toEqualTypeOf<{ location: string }>();
               expectTypeOf(results).toEqualTypeOf<{ readonly units: 'metric'; readonly count: number }>();
               return `${args.location}: ${results.units} × ${results.count}`;
@@ -127,7 +127,7 @@ describe('the step builder (option G)', () => {
     const unfinished = () => steps<{ location: string }>((step) => step.ask('units', () => 'metric'));
     expect(unfinished).toThrow(McpResolveError);
     expect(unfinished).toThrow(
-      'steps(): there is no end step. End the definition with .end((args, results, ctx) => …).',
+      'steps(): there is no end step. End the definition with .end((args, ctx, results) => …).',
     );
     // @ts-expect-error - the definition is a function of the builder
     expect(() => steps('units')).toThrow('steps(): the definition must be a function (got string).');
@@ -151,7 +151,7 @@ describe('the step builder (option G)', () => {
                 return inputRequired({ inputRequests: { pick: PICK_REQUEST }, requestState: 'step-own' });
               return `${String(ctx.mcpReq.requestState())}/${pick.action === 'accept' ? pick.value.pick : pick.action}`;
             })
-            .end((_args, { first, pick }) => {
+            .end((_args, _ctx, { first, pick }) => {
               ends += 1;
               return `${first} ${pick}`;
             }),
@@ -170,7 +170,7 @@ describe('linear continuations (option H)', () => {
       .tool('weather', { input: INPUT })
       .handle(
         linear(
-          async (ctx) => {
+          async (_args, ctx) => {
             try {
               const [a, b] = await Promise.all([ctx.elicit('Alpha?', Pick), ctx.elicit('Beta?', Pick)]);
               return `${a.pick} ${b.pick}`;

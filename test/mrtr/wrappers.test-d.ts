@@ -43,7 +43,7 @@ describe('wrappers infer args from the input', () => {
     server()
       .tool('weather', { input })
       .handle(
-        journaled(async (ctx, args) => {
+        journaled(async (args, ctx) => {
           expectTypeOf(ctx).toEqualTypeOf<JournaledContext>();
           expectTypeOf(args).toEqualTypeOf<Args>();
           // @ts-expect-error - 'city' is not in the input
@@ -58,7 +58,7 @@ describe('wrappers infer args from the input', () => {
       .tool('weather', { input })
       .handle(
         linear(
-          async (ctx, args) => {
+          async (args, ctx) => {
             expectTypeOf(ctx).toEqualTypeOf<LinearContext>();
             expectTypeOf(args).toEqualTypeOf<Args>();
             // @ts-expect-error - 'city' is not in the input
@@ -112,7 +112,7 @@ describe('wrappers infer args from the input', () => {
               return 'metric';
             })
             // @ts-expect-error - 'city' is not in the input
-            .end((args, { units }) => `${args.city} ${units}`),
+            .end((args, _ctx, { units }) => `${args.city} ${units}`),
         ),
       );
   });
@@ -121,6 +121,6 @@ describe('wrappers infer args from the input', () => {
     server()
       .tool('weather', { input, output: z.object({ t: z.number() }) })
       // @ts-expect-error - wrappers return text or a tool result, not the structured value
-      .handle(journaled(async (_ctx, { location }) => location));
+      .handle(journaled(async ({ location }, _ctx) => location));
   });
 });

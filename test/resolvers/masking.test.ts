@@ -163,7 +163,7 @@ describe('library errors thrown at handlers', () => {
     const server = newServer({ onError: hook.onError })
       .tool('weather', { input })
       .handle(
-        linear(async (ctx) => (await ctx.elicit('Units?', z.object({ units: z.string() }))).units, {
+        linear(async (_args, ctx) => (await ctx.elicit('Units?', z.object({ units: z.string() }))).units, {
           store: createContinuationStore(),
         }),
       );
