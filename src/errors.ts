@@ -30,9 +30,9 @@ export type McpResolveErrorCode =
 /** What an error of each code carries in `data`, for a program that catches it (the message is for people). */
 export interface McpResolveErrorData {
   readonly invalid_declaration: {
-    /** What is declared: a tool, prompt or resource, a resolver, or a question (`elicit()`, `elicitUrl()`). */
+    /** What is declared: a tool, prompt or resource, a resolver, or a question (`elicit()`, `elicitUrl()`, a form's schema). */
     readonly kind: 'tool' | 'prompt' | 'resource' | 'resolver' | 'question';
-    /** Its name, when it has one (a registration whose name is the fault has none). */
+    /** Its name, when it has one (a registration whose name is the fault has none); a question's is its asker's (a resolver's label, or `'ctx.elicit()'`). */
     readonly name?: string;
     /** The part at fault, as a path: `'name'`, `'body'`, `'input'`, `'input.orderId'`, `'output'`, `'resolve.customer'`, `'deps.order'`, `'options.attempts'`, `'url'`. */
     readonly field?: string;
