@@ -5,7 +5,14 @@
  * @packageDocumentation
  */
 export type { Era, ToolContext } from './context.js';
-export type { McpResolveErrorCode } from './errors.js';
+export type {
+  McpResolveErrorArguments,
+  McpResolveErrorCode,
+  McpResolveErrorConstructor,
+  McpResolveErrorData,
+  McpResolveErrorOf,
+  McpResolveErrorOptions,
+} from './errors.js';
 export { McpResolveError, ToolError } from './errors.js';
 export type {
   Answered,

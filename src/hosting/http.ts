@@ -67,6 +67,7 @@ export async function serveHttp(
     throw new McpResolveError(
       'invalid_options',
       `serveHttp(): port must be an integer from 0 to 65535 (got ${String(port)}). Pass 0 for a free port.`,
+      { data: { api: 'serveHttp()', option: 'port' } },
     );
   }
   const { port: _port, host: _host, authenticate, ...handlerOptions } = options;

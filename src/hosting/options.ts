@@ -87,7 +87,7 @@ const MAX_TIMER_DELAY_MS = 2_147_483_647;
 export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptions = {}): ResolvedDualEraHttpOptions {
   const path = options.path ?? '/mcp';
   if (typeof path !== 'string' || !path.startsWith('/')) {
-    throw invalid(api, `path must start with '/' (got ${JSON.stringify(path)})`, "Pass for example path: '/mcp'.");
+    throw invalid(api, 'path', `must start with '/' (got ${JSON.stringify(path)})`, "Pass for example path: '/mcp'.");
   }
   const legacySessionIdleMs = options.legacySessionIdleMs ?? DEFAULT_LEGACY_SESSION_IDLE_MS;
   if (
@@ -98,7 +98,8 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
   ) {
     throw invalid(
       api,
-      `legacySessionIdleMs must be a positive number of milliseconds up to ${MAX_TIMER_DELAY_MS} (got ${String(legacySessionIdleMs)})`,
+      'legacySessionIdleMs',
+      `must be a positive number of milliseconds up to ${MAX_TIMER_DELAY_MS} (got ${String(legacySessionIdleMs)})`,
       'Pass Infinity to never close idle sessions.',
     );
   }
@@ -106,7 +107,8 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
   if (!Number.isSafeInteger(maxLegacySessions) || maxLegacySessions < 1) {
     throw invalid(
       api,
-      `maxLegacySessions must be a positive integer (got ${String(maxLegacySessions)})`,
+      'maxLegacySessions',
+      `must be a positive integer (got ${String(maxLegacySessions)})`,
       `The default is ${DEFAULT_MAX_LEGACY_SESSIONS}.`,
     );
   }
@@ -117,7 +119,8 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
   ) {
     throw invalid(
       api,
-      'sessionFleet must be a LegacySessionFleet (an object with instanceId, save, load, …)',
+      'sessionFleet',
+      'must be a LegacySessionFleet (an object with instanceId, save, load, …)',
       'Pass connectRedisFleet(...).sessions from mcp-resolve/redis, or createMemorySessionHub().member().',
     );
   }
@@ -125,7 +128,8 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
   if (!Number.isSafeInteger(maxRequestBodySize) || maxRequestBodySize <= 0) {
     throw invalid(
       api,
-      `maxRequestBodySize must be a positive integer number of bytes (got ${String(maxRequestBodySize)})`,
+      'maxRequestBodySize',
+      `must be a positive integer number of bytes (got ${String(maxRequestBodySize)})`,
       `The default is ${DEFAULT_MAX_REQUEST_BODY_SIZE}.`,
     );
   }
@@ -133,7 +137,8 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
   if (legacy !== 'sessions' && legacy !== 'reject') {
     throw invalid(
       api,
-      `legacy must be 'sessions' or 'reject' (got ${JSON.stringify(legacy)})`,
+      'legacy',
+      `must be 'sessions' or 'reject' (got ${JSON.stringify(legacy)})`,
       "Omit it for 'sessions'.",
     );
   }
@@ -155,15 +160,17 @@ function hostnameList(api: string, name: string, value: string[] | undefined): s
   if (!Array.isArray(value) || value.length === 0 || value.some((entry) => typeof entry !== 'string' || entry === '')) {
     throw invalid(
       api,
-      `${name} must be a non-empty array of hostnames (got ${JSON.stringify(value)})`,
+      name,
+      `must be a non-empty array of hostnames (got ${JSON.stringify(value)})`,
       "List hostnames without port, for example ['localhost', 'mcp.example.com'].",
     );
   }
   return [...value];
 }
 
-function invalid(api: string, what: string, fix: string): McpResolveError {
-  return new McpResolveError('invalid_options', `${api}: ${what}. ${fix}`);
+/** `invalid_options` for `api`'s `option`; the message reads `<api>: <option> <problem>. <fix>`. */
+function invalid(api: string, option: string, problem: string, fix: string): McpResolveError {
+  return new McpResolveError('invalid_options', `${api}: ${option} ${problem}. ${fix}`, { data: { api, option } });
 }
 
 function ignoreError(): void {}

@@ -24,6 +24,7 @@ export function factoryOf(source: ServerSource, caller: string): McpServerFactor
   throw new McpResolveError(
     'invalid_usage',
     `${caller} expects a McpResolveServer or an SDK server factory (() => McpServer), got ${describe(source)}.`,
+    { data: { api: caller } },
   );
 }
 

@@ -36,12 +36,14 @@ export function serveStdio(factory: McpServerFactory, options: ServeStdioOptions
     throw new McpResolveError(
       'invalid_options',
       `serveStdio(): maxMessageSize must be a positive integer number of bytes (got ${String(maxMessageSize)}). The default is ${STDIO_DEFAULT_MAX_BUFFER_SIZE}.`,
+      { data: { api: 'serveStdio()', option: 'maxMessageSize' } },
     );
   }
   if (maxMessageSize !== undefined && options.transport !== undefined) {
     throw new McpResolveError(
       'invalid_options',
       'serveStdio(): maxMessageSize applies to the default stdio transport only. Pass the limit to your transport instead (for example new StdioServerTransport(stdin, stdout, { maxBufferSize })).',
+      { data: { api: 'serveStdio()', option: 'maxMessageSize' } },
     );
   }
   const transport = new GuardedTransport(

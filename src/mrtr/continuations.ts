@@ -37,12 +37,14 @@ export class MemoryContinuationStore implements ContinuationStore {
       throw new McpResolveError(
         'invalid_options',
         `createContinuationStore(): ttlMs must be a positive number of ms (got ${String(options.ttlMs)}).`,
+        { data: { api: 'createContinuationStore()', option: 'ttlMs' } },
       );
     }
     if (!(Number.isSafeInteger(this.maxEntries) && this.maxEntries > 0)) {
       throw new McpResolveError(
         'invalid_options',
         `createContinuationStore(): maxEntries must be a positive integer (got ${String(options.maxEntries)}).`,
+        { data: { api: 'createContinuationStore()', option: 'maxEntries' } },
       );
     }
   }

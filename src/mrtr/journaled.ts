@@ -81,26 +81,30 @@ function trusted<T>(value: unknown): T {
   return value as T;
 }
 
-function acceptedValue<T>(outcome: ElicitationResult<unknown>, what: string): T {
+function acceptedValue<T>(outcome: ElicitationResult<unknown>, api: string): T {
   const result = trusted<ElicitationResult<T>>(outcome);
   // Sampling and roots answers have no decline arm: readAnswer only ever accepts them.
   if (result.action !== 'accept')
-    throw new McpResolveError('invalid_usage', `${what} was answered with ${result.action}.`);
+    throw new McpResolveError('invalid_usage', `${api} was answered with ${result.action}.`, { data: { api } });
   return result.value;
 }
 
 /** Turns a linear handler into a tool body; its rounds replay the handler from a sealed journal. */
 export function journaled<TArgs>(handler: JournaledHandler<TArgs>, options: JournaledOptions = {}): WrappedBody<TArgs> {
   if (typeof handler !== 'function') {
-    throw new McpResolveError('invalid_usage', `journaled(): the handler must be a function (got ${typeof handler}).`);
+    throw new McpResolveError('invalid_usage', `journaled(): the handler must be a function (got ${typeof handler}).`, {
+      data: { api: 'journaled()' },
+    });
   }
   const maxBytes = positiveInteger(
     'journaled(): options.maxJournalBytes',
+    { api: 'journaled()', option: 'maxJournalBytes' },
     options.maxJournalBytes,
     DEFAULT_MAX_JOURNAL_BYTES,
   );
   const timeoutMs = positiveInteger(
     'journaled(): options.legacyQuestionTimeoutMs',
+    { api: 'journaled()', option: 'legacyQuestionTimeoutMs' },
     options.legacyQuestionTimeoutMs,
     DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
   );
@@ -114,6 +118,7 @@ export function journaled<TArgs>(handler: JournaledHandler<TArgs>, options: Jour
         'invalid_usage',
         `journaled(): this call's journal is ${bytes} bytes, over maxJournalBytes (${maxBytes}). ` +
           'Record ids rather than documents in ctx.step(), or raise maxJournalBytes.',
+        { data: { api: 'journaled()' } },
       );
     }
     options.onSuspend?.({ journalBytes: bytes, questions: Object.keys(result.inputRequests ?? {}).length });
@@ -152,7 +157,7 @@ async function runJournaled<TArgs>(
       const value = await insideStep.run(name, fn);
       let kept: T;
       try {
-        kept = asRecorded(value, `ctx.step('${name}')`);
+        kept = asRecorded(value, `ctx.step('${name}')`, 'ctx.step()');
       } catch (error) {
         gate.fail(error); // unrecordable: the step would run again next round, so the call stops here
         return never<T>();
@@ -171,6 +176,7 @@ async function runJournaled<TArgs>(
         new McpResolveError(
           'invalid_usage',
           `${label} inside ctx.step('${enclosing}'): a step must not ask (it would wait on its own round). Ask before or after the step.`,
+          { data: { api: label } },
         ),
       );
       return never();
@@ -220,6 +226,7 @@ async function runJournaled<TArgs>(
               throw new McpResolveError(
                 'invalid_usage',
                 'journaled(): the handler returned input_required itself; ask with ctx.elicit(), ctx.sample() or ctx.listRoots().',
+                { data: { api: 'journaled()' } },
               );
             }
             return { kind: 'done', value: outcome.value };

@@ -20,9 +20,9 @@ export function parseState<T>(plaintext: unknown, schema: z.ZodType<T>): T | und
 
 /**
  * Returns `value` as it will read back from state (a JSON round trip, `undefined` kept), or throws
- * `invalid_usage` naming `what` when it has no JSON form (a BigInt, a cycle).
+ * `invalid_usage` naming `what` (and `api`, its data) when it has no JSON form (a BigInt, a cycle).
  */
-export function asRecorded<T>(value: T, what: string): T {
+export function asRecorded<T>(value: T, what: string, api: string): T {
   if (value === undefined) return value;
   let text: string | undefined;
   try {
@@ -32,13 +32,14 @@ export function asRecorded<T>(value: T, what: string): T {
       'invalid_usage',
       `${what} returned a value with no JSON form (${error instanceof Error ? error.message : String(error)}). ` +
         'Return plain JSON data (ids, strings, numbers, arrays, objects).',
-      { cause: error },
+      { data: { api }, cause: error },
     );
   }
   if (text === undefined) {
     throw new McpResolveError(
       'invalid_usage',
       `${what} returned a ${typeof value}, which has no JSON form. Return plain JSON data.`,
+      { data: { api } },
     );
   }
   return JSON.parse(text) as T;

@@ -16,7 +16,7 @@ import { inputRequired } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 import type { ToolContext } from '../context.js';
-import { McpResolveError, ToolError } from '../errors.js';
+import { brandErrorClass, McpResolveError, ToolError } from '../errors.js';
 import { assertCapability } from '../questions/capabilities.js';
 import { pinOf, occurrenceKeys } from '../questions/ledger.js';
 import type { FlatForm } from '../questions/markers.js';
@@ -29,8 +29,6 @@ import { never, RoundGate } from './gate.js';
 import { parseState } from './json.js';
 import type { ContinuationStore } from './continuations.js';
 import { MemoryContinuationStore } from './continuations.js';
-
-const DECLINED_BRAND = Symbol.for('mcp-resolve.elicitation-declined');
 
 /** Why a linear `ctx.elicit()` has no value: the human declined or cancelled, or the session cannot be asked (legacy era). */
 export type NotAcceptedAction = 'decline' | 'cancel' | 'unavailable';
@@ -51,14 +49,10 @@ export class ElicitationDeclinedError extends ToolError {
     );
     this.name = 'ElicitationDeclinedError';
     this.action = action;
-    Object.defineProperty(this, DECLINED_BRAND, { value: true });
-  }
-
-  /** `instanceof` by brand, so it holds across duplicated copies of this package. */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && DECLINED_BRAND in value;
   }
 }
+// Branded like the library's other error classes: `instanceof` holds across copies of the package.
+brandErrorClass(ElicitationDeclinedError, 'mcp-resolve.elicitation-declined');
 
 /** What a linear handler receives: the tool context of the call's first round, plus a suspending `elicit`. */
 export interface LinearContext extends ToolContext {
@@ -160,10 +154,14 @@ function deliver(frame: Frame, responses: Readonly<Record<string, unknown>> | un
 export function linear<TArgs>(handler: LinearHandler<TArgs>, options: LinearOptions): WrappedBody<TArgs> {
   const store = options.store;
   if (!(store instanceof MemoryContinuationStore)) {
-    throw new McpResolveError('invalid_usage', 'linear(): the store must come from createContinuationStore().');
+    throw new McpResolveError('invalid_usage', 'linear(): the store must come from createContinuationStore().', {
+      data: { api: 'linear()' },
+    });
   }
   if (typeof handler !== 'function') {
-    throw new McpResolveError('invalid_usage', `linear(): the handler must be a function (got ${typeof handler}).`);
+    throw new McpResolveError('invalid_usage', `linear(): the handler must be a function (got ${typeof handler}).`, {
+      data: { api: 'linear()' },
+    });
   }
   return async (args: TArgs, ctx: ToolContext): Promise<HandlerResult | InputRequiredResult> => {
     if (ctx.era === 'legacy') return handler(args, legacyContext(ctx));

@@ -75,6 +75,7 @@ export async function once<T>(ctx: ToolContext, key: string, fn: () => T | Promi
       'invalid_usage',
       `once(): ctx does not belong to a withOnce() body (key '${key}'). ` +
         'Wrap the tool body: .tool(name, { input }).handle(withOnce(async (args, ctx) => …)).',
+      { data: { api: 'once()' } },
     );
   }
   if (record.done.has(key)) return undefined;

@@ -36,6 +36,7 @@ export async function pushElicit<TSchema extends StandardSchemaWithJSON>(
       'invalid_usage',
       `${LABEL}: push requests exist only on legacy (2025-11-25) sessions (got a modern request). ` +
         'On modern requests return input_required instead.',
+      { data: { api: LABEL } },
     );
   }
   const ask = formQuestion<StandardSchemaV1.InferOutput<TSchema>>(message, schema);

@@ -73,8 +73,8 @@ function decode(plaintext: unknown): StepsState {
   return state;
 }
 
-function invalid(message: string): McpResolveError {
-  return new McpResolveError('invalid_usage', message);
+function invalid(api: 'steps()' | 'steps().ask()' | 'steps().end()', message: string): McpResolveError {
+  return new McpResolveError('invalid_usage', message, { data: { api } });
 }
 
 function bodyOf(steps: readonly Step[], end: End): (args: unknown, ctx: ToolContext) => Promise<unknown> {
@@ -98,13 +98,14 @@ function bodyOf(steps: readonly Step[], end: End): (args: unknown, ctx: ToolCont
         };
         return { ...out, requestState: JSON.stringify(next) };
       }
-      const value = asRecorded(out, `steps(): step '${step.name}'`);
+      const value = asRecorded(out, `steps(): step '${step.name}'`, 'steps()');
       recorded[step.name] = value === undefined ? [] : [value];
       results[step.name] = value;
     }
     const value = await end(args, withRequestState(ctx, undefined), { ...results });
     if (isInputRequiredResult(value)) {
       throw invalid(
+        'steps()',
         'steps(): the end step returned input_required; ask in a step before .end() so the end step runs exactly once.',
       );
     }
@@ -119,28 +120,43 @@ class Builder {
   ) {}
 
   ask(name: string, fn: Step['fn']): Builder {
-    if (this.endFn !== undefined)
-      throw invalid(`steps().ask('${name}'): the end step is already declared; declare every step before .end().`);
-    if (typeof name !== 'string' || name.length === 0)
-      throw invalid(`steps().ask(): a step name must be a non-empty string (got ${JSON.stringify(name)}).`);
+    if (this.endFn !== undefined) {
+      throw invalid(
+        'steps().ask()',
+        `steps().ask('${name}'): the end step is already declared; declare every step before .end().`,
+      );
+    }
+    if (typeof name !== 'string' || name.length === 0) {
+      throw invalid(
+        'steps().ask()',
+        `steps().ask(): a step name must be a non-empty string (got ${JSON.stringify(name)}).`,
+      );
+    }
     if (this.steps.some((step) => step.name === name)) {
-      throw invalid(`steps().ask('${name}'): a step named '${name}' is already declared; step names must be unique.`);
+      throw invalid(
+        'steps().ask()',
+        `steps().ask('${name}'): a step named '${name}' is already declared; step names must be unique.`,
+      );
     }
     if (typeof fn !== 'function')
-      throw invalid(`steps().ask('${name}'): the step must be a function (got ${typeof fn}).`);
+      throw invalid('steps().ask()', `steps().ask('${name}'): the step must be a function (got ${typeof fn}).`);
     return new Builder([...this.steps, { name, fn }], undefined);
   }
 
   end(fn: End): Builder {
     if (this.endFn !== undefined)
-      throw invalid('steps().end(): the end step is already declared; a step body has exactly one.');
-    if (typeof fn !== 'function') throw invalid(`steps().end(): the end step must be a function (got ${typeof fn}).`);
+      throw invalid('steps().end()', 'steps().end(): the end step is already declared; a step body has exactly one.');
+    if (typeof fn !== 'function')
+      throw invalid('steps().end()', `steps().end(): the end step must be a function (got ${typeof fn}).`);
     return new Builder(this.steps, fn);
   }
 
   build(): (args: unknown, ctx: ToolContext) => Promise<unknown> {
     if (this.endFn === undefined) {
-      throw invalid('steps(): there is no end step. End the definition with .end((args, ctx, results) => …).');
+      throw invalid(
+        'steps()',
+        'steps(): there is no end step. End the definition with .end((args, ctx, results) => …).',
+      );
     }
     return bodyOf(this.steps, this.endFn);
   }
@@ -154,11 +170,15 @@ class Builder {
 export function steps<TArgs>(
   define: (builder: StepBuilder<TArgs, Record<never, never>>) => FinishedSteps<TArgs>,
 ): WrappedBody<TArgs> {
-  if (typeof define !== 'function') throw invalid(`steps(): the definition must be a function (got ${typeof define}).`);
+  if (typeof define !== 'function')
+    throw invalid('steps()', `steps(): the definition must be a function (got ${typeof define}).`);
   // The cast seams of this builder: the runtime builder is untyped, the interfaces above are precise.
   const defined: unknown = define(new Builder([], undefined) as unknown as StepBuilder<TArgs, Record<never, never>>);
   if (!(defined instanceof Builder)) {
-    throw invalid('steps(): the definition must return its builder after .end(…), e.g. (s) => s.ask(…).end(…).');
+    throw invalid(
+      'steps()',
+      'steps(): the definition must return its builder after .end(…), e.g. (s) => s.ask(…).end(…).',
+    );
   }
   return defined.build() as WrappedBody<TArgs>;
 }

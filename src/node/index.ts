@@ -50,7 +50,7 @@ function missingNodeAdapter(error: unknown): unknown {
   return new McpResolveError(
     'invalid_usage',
     'serveHttp() needs the peer dependency @modelcontextprotocol/node: npm install @modelcontextprotocol/node',
-    { cause: error },
+    { data: { api: 'serveHttp()' }, cause: error },
   );
 }
 

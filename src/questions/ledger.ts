@@ -193,6 +193,7 @@ export class Ledger {
       `Question '${key}' changed in two rounds in a row although it was answered each time: questions must be ` +
         'derived deterministically from tool arguments and earlier answers (resolvers.md §9.4). ' +
         'Build its message and schema without Date.now(), random ids or other per-round values.',
+      { data: { key } },
     );
   }
 

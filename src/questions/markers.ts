@@ -164,6 +164,7 @@ export function formQuestion<T>(
     throw new McpResolveError(
       'invalid_declaration',
       `elicit(): options.attempts must be a whole number of 1 or more (got ${String(attempts)}).`,
+      { data: { kind: 'question', field: 'options.attempts' } },
     );
   }
   return { [MARKER]: 'elicit', message, schema, options };
@@ -179,7 +180,9 @@ export function elicitUrl(message: string, url: string, options: ElicitUrlOption
   try {
     parsed = new URL(url);
   } catch {
-    throw new McpResolveError('invalid_declaration', `elicitUrl(): '${url}' is not an absolute URL.`);
+    throw new McpResolveError('invalid_declaration', `elicitUrl(): '${url}' is not an absolute URL.`, {
+      data: { kind: 'question', field: 'url' },
+    });
   }
   const elicitationId = options.elicitationId ?? stableId(`${message}\n${parsed.href}`);
   const { onAsked } = options;

@@ -11,8 +11,6 @@ import { QUESTION_KINDS } from './kinds.js';
 import type { Ask, AskKind, Elicit, ElicitationResult, ElicitUrl } from './markers.js';
 import type { Question } from './render.js';
 
-const REJECTED_BRAND = Symbol.for('mcp-resolve.rejected-answer');
-
 /**
  * An accepted answer that cannot be used: it fails the question's schema, or the author's `check`
  * rejected it. `reason` is what the person is shown when the question is asked again.
@@ -25,12 +23,6 @@ export class RejectedAnswer extends ToolError {
   ) {
     super(`${message} ${reason}`);
     this.name = 'RejectedAnswer';
-    Object.defineProperty(this, REJECTED_BRAND, { value: true });
-  }
-
-  // ToolError answers `instanceof` by brand for every subclass; this one checks its own.
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && REJECTED_BRAND in value;
   }
 }
 

@@ -102,7 +102,7 @@ function wireSchemaOf(schema: StandardSchemaWithJSON, label: string): WireSchema
         throw new McpResolveError(
           'invalid_declaration',
           `Resolver '${label}' asks with a schema elicitation cannot carry: ${error instanceof Error ? error.message : String(error)}`,
-          { cause: error },
+          { data: { kind: 'question', name: label, field: 'schema' }, cause: error },
         );
       }
     }
@@ -110,6 +110,7 @@ function wireSchemaOf(schema: StandardSchemaWithJSON, label: string): WireSchema
       throw new McpResolveError(
         'invalid_declaration',
         `Resolver '${label}' asks with a schema that did not render as a form.`,
+        { data: { kind: 'question', name: label, field: 'schema' } },
       );
     }
     wireSchemas.set(schema, wire);

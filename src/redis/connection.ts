@@ -88,6 +88,7 @@ function sentinelNodes(target: RedisSentinelTarget): { host: string; port: numbe
     throw new McpResolveError(
       'invalid_options',
       `connectRedis(): a Sentinel target needs at least one sentinel address and a master name (got ${describeRedisTarget(target)}).`,
+      { data: { api: 'connectRedis()', option: target.sentinels.length === 0 ? 'sentinels' : 'masterName' } },
     );
   }
   return target.sentinels.map((address) => {
@@ -97,6 +98,7 @@ function sentinelNodes(target: RedisSentinelTarget): { host: string; port: numbe
       throw new McpResolveError(
         'invalid_options',
         `connectRedis(): sentinel address ${JSON.stringify(address)} is not host:port.`,
+        { data: { api: 'connectRedis()', option: 'sentinels' } },
       );
     }
     return { host: match[1], port };
@@ -156,6 +158,7 @@ export async function connectRedis(target: RedisTarget, options: RedisConnectOpt
     throw new McpResolveError(
       'redis_unavailable',
       `Cannot connect to Redis at ${describeRedisTarget(target)}: ${reason}. ${fix}.`,
+      { data: { operation: 'connect', target: describeRedisTarget(target) } },
     );
   }
   return client;

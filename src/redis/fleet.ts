@@ -55,7 +55,9 @@ export async function connectRedisFleet(options: RedisFleetOptions): Promise<Red
   } = options;
   const target: RedisTarget | undefined = sentinel ?? url;
   if (target === undefined || (sentinel !== undefined && url !== undefined)) {
-    throw new McpResolveError('invalid_options', 'connectRedisFleet(): give either url or sentinel (exactly one).');
+    throw new McpResolveError('invalid_options', 'connectRedisFleet(): give either url or sentinel (exactly one).', {
+      data: { api: 'connectRedisFleet()', option: sentinel === undefined ? 'url' : 'sentinel' },
+    });
   }
   const redis = await connectRedis(target, connect);
   try {
@@ -66,6 +68,7 @@ export async function connectRedisFleet(options: RedisFleetOptions): Promise<Red
     throw new McpResolveError(
       'redis_unavailable',
       `Redis at ${describeRedisTarget(target)} refused the replay epoch record (${reason}); connect to a writable primary.`,
+      { data: { operation: 'claim_epoch', target: describeRedisTarget(target) } },
     );
   }
   const onerror = connect.onerror;

@@ -121,6 +121,7 @@ export function createRedisReplayStore(redis: RedisConnection, options: RedisRep
       new McpResolveError(
         'redis_unavailable',
         `Replay check: Redis lost its replay records (the epoch record ${epochKey} was missing; restarted empty, flushed or failed over without it). Every token sealed before now is refused; calls in flight start again.`,
+        { data: { operation: 'replay_check', recordsLost: true } },
       ),
     );
 
@@ -141,7 +142,7 @@ export function createRedisReplayStore(redis: RedisConnection, options: RedisRep
         const failure = new McpResolveError(
           'redis_unavailable',
           `Replay check failed: Redis did not answer (${reason}). The round is refused (its token may already count as used); start the call again once Redis answers.`,
-          { cause: error },
+          { data: { operation: 'replay_check' }, cause: error },
         );
         options.onerror?.(failure);
         throw failure;

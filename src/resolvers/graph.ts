@@ -3,6 +3,7 @@
  * throws naming the offending resolver and parameter. Question keys are derived here, from
  * registration data only, so they are identical in every process and every round.
  */
+import type { McpResolveErrorData } from '../errors.js';
 import { McpResolveError } from '../errors.js';
 import { refusedTypes } from './argTypes.js';
 import type { AnyResolver, Dependency } from './resolver.js';
@@ -64,12 +65,19 @@ function labelOf(target: AnyResolver, foundUnder: string): string {
   return fnName && fnName !== 'fn' ? fnName : foundUnder;
 }
 
+/** Whose `resolve` a plan is built for: a tool's or a prompt's (named in errors' data). */
+export interface PlanOwner {
+  readonly kind: 'tool' | 'prompt';
+  readonly name: string;
+}
+
 /**
- * Builds the plan for tool `toolName`. `inputNames` are the model-facing argument names (when the
- * input schema lists them); a resolver reading any other argument is rejected.
+ * Builds the plan for `owner` (a tool, or a prompt; messages say tool). `inputNames` are the
+ * model-facing argument names (when the input schema lists them); a resolver reading any other
+ * argument is rejected.
  */
 export function compilePlan(
-  toolName: string,
+  owner: PlanOwner,
   resolve: Readonly<Record<string, unknown>>,
   inputNames: ReadonlySet<string> | undefined,
   inputProperties?: Readonly<Record<string, unknown>>,
@@ -86,10 +94,11 @@ export function compilePlan(
     if (visiting.has(target)) {
       const path = [...visiting.entries()];
       const names = path.slice(path.findIndex(([node]) => node === target)).map(([, name]) => name);
-      const cycle = [...names, label].join(' -> ');
+      const cycle = [...names, label];
       throw new McpResolveError(
         'invalid_graph',
-        `Resolver '${label}' has a cyclic dependency: ${cycle}. Break the cycle: a resolver cannot depend on itself through its deps.`,
+        `Resolver '${label}' has a cyclic dependency: ${cycle.join(' -> ')}. Break the cycle: a resolver cannot depend on itself through its deps.`,
+        { data: { ...owner, resolver: label, cycle } },
       );
     }
     visiting.set(target, label);
@@ -98,8 +107,9 @@ export function compilePlan(
       if (inputNames && !inputNames.has(arg)) {
         throw new McpResolveError(
           'invalid_graph',
-          `Resolver '${label}' parameter '${arg}' cannot be resolved: tool '${toolName}' has no argument '${arg}'. ` +
+          `Resolver '${label}' parameter '${arg}' cannot be resolved: tool '${owner.name}' has no argument '${arg}'. ` +
             `Add '${arg}' to the tool's input, or remove it from the resolver's args.`,
+          { data: { ...owner, resolver: label, argument: arg } },
         );
       }
       const argSchema = target.args[arg];
@@ -108,8 +118,9 @@ export function compilePlan(
       if (refused.length > 0) {
         throw new McpResolveError(
           'invalid_graph',
-          `Resolver '${label}' argument '${arg}' does not accept the tool's input: tool '${toolName}' gives ` +
+          `Resolver '${label}' argument '${arg}' does not accept the tool's input: tool '${owner.name}' gives ` +
             `${refused.join(' | ')}, which the resolver's args schema refuses. Give both the same type.`,
+          { data: { ...owner, resolver: label, argument: arg } },
         );
       }
     }
@@ -119,9 +130,14 @@ export function compilePlan(
         throw new McpResolveError(
           'invalid_graph',
           `Resolver '${label}' uses the name '${depName}' for both an argument and a dependency: rename one of them.`,
+          { data: { ...owner, resolver: label, argument: depName } },
         );
       }
-      const edge = edgeTo(target.deps[depName], depName, `Resolver '${label}' dependency '${depName}'`);
+      const edge = edgeTo(target.deps[depName], depName, `Resolver '${label}' dependency '${depName}'`, {
+        kind: 'resolver',
+        name: label,
+        field: `deps.${depName}`,
+      });
       const dep: PlanEdge = { name: depName, node: visit(edge.resolver, depName), mode: edge.mode };
       deps.push(dep);
       schedule.push({ kind: 'deliver', edge: dep });
@@ -141,10 +157,14 @@ export function compilePlan(
     if (inputNames?.has(param)) {
       throw new McpResolveError(
         'invalid_declaration',
-        `Tool '${toolName}' resolves parameter '${param}', which is also a model-facing argument in its input: rename one of them.`,
+        `Tool '${owner.name}' resolves parameter '${param}', which is also a model-facing argument in its input: rename one of them.`,
+        { data: { ...owner, field: `resolve.${param}` } },
       );
     }
-    const edge = edgeTo(resolve[param], param, `Tool '${toolName}' parameter '${param}'`);
+    const edge = edgeTo(resolve[param], param, `Tool '${owner.name}' parameter '${param}'`, {
+      ...owner,
+      field: `resolve.${param}`,
+    });
     const delivered: PlanEdge = { name: param, node: visit(edge.resolver, param), mode: edge.mode };
     params.push(delivered);
     schedule.push({ kind: 'param', edge: delivered });
@@ -155,7 +175,12 @@ export function compilePlan(
   return { params, schedule, declineEndsCall };
 }
 
-function edgeTo(value: unknown, name: string, where: string): { resolver: AnyResolver; mode: DeliveryMode } {
+function edgeTo(
+  value: unknown,
+  name: string,
+  where: string,
+  at: McpResolveErrorData['invalid_declaration'],
+): { resolver: AnyResolver; mode: DeliveryMode } {
   const dependency = value as Dependency | undefined;
   if (isOutcomeDependency(dependency)) return { resolver: dependency.resolver, mode: 'outcome' };
   if (isResolver(dependency)) return { resolver: dependency, mode: 'unwrapped' };
@@ -163,5 +188,6 @@ function edgeTo(value: unknown, name: string, where: string): { resolver: AnyRes
     'invalid_declaration',
     `${where} is not a resolver (got ${value === null ? 'null' : typeof value} for '${name}'): ` +
       'declare it with resolver(...), or wrap one in outcome(...).',
+    { data: at },
   );
 }

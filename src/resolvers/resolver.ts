@@ -121,6 +121,7 @@ export function resolver<
     throw new McpResolveError(
       'invalid_declaration',
       `resolver(): the second argument must be a function (got ${typeof fn}).`,
+      { data: { kind: 'resolver', ...(declaration.name !== undefined && { name: declaration.name }) } },
     );
   }
   const built: AnyResolver = {
@@ -143,6 +144,7 @@ export function outcome<TResolver extends AnyResolver>(target: TResolver): Outco
     throw new McpResolveError(
       'invalid_declaration',
       'outcome(): the argument must be a resolver created with resolver(...).',
+      { data: { kind: 'resolver' } },
     );
   }
   return { [OUTCOME]: true, resolver: target };

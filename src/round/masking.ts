@@ -45,7 +45,9 @@ export function logFailure(error: unknown, info: FailureInfo): void {
 
 /** Whether `error` is one whose message was written for the client: a `ToolError` or the library's own. */
 export function isClientFacing(error: unknown): error is Error {
-  return error instanceof ToolError || error instanceof McpResolveError;
+  // A ToolError is a McpResolveError; the ToolError check keeps one from a copy of the package
+  // older than that (branded as a ToolError only) client-facing.
+  return error instanceof McpResolveError || error instanceof ToolError;
 }
 
 /** A client-facing error the operator must see too (one log line): a question that is not deterministic. */

@@ -56,7 +56,7 @@ export function compilePrompt(
 ): CompiledPrompt {
   assertRegistration('prompt', name, body, 'body');
   const args = declaration.args ?? {};
-  const plan = compilePlan(name, declaration.resolve ?? {}, new Set(Object.keys(args)));
+  const plan = compilePlan({ kind: 'prompt', name }, declaration.resolve ?? {}, new Set(Object.keys(args)));
   return { name, declaration, argsSchema: z.object(args), plan, body: body as CompiledPrompt['body'] };
 }
 

@@ -14,12 +14,14 @@ export function assertRegistration(
     throw new McpResolveError(
       'invalid_declaration',
       `${kind}(): the name must be a non-empty string (got ${JSON.stringify(name)}).`,
+      { data: { kind, field: 'name' } },
     );
   }
   if (typeof callback !== 'function') {
     throw new McpResolveError(
       'invalid_declaration',
       `${TITLES[kind]} '${name}': the ${role} must be a function (got ${typeof callback}).`,
+      { data: { kind, name, field: role === 'body' ? 'body' : 'read' } },
     );
   }
 }

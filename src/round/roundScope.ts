@@ -178,6 +178,7 @@ class Round implements RoundScope, StrategySource {
       throw new McpResolveError(
         'invalid_usage',
         `the multi-round flow is driven either by resolvers or by the ${handler} body: a ${handler} with resolved parameters cannot return input_required itself`,
+        { data: { api: 'input_required' } },
       );
     }
     const state = value.requestState;

@@ -13,6 +13,7 @@ import type {
 import { z } from 'zod';
 
 import type { ToolContext } from '../context.js';
+import type { McpResolveErrorData } from '../errors.js';
 import { McpResolveError } from '../errors.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { compilePlan } from '../resolvers/graph.js';
@@ -106,12 +107,15 @@ function whyNoJsonSchema(schema: StandardSchemaWithJSON): string {
     : 'a zod 3 schema cannot: use zod >= 4.2, or a Standard Schema with JSON Schema support';
 }
 
-function jsonSchemaOf(schema: StandardSchemaWithJSON, io: 'input' | 'output', where: string): Record<string, unknown> {
+function jsonSchemaOf(schema: StandardSchemaWithJSON, io: 'input' | 'output', tool: string): Record<string, unknown> {
+  const where = `Tool '${tool}' ${io}`;
+  const data: McpResolveErrorData['invalid_declaration'] = { kind: 'tool', name: tool, field: io };
   const converter = schema['~standard'].jsonSchema;
   if (converter === undefined) {
     throw new McpResolveError(
       'invalid_declaration',
       `${where}: the schema cannot produce a JSON Schema (${whyNoJsonSchema(schema)}).`,
+      { data },
     );
   }
   const { $schema: _dialect, ...json } = converter[io]({ target: 'draft-2020-12' });
@@ -119,6 +123,7 @@ function jsonSchemaOf(schema: StandardSchemaWithJSON, io: 'input' | 'output', wh
     throw new McpResolveError(
       'invalid_declaration',
       `${where}: the schema must describe an object (got type ${JSON.stringify(json.type)}).`,
+      { data },
     );
   }
   return json;
@@ -133,6 +138,7 @@ function checkedShape(tool: string, shape: z.ZodRawShape): z.ZodRawShape {
         'invalid_declaration',
         `Tool '${tool}' input '${field}': not a zod v4 schema (a zod 3 schema has no '_zod'). ` +
           `Build it with zod 4 (import { z } from 'zod' with zod >= 4.2, or 'zod/v4').`,
+        { data: { kind: 'tool', name: tool, field: `input.${field}` } },
       );
     }
   }
@@ -152,8 +158,7 @@ export function compileTool(
       : isStandardSchema(declaration.input)
         ? declaration.input
         : z.object(checkedShape(name, declaration.input));
-  const inputJson =
-    input === undefined ? { type: 'object', properties: {} } : jsonSchemaOf(input, 'input', `Tool '${name}' input`);
+  const inputJson = input === undefined ? { type: 'object', properties: {} } : jsonSchemaOf(input, 'input', name);
   const properties = inputJson.properties;
   const inputNames = new Set(typeof properties === 'object' && properties !== null ? Object.keys(properties) : []);
   const output = declaration.output;
@@ -161,11 +166,12 @@ export function compileTool(
     throw new McpResolveError(
       'invalid_declaration',
       `Tool '${name}' output: expected a schema (for example z.object({...})).`,
+      { data: { kind: 'tool', name, field: 'output' } },
     );
   }
-  const outputJson = output === undefined ? undefined : jsonSchemaOf(output, 'output', `Tool '${name}' output`);
+  const outputJson = output === undefined ? undefined : jsonSchemaOf(output, 'output', name);
   const plan = compilePlan(
-    name,
+    { kind: 'tool', name },
     declaration.resolve ?? {},
     inputNames,
     typeof properties === 'object' && properties !== null ? (properties as Record<string, unknown>) : undefined,

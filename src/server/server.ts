@@ -72,6 +72,7 @@ export class McpResolveServer {
       throw new McpResolveError(
         'invalid_options',
         `legacyQuestionTimeoutMs must be a positive number of milliseconds (got ${String(timeout)}).`,
+        { data: { api: 'new McpResolveServer()', option: 'legacyQuestionTimeoutMs' } },
       );
     }
     this.roundDefaults = {
@@ -125,7 +126,9 @@ export class McpResolveServer {
 
   private register(name: string, declaration: ToolDeclaration<ToolInput, ResolveShape, unknown>, body: unknown): this {
     if (this.tools.has(name)) {
-      throw new McpResolveError('invalid_declaration', `Tool '${name}' is already registered on this server.`);
+      throw new McpResolveError('invalid_declaration', `Tool '${name}' is already registered on this server.`, {
+        data: { kind: 'tool', name },
+      });
     }
     const tool = compileTool(name, declaration, body);
     this.tools.set(name, tool);
@@ -146,7 +149,9 @@ export class McpResolveServer {
     body: NoInfer<PromptBody<TArgs, TResolve>>,
   ): this {
     if (this.prompts.has(name)) {
-      throw new McpResolveError('invalid_declaration', `Prompt '${name}' is already registered on this server.`);
+      throw new McpResolveError('invalid_declaration', `Prompt '${name}' is already registered on this server.`, {
+        data: { kind: 'prompt', name },
+      });
     }
     this.prompts.set(name, compilePrompt(name, declaration, body));
     return this;
@@ -155,7 +160,9 @@ export class McpResolveServer {
   /** Registers a resource at a fixed URI or a URI template; its reads are covered by sealing. */
   resource(name: string, uri: string | ResourceTemplate, metadata: ResourceMetadata, read: ResourceRead): this {
     if (this.resources.has(name)) {
-      throw new McpResolveError('invalid_declaration', `Resource '${name}' is already registered on this server.`);
+      throw new McpResolveError('invalid_declaration', `Resource '${name}' is already registered on this server.`, {
+        data: { kind: 'resource', name },
+      });
     }
     this.resources.set(name, compileResource(name, uri, metadata, read));
     return this;

@@ -113,6 +113,7 @@ export function serveTools(mcp: ResolvingMcpServer, library: LibraryTools, confi
       throw new McpResolveError(
         'invalid_declaration',
         `Tool '${definition.name}' is registered both with .tool() and with registerTool() in setup(): rename one of them.`,
+        { data: { kind: 'tool', name: definition.name } },
       );
     }
   }

@@ -5,6 +5,7 @@
  * the principal, an HMAC key for mismatch hints and a 4-byte key id. The first key seals; every
  * key opens.
  */
+import type { McpResolveErrorData } from '../errors.js';
 import { McpResolveError } from '../errors.js';
 import { equalBytes, fromBase64Strict, fromBase64urlStrict, fromHex, readUint32, utf8 } from './bytes.js';
 import type { AesGcmKey, CryptoPrimitives, HmacKey } from './primitives.js';
@@ -38,8 +39,21 @@ export interface KeyRing {
   readonly byId: ReadonlyMap<number, DerivedKey>;
 }
 
-function invalidKeys(message: string): McpResolveError {
-  return new McpResolveError('invalid_keys', `createSealer(): ${message}`);
+/** Where keys come from, as messages and `invalid_keys` data name it. */
+type KeySource = McpResolveErrorData['invalid_keys']['source'];
+
+/** One key of a list: its source and position (`options.keys[1]` in messages). */
+interface KeyAt {
+  readonly source: KeySource;
+  readonly index: number;
+}
+
+function labelOf({ source, index }: KeyAt): string {
+  return `${source}[${index}]`;
+}
+
+function invalidKeys(message: string, data: McpResolveErrorData['invalid_keys']): McpResolveError {
+  return new McpResolveError('invalid_keys', `createSealer(): ${message}`, { data });
 }
 
 /** Describes a value's type for an error message without ever printing the value. */
@@ -54,15 +68,17 @@ function decodeKeyString(text: string): Uint8Array | undefined {
   return fromHex(text) ?? fromBase64Strict(text) ?? fromBase64urlStrict(text);
 }
 
-function decodeEntry(entry: unknown, label: string): Uint8Array {
+function decodeEntry(entry: unknown, at: KeyAt): Uint8Array {
+  const label = labelOf(at);
   let bytes: Uint8Array;
   if (typeof entry === 'string') {
     if (entry.length === 0)
-      throw invalidKeys(`${label} is an empty string; remove it or put a key there. ${GENERATE_HINT}`);
+      throw invalidKeys(`${label} is an empty string; remove it or put a key there. ${GENERATE_HINT}`, at);
     const decoded = decodeKeyString(entry);
     if (decoded === undefined) {
       throw invalidKeys(
         `${label} is neither hex nor base64 (a string of ${entry.length} characters). ${GENERATE_HINT}`,
+        at,
       );
     }
     bytes = decoded;
@@ -71,11 +87,13 @@ function decodeEntry(entry: unknown, label: string): Uint8Array {
   } else {
     throw invalidKeys(
       `${label} must be a hex or base64 string or a Uint8Array (got ${describeType(entry)}). ${GENERATE_HINT}`,
+      at,
     );
   }
   if (bytes.length < MIN_KEY_BYTES) {
     throw invalidKeys(
       `${label} is ${bytes.length} bytes; every key must be at least ${MIN_KEY_BYTES} bytes. ${GENERATE_HINT}`,
+      at,
     );
   }
   return bytes;
@@ -92,16 +110,20 @@ function deriveKey(ikm: Uint8Array, primitives: CryptoPrimitives): DerivedKey {
   };
 }
 
-function buildRing(raw: readonly Uint8Array[], labels: readonly string[], primitives: CryptoPrimitives): KeyRing {
+/** Decodes `entries` (from `source`) and derives the ring; throws `invalid_keys` naming the key at fault. */
+function buildRing(entries: readonly unknown[], source: KeySource, primitives: CryptoPrimitives): KeyRing {
+  const raw = entries.map((entry, index) => decodeEntry(entry, { source, index }));
   const byId = new Map<number, DerivedKey>();
   const labelById = new Map<number, string>();
   let sealing: DerivedKey | undefined;
   raw.forEach((ikm, index) => {
-    const label = labels[index] ?? `key ${index}`;
+    const at = { source, index };
+    const label = labelOf(at);
     const duplicateOf = raw.findIndex((other, otherIndex) => otherIndex < index && equalBytes(other, ikm));
     if (duplicateOf !== -1) {
       throw invalidKeys(
-        `${label} repeats ${labels[duplicateOf] ?? `key ${duplicateOf}`}; every key in the ring must be distinct.`,
+        `${label} repeats ${labelOf({ source, index: duplicateOf })}; every key in the ring must be distinct.`,
+        at,
       );
     }
     const derived = deriveKey(ikm, primitives);
@@ -109,13 +131,14 @@ function buildRing(raw: readonly Uint8Array[], labels: readonly string[], primit
     if (clash !== undefined) {
       throw invalidKeys(
         `${label} and ${clash} derive the same key id; replace ${label} with a freshly generated key. ${GENERATE_HINT}`,
+        at,
       );
     }
     byId.set(derived.id, derived);
     labelById.set(derived.id, label);
     sealing ??= derived;
   });
-  if (sealing === undefined) throw invalidKeys('the key ring is empty.');
+  if (sealing === undefined) throw invalidKeys('the key ring is empty.', { source });
   return { sealing, byId };
 }
 
@@ -124,20 +147,17 @@ export function keyRingFromOption(keys: unknown, primitives: CryptoPrimitives): 
   if (!Array.isArray(keys)) {
     throw invalidKeys(
       `options.keys must be an array of keys (got ${describeType(keys)}); wrap a single key in an array: keys: [key].`,
+      { source: 'options.keys' },
     );
   }
   const entries: readonly unknown[] = keys;
   if (entries.length === 0) {
     throw invalidKeys(
       `options.keys is empty; pass at least one key of ${MIN_KEY_BYTES} bytes or more, or omit keys for a random per-process key. ${GENERATE_HINT}`,
+      { source: 'options.keys' },
     );
   }
-  const labels = entries.map((_, index) => `options.keys[${index}]`);
-  return buildRing(
-    entries.map((entry, index) => decodeEntry(entry, labels[index] ?? '')),
-    labels,
-    primitives,
-  );
+  return buildRing(entries, 'options.keys', primitives);
 }
 
 /** Parses the value of `MCP_REQUEST_STATE_KEYS` (comma-separated, blanks trimmed) into a ring. */
@@ -145,13 +165,12 @@ export function keyRingFromEnv(value: string, primitives: CryptoPrimitives): Key
   if (value.trim().length === 0) {
     throw invalidKeys(
       `${REQUEST_STATE_KEYS_ENV} is set but empty; set it to comma-separated keys (hex or base64) of ${MIN_KEY_BYTES} bytes or more, or unset it for a random per-process key. ${GENERATE_HINT}`,
+      { source: REQUEST_STATE_KEYS_ENV },
     );
   }
-  const entries = value.split(',').map((entry) => entry.trim());
-  const labels = entries.map((_, index) => `${REQUEST_STATE_KEYS_ENV}[${index}]`);
   return buildRing(
-    entries.map((entry, index) => decodeEntry(entry, labels[index] ?? '')),
-    labels,
+    value.split(',').map((entry) => entry.trim()),
+    REQUEST_STATE_KEYS_ENV,
     primitives,
   );
 }
@@ -167,7 +186,8 @@ export function processKeyRing(primitives: CryptoPrimitives): KeyRing {
   }
   let ring = processRings.get(primitives);
   if (ring === undefined) {
-    ring = buildRing([processKey], ['the per-process key'], primitives);
+    const sealing = deriveKey(processKey, primitives);
+    ring = { sealing, byId: new Map([[sealing.id, sealing]]) };
     processRings.set(primitives, ring);
   }
   return ring;

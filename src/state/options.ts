@@ -77,8 +77,10 @@ export const DEFAULT_TTL_SECONDS = 600;
 /** The default clock-skew allowance, in seconds. */
 export const DEFAULT_SKEW_SECONDS = 30;
 
-function invalidOptions(message: string): McpResolveError {
-  return new McpResolveError('invalid_options', `createSealer(): ${message}`);
+function invalidOptions(option: string, message: string): McpResolveError {
+  return new McpResolveError('invalid_options', `createSealer(): ${message}`, {
+    data: { api: 'createSealer()', option },
+  });
 }
 
 function seconds(value: unknown, name: string, fallback: number, allowZero: boolean): number {
@@ -86,7 +88,7 @@ function seconds(value: unknown, name: string, fallback: number, allowZero: bool
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
     const shown = typeof value === 'number' ? String(value) : describeType(value);
     const wanted = allowZero ? 'a finite number of seconds, 0 or more' : 'a positive finite number of seconds';
-    throw invalidOptions(`options.${name} must be ${wanted} (got ${shown}).`);
+    throw invalidOptions(name, `options.${name} must be ${wanted} (got ${shown}).`);
   }
   return value;
 }
@@ -104,14 +106,14 @@ function resolveFormat(
   const { keys, codec } = options;
   if (codec !== undefined) {
     if (keys !== undefined)
-      throw invalidOptions('pass options.keys or options.codec, not both; a codec brings its own keys.');
+      throw invalidOptions('codec', 'pass options.keys or options.codec, not both; a codec brings its own keys.');
     if (
       typeof codec !== 'object' ||
       codec === null ||
       typeof codec.seal !== 'function' ||
       typeof codec.unseal !== 'function'
     ) {
-      throw invalidOptions('options.codec must be an object with seal(bytes) and unseal(token) methods.');
+      throw invalidOptions('codec', 'options.codec must be an object with seal(bytes) and unseal(token) methods.');
     }
     return { format: { kind: 'codec', codec }, shared: true };
   }
@@ -129,17 +131,19 @@ function resolveAudience(serverName: unknown, audience: unknown, shared: boolean
   if (audience !== undefined) {
     if (typeof audience !== 'string' || audience.length === 0) {
       throw invalidOptions(
+        'audience',
         `options.audience must be a non-empty string (got ${typeof audience === 'string' ? 'an empty string' : describeType(audience)}).`,
       );
     }
     return audience;
   }
   if (serverName !== undefined && typeof serverName !== 'string') {
-    throw invalidOptions(`the server name must be a string (got ${describeType(serverName)}).`);
+    throw invalidOptions('serverName', `the server name must be a string (got ${describeType(serverName)}).`);
   }
   const name = serverName ?? '';
   if (name.length === 0 && shared) {
     throw invalidOptions(
+      'audience',
       `${needs} an audience, so that two services sharing a key still reject each other's tokens; pass a non-empty server name or options.audience (got an empty server name). Every instance that shares the keys must use the same audience.`,
     );
   }
@@ -156,6 +160,7 @@ function resolveReplayStore(
   }
   if (typeof replayGuard !== 'object' || replayGuard === null || typeof replayGuard.consume !== 'function') {
     throw invalidOptions(
+      'replayGuard',
       `options.replayGuard must be true, false or a ReplayStore with consume(tokenId, expiresAt) (got ${describeType(replayGuard)}).`,
     );
   }
@@ -168,12 +173,13 @@ export function resolveSealingOptions(
   options: InternalSealingOptions | undefined,
 ): ResolvedSealingOptions {
   if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
-    throw invalidOptions(`options must be an object (got ${describeType(options)}).`);
+    throw invalidOptions('options', `options must be an object (got ${describeType(options)}).`);
   }
   const given: InternalSealingOptions = options ?? {};
   const primitives = given.primitives ?? defaultPrimitives();
   if (given.now !== undefined && typeof given.now !== 'function') {
     throw invalidOptions(
+      'now',
       `options.now must be a function returning ms since the epoch (got ${describeType(given.now)}).`,
     );
   }
@@ -181,7 +187,7 @@ export function resolveSealingOptions(
     given.logger !== undefined &&
     (typeof given.logger !== 'object' || given.logger === null || typeof given.logger.warn !== 'function')
   ) {
-    throw invalidOptions(`options.logger must have a warn(line) method (got ${describeType(given.logger)}).`);
+    throw invalidOptions('logger', `options.logger must have a warn(line) method (got ${describeType(given.logger)}).`);
   }
   const ttlSeconds = seconds(given.ttlSeconds, 'ttlSeconds', DEFAULT_TTL_SECONDS, false);
   const skewSeconds = seconds(given.skewSeconds, 'skewSeconds', DEFAULT_SKEW_SECONDS, true);

@@ -46,6 +46,7 @@ export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}):
     throw new McpResolveError(
       'invalid_options',
       `createMemoryReplayStore(): options.maxEntries must be a positive integer (got ${String(maxEntries)}).`,
+      { data: { api: 'createMemoryReplayStore()', option: 'maxEntries' } },
     );
   }
   const consumed = new Map<string, number>();

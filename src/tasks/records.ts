@@ -6,6 +6,7 @@
 import type { CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
+import type { McpResolveErrorData } from '../errors.js';
 import { positiveInteger } from '../options.js';
 import { createMemoryTaskStore } from './memoryStore.js';
 import type { TaskError, TaskRecord, TaskStore } from './store.js';
@@ -60,6 +61,11 @@ export function isTerminal(record: TaskRecord): boolean {
   return TERMINAL.has(record.status);
 }
 
+/** Where a bad `tasks` option came from: the server's options. */
+function serverOption(option: string): McpResolveErrorData['invalid_options'] {
+  return { api: 'new McpResolveServer()', option };
+}
+
 /** The task records of one server, in its store. */
 export class TaskRecords {
   readonly store: TaskStore;
@@ -69,9 +75,21 @@ export class TaskRecords {
 
   constructor(private readonly options: TaskOptions = {}) {
     this.store = options.store ?? createMemoryTaskStore();
-    this.ttlMs = positiveInteger('tasks.ttlMs', options.ttlMs, DEFAULT_TTL_MS, MS);
-    this.pollIntervalMs = positiveInteger('tasks.pollIntervalMs', options.pollIntervalMs, DEFAULT_POLL_INTERVAL_MS, MS);
-    this.leaseMs = positiveInteger('tasks.leaseMs', options.leaseMs, DEFAULT_LEASE_MS, MS);
+    this.ttlMs = positiveInteger('tasks.ttlMs', serverOption('tasks.ttlMs'), options.ttlMs, DEFAULT_TTL_MS, MS);
+    this.pollIntervalMs = positiveInteger(
+      'tasks.pollIntervalMs',
+      serverOption('tasks.pollIntervalMs'),
+      options.pollIntervalMs,
+      DEFAULT_POLL_INTERVAL_MS,
+      MS,
+    );
+    this.leaseMs = positiveInteger(
+      'tasks.leaseMs',
+      serverOption('tasks.leaseMs'),
+      options.leaseMs,
+      DEFAULT_LEASE_MS,
+      MS,
+    );
   }
 
   /** Reports a failure the task machinery could not record on a task. */

@@ -106,12 +106,14 @@ function createClient(api: string, options: ConnectOptions): Client {
     throw new McpResolveError(
       'invalid_options',
       `${api}: era must be 'modern' or 'legacy' (got ${JSON.stringify(era)}).`,
+      { data: { api, option: 'era' } },
     );
   }
   if (maxRounds !== undefined && (!Number.isInteger(maxRounds) || maxRounds < 1)) {
     throw new McpResolveError(
       'invalid_options',
       `${api}: maxRounds must be a positive integer (got ${String(maxRounds)}). Omit it for the SDK's default of 10.`,
+      { data: { api, option: 'maxRounds' } },
     );
   }
   const capabilities = options.capabilities ?? capabilitiesFor(options);

@@ -50,6 +50,7 @@ export function assertCapabilitiesCover(api: string, capabilities: ClientCapabil
       'invalid_options',
       `${api}: capabilities do not declare ${missing.join(', ')}. ` +
         'Add the capability, drop the answer, or omit capabilities to derive them from the answers.',
+      { data: { api, option: 'capabilities' } },
     );
   }
 }
