@@ -9,7 +9,10 @@ export default defineConfig({
     // Tests and examples import the library by its public name, served from source.
     alias: [
       { find: /^mcp-resolve$/, replacement: src('index.ts') },
-      { find: /^mcp-resolve\/(testing|mrtr|node|redis|otel)$/, replacement: src('$1/index.ts') },
+      {
+        find: /^mcp-resolve\/(testing|mrtr|node|redis|otel|fleet|state|tasks|telemetry)$/,
+        replacement: src('$1/index.ts'),
+      },
     ],
   },
   test: {

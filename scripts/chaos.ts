@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 
 import type { ClientCapabilities, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 
-import { INSTANCE_HEADER } from '../src/hosting/index.js';
+import { INSTANCE_HEADER } from '../src/fleet/index.js';
 import { TASKS_EXTENSION } from '../src/tasks/index.js';
 import type { TestConnection } from '../src/testing/index.js';
 import { connectHttp, getTask, taskOf } from '../src/testing/index.js';

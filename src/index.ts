@@ -1,6 +1,9 @@
 /**
  * mcp-resolve: resolver dependency injection, era-agnostic questions and sealed state for MCP servers.
- * Runtime-neutral: Web-standard APIs only (Workers, Deno, Bun, Node); Node hosting is `mcp-resolve/node`.
+ * Runtime-neutral: Web-standard APIs only (Workers, Deno, Bun, Node). The root holds the server, resolvers,
+ * question markers, errors and the `fetch` handler; Node hosting is `mcp-resolve/node`, and the
+ * stores, fleet, tasks and telemetry contracts have their own entries (`mcp-resolve/state`,
+ * `/fleet`, `/tasks`, `/telemetry`).
  *
  * @packageDocumentation
  */
@@ -46,54 +49,9 @@ export { outcome, resolver } from './resolvers/resolver.js';
 export type { ErrorHook, FailureInfo } from './round/masking.js';
 export type { McpResolveServerOptions } from './server/options.js';
 export type { ToolStep } from './server/server.js';
-export type {
-  CarriedTrace,
-  QuestionKind,
-  RequestInfo,
-  RequestTrace,
-  RoundOutcome,
-  ServedMessage,
-  StepEnd,
-  TaskChange,
-  Telemetry,
-} from './telemetry/hooks.js';
 export { McpResolveServer } from './server/server.js';
 export type { InputValues, ResolvedValues, ResolveShape, ToolBody, ToolDeclaration, ToolInput } from './round/tool.js';
 export type { PromptArgs, PromptBody, PromptDeclaration } from './round/prompt.js';
 export type { ResourceRead } from './round/resource.js';
-export type {
-  DualEraHandler,
-  DualEraHttpOptions,
-  FleetMessage,
-  FleetNotification,
-  LegacySessionFleet,
-  MemorySessionHub,
-  ServerSource,
-  SharedSessionRecord,
-} from './hosting/index.js';
-export { createDualEraHandler, createMemorySessionHub, INSTANCE_HEADER } from './hosting/index.js';
-export type {
-  MemoryReplayStore,
-  ReplayStore,
-  SealingCodec,
-  SealingLogger,
-  SealingOptions,
-  SdkRequestStateSealing,
-  SdkSealingOptions,
-} from './state/index.js';
-export { createMemoryReplayStore, principalFrom, REQUEST_STATE_KEYS_ENV, sealRequestState } from './state/index.js';
-export type {
-  MemoryTaskStore,
-  MemoryTaskStoreOptions,
-  PendingQuestion,
-  TaskAnswer,
-  TaskDeclaration,
-  TaskError,
-  TaskOptions,
-  TaskRecord,
-  TaskStatus,
-  TaskStatusChange,
-  TaskStore,
-  TaskSupport,
-} from './tasks/index.js';
-export { createMemoryTaskStore, TASKS_EXTENSION } from './tasks/index.js';
+export type { DualEraHandler, DualEraHttpOptions, ServerSource } from './hosting/index.js';
+export { createDualEraHandler } from './hosting/index.js';

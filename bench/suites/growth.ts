@@ -10,7 +10,7 @@ import type { AnyResolver } from 'mcp-resolve';
 import { elicit, McpResolveServer, resolver } from 'mcp-resolve';
 import { journaled } from 'mcp-resolve/mrtr';
 
-import { TOKEN_OVERHEAD_BYTES } from '../../src/state/index.js';
+import { TOKEN_OVERHEAD_BYTES } from '../../src/state/token.js';
 import type { Benchmark, Json } from '../lib/registry.js';
 import { connectRawPeer, traceModernCall } from '../lib/rawPeer.js';
 import { fmt, summarize } from '../lib/stats.js';

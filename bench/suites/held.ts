@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { SuspendInfo } from 'mcp-resolve/mrtr';
 import { createContinuationStore } from 'mcp-resolve/mrtr';
 
-import { TOKEN_OVERHEAD_BYTES } from '../../src/state/index.js';
+import { TOKEN_OVERHEAD_BYTES } from '../../src/state/token.js';
 import {
   answerRefund,
   journaledRefundServer,

@@ -9,8 +9,9 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import { createRequestStateCodec } from '@modelcontextprotocol/server';
 import canonicalize from 'canonicalize';
 
-import type { RequestBinding } from '../../src/state/index.js';
-import { createSealer, webPrimitives } from '../../src/state/index.js';
+import type { RequestBinding } from '../../src/state/binding.js';
+import { createSealer } from '../../src/state/sealer.js';
+import { webPrimitives } from '../../src/state/primitives.js';
 import type { Paired, SideTimes } from '../lib/alternate.js';
 import { alternate } from '../lib/alternate.js';
 import type { Benchmark, Json, TargetCheck } from '../lib/registry.js';

@@ -29,10 +29,8 @@ export type FleetMessage =
   /** A notification for every session with an open GET stream. */
   | { readonly kind: 'notify'; readonly notification: FleetNotification };
 
-/** One instance's view of the shared session state (`ttlMs` is the idle lifetime; `Infinity`: none). */
-export interface LegacySessionFleet {
-  /** This instance's id: unique in the fleet, stable for the life of the process. */
-  readonly instanceId: string;
+/** The shared session records: who the client is, and which instance holds its GET stream (`ttlMs` is the idle lifetime; `Infinity`: none). */
+export interface SharedSessionStore {
   /** Records a new session. */
   save(sessionId: string, record: SharedSessionRecord, ttlMs: number): Promise<void>;
   /** Reads a session and restarts its idle clock; `undefined` when unknown or expired. */
@@ -45,6 +43,12 @@ export interface LegacySessionFleet {
   claimStream(sessionId: string, ttlMs: number): Promise<void>;
   /** The instance holding the session's GET stream, if any. */
   streamHolder(sessionId: string): Promise<string | undefined>;
+}
+
+/** The messages between instances: one addressed to an instance, or broadcast to all. */
+export interface FleetBus {
+  /** This instance's id: unique in the fleet, stable for the life of the process. */
+  readonly instanceId: string;
   /** Sends a message to one instance; rejects when that instance is not listening (nothing was delivered). */
   send(instanceId: string, message: FleetMessage): Promise<void>;
   /** Sends a message to every instance, this one included. */
@@ -54,6 +58,13 @@ export interface LegacySessionFleet {
   /** Whether messages sent to this instance reach it now; `false` (or a rejection) while its subscription is down. */
   listening(): Promise<boolean>;
 }
+
+/**
+ * One instance's view of what legacy sessions share: the records ({@link SharedSessionStore}) and
+ * the messages between instances ({@link FleetBus}). A backend implements both, usually over one
+ * service (Redis: keys and pub/sub); the contract suite in the repository's test/contracts checks both.
+ */
+export interface LegacySessionFleet extends SharedSessionStore, FleetBus {}
 
 /** Instances of one process sharing sessions in memory. */
 export interface MemorySessionHub {

@@ -8,7 +8,7 @@
 import type { Question } from '../questions/render.js';
 
 /** How a round ended: the handler's value or error, a suspension on pending questions, or a fault the handler cannot swallow. */
-export type RoundOutcome<T> =
+export type GateOutcome<T> =
   | { readonly kind: 'done'; readonly value: T }
   | { readonly kind: 'error'; readonly error: unknown }
   | { readonly kind: 'suspended'; readonly questions: readonly Question[] }
@@ -65,8 +65,8 @@ export class RoundGate {
   }
 
   /** Waits until the handler settles, a fault occurs, or the round can end on its pending questions. */
-  async settle<T>(handler: Promise<T>): Promise<RoundOutcome<T>> {
-    let finished: RoundOutcome<T> | undefined;
+  async settle<T>(handler: Promise<T>): Promise<GateOutcome<T>> {
+    let finished: GateOutcome<T> | undefined;
     const done = handler.then(
       (value) => {
         finished = { kind: 'done', value };

@@ -14,11 +14,11 @@
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
-import type { HttpServerHandle, ServeHttpOptions } from '../hosting/http.js';
+import type { HttpServerHandle, ServeHttpOptions } from './http.js';
 import type { ServerSource } from '../hosting/source.js';
 import { announceHttpHosting, factoryOf, telemetryOf } from '../hosting/source.js';
-import type { ServeStdioOptions, StdioServerHandle } from '../hosting/stdio.js';
-import { serveStdio as serveFactoryStdio } from '../hosting/stdio.js';
+import type { ServeStdioOptions, StdioServerHandle } from './stdio.js';
+import { serveStdio as serveFactoryStdio } from './stdio.js';
 
 export type { HttpServerHandle, ServeHttpOptions, ServeStdioOptions, ServerSource, StdioServerHandle };
 
@@ -34,7 +34,7 @@ export function serveStdio(server: ServerSource, options?: ServeStdioOptions): S
 export async function serveHttp(server: ServerSource, options?: ServeHttpOptions): Promise<HttpServerHandle> {
   const factory = factoryOf(server, 'serveHttp()');
   announceHttpHosting(server, 'serveHttp()');
-  const http = await import('../hosting/http.js').catch((error: unknown) => {
+  const http = await import('./http.js').catch((error: unknown) => {
     throw missingNodeAdapter(error);
   });
   return http.serveHttp(factory, options, telemetryOf(server));

@@ -12,7 +12,7 @@ import type { RoundServices } from '../round/roundScope.js';
 import type { CompiledTool } from '../round/tool.js';
 import type { TaskRecords } from './records.js';
 import type { TaskRecord } from './store.js';
-import { TaskRound } from './strategy.js';
+import { TaskStrategy } from './strategy.js';
 
 /** Runs the tasks of one server's tools in this process. */
 export class TaskExecution {
@@ -45,7 +45,7 @@ export class TaskExecution {
       }
       const capabilities = record.call.clientCapabilities;
       const ctx: ToolContext = { ...base, clientCapabilities: capabilities };
-      const round = new TaskRound(record.answers, capabilities);
+      const round = new TaskStrategy(record.answers, capabilities);
       let resolved;
       try {
         resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, { strategy: () => round });

@@ -39,8 +39,6 @@ import {
   tasksNotDeclared,
 } from './wire.js';
 
-export type { TaskOptions, TaskStatusChange } from './records.js';
-
 /** Runs one server's task-capable tools and serves `tasks/get`, `tasks/update` and `tasks/cancel`. */
 export class TaskRunner implements TaskHost {
   readonly extension = TASKS_EXTENSION;

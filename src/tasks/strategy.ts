@@ -23,7 +23,7 @@ function mintKey(): string {
 }
 
 /** One run of a task: answers from its record; a waiting run parks under fresh keys. */
-export class TaskRound implements RoundStrategy {
+export class TaskStrategy implements RoundStrategy {
   /** The questions the run parked on, by minted key (set by `end`). */
   readonly parked: Record<string, PendingQuestion> = {};
   /** The answers still valid after this run, by question key. */

@@ -7,7 +7,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 
 import type { ServerSource } from '../hosting/source.js';
 import { factoryOf } from '../hosting/source.js';
-import { serveStdio } from '../hosting/stdio.js';
+import { serveTransport } from '../hosting/serveTransport.js';
 import type { ConnectOptions, TestConnection } from './connection.js';
 import { connectObserved } from './connection.js';
 import { ObservedTransport } from './observedTransport.js';
@@ -27,9 +27,8 @@ export async function connectInProcess(
   options: InProcessConnectOptions,
 ): Promise<TestConnection> {
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
-  const served = serveStdio(factoryOf(server, 'connectInProcess()'), {
-    transport: serverEnd,
-    ...(options.onServerError !== undefined && { onerror: options.onServerError }),
+  const served = serveTransport(factoryOf(server, 'connectInProcess()'), serverEnd, {
+    onerror: options.onServerError,
   });
   return connectObserved(
     'connectInProcess()',

@@ -7,11 +7,11 @@ import type { CallToolResult, ClientCapabilities, InputRequest, McpServerFactory
 import { InMemoryTransport, isCallToolResult, isInputRequiredResult } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/client';
 
-import { serveStdio } from '../hosting/stdio.js';
+import { serveTransport } from '../hosting/serveTransport.js';
 import { MODERN_PROTOCOL_VERSION } from './connection.js';
 
 /** What one leg came back with: the final result, or the questions and state of an `input_required` round. */
-export type RoundOutcome =
+export type LegResult =
   | { readonly kind: 'complete'; readonly result: CallToolResult }
   | {
       readonly kind: 'input_required';
@@ -30,7 +30,7 @@ export interface ManualConnection {
   /** The SDK client (auto-fulfilment off), for requests `round()` does not cover. */
   readonly client: Client;
   /** Sends one `tools/call` leg. */
-  round(name: string, args: Record<string, unknown>, continuation?: Continuation): Promise<RoundOutcome>;
+  round(name: string, args: Record<string, unknown>, continuation?: Continuation): Promise<LegResult>;
   /** Closes the client and the in-process server. */
   close(): Promise<void>;
 }
@@ -44,7 +44,7 @@ export async function connectManual(
   capabilities: ClientCapabilities = ALL_CAPABILITIES,
 ): Promise<ManualConnection> {
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
-  const served = serveStdio(factory, { transport: serverEnd });
+  const served = serveTransport(factory, serverEnd, {});
   const client = new Client(
     { name: 'mcp-resolve-manual', version: '0.0.0' },
     {

@@ -8,7 +8,7 @@ import type { Transport } from '@modelcontextprotocol/client';
 import { isJSONRPCRequest } from '@modelcontextprotocol/client';
 
 import { ForwardingTransport } from '../hosting/forwardingTransport.js';
-import { adaptTaskResult } from '../tasks/client.js';
+import { adaptTaskResult } from './tasks.js';
 
 /** Receives the requests an {@link ObservedTransport} sees. */
 export interface TransportObserver {

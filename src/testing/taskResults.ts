@@ -6,7 +6,7 @@
 import type { Transport } from '@modelcontextprotocol/client';
 
 import { ForwardingTransport } from '../hosting/forwardingTransport.js';
-import { adaptTaskResult } from '../tasks/client.js';
+import { adaptTaskResult } from './tasks.js';
 
 /** Wraps `transport` (stdio, Streamable HTTP, in-memory…) so its client accepts task results; pass the result to `client.connect`. */
 export function withTaskResults(transport: Transport): Transport {

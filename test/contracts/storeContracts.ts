@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type { FleetMessage, LegacySessionFleet, ReplayStore, TaskRecord, TaskStore } from 'mcp-resolve';
+import type { FleetMessage, LegacySessionFleet } from 'mcp-resolve/fleet';
+import type { ReplayStore } from 'mcp-resolve/state';
+import type { TaskRecord, TaskStore } from 'mcp-resolve/tasks';
 
 const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 

@@ -1,7 +1,8 @@
 /** Issue 23 item 4: HTTP hosting on a per-process key warns at start; an unknown key's refusal names the variable. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { McpResolveServer, REQUEST_STATE_KEYS_ENV } from 'mcp-resolve';
+import { McpResolveServer } from 'mcp-resolve';
+import { REQUEST_STATE_KEYS_ENV } from 'mcp-resolve/state';
 import { serveHttp } from 'mcp-resolve/node';
 
 import { createSealer } from '../../src/state/sealer.js';

@@ -6,8 +6,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { DualEraHandler, DualEraHttpOptions } from '../../src/hosting/index.js';
-import { createDualEraHandler, createMemorySessionHub, INSTANCE_HEADER } from '../../src/hosting/index.js';
-import type { FleetMessage } from '../../src/hosting/index.js';
+import { createDualEraHandler } from '../../src/hosting/index.js';
+import { createMemorySessionHub, INSTANCE_HEADER } from '../../src/fleet/index.js';
+import type { FleetMessage } from '../../src/fleet/index.js';
 import { relayPatiently } from '../../src/hosting/fleetRelay.js';
 import { connectHttp } from '../../src/testing/index.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';

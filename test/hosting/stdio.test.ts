@@ -10,7 +10,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 
 import { McpResolveError } from '../../src/errors.js';
-import { serveStdio } from '../../src/hosting/stdio.js';
+import { serveStdio } from '../../src/node/stdio.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
 
 const SERVER = fileURLToPath(new URL('./fixtures/stdioServer.ts', import.meta.url));

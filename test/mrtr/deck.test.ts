@@ -17,7 +17,7 @@ import type { DeckOption, OptionName } from '../../examples/mrtr-options/deck.js
 import { NAIVE_E, OPTIONS } from '../../examples/mrtr-options/deck.js';
 import { LEGACY_SHIM } from '../../examples/mrtr-options/option-a-legacy-shim.js';
 import { askUnits, auditCount, WEATHER_INPUT } from '../../examples/mrtr-options/weather.js';
-import { createSealer } from '../../src/state/index.js';
+import { createSealer } from '../../src/state/sealer.js';
 import {
   accept,
   acrossFreshInstances,

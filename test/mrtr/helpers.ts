@@ -3,7 +3,7 @@ import type { CallToolResult, ClientCapabilities, ElicitResult, InputRequest } f
 import { ProtocolError } from '@modelcontextprotocol/client';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import type { McpResolveServerOptions } from 'mcp-resolve';
-import type { ConnectOptions, ManualConnection, RoundOutcome, TestConnection } from 'mcp-resolve/testing';
+import type { ConnectOptions, ManualConnection, LegResult, TestConnection } from 'mcp-resolve/testing';
 import { connectInProcess, connectManual as connectManualClient } from 'mcp-resolve/testing';
 import { afterEach, expect } from 'vitest';
 
@@ -83,7 +83,7 @@ export async function observe(connection: TestConnection, args: Record<string, u
 }
 
 /** One manual modern round: the final result, or the questions and state of `input_required`. */
-export type Round = RoundOutcome;
+export type Round = LegResult;
 
 /** A modern client that never fulfils `input_required` by itself. */
 export type ManualClient = ManualConnection;

@@ -9,7 +9,7 @@ import type { JournaledHandler, JournaledOptions, SuspendInfo } from 'mcp-resolv
 import { journaled } from 'mcp-resolve/mrtr';
 import { describe, expect, it } from 'vitest';
 
-import { TOKEN_OVERHEAD_BYTES } from '../../src/state/index.js';
+import { TOKEN_OVERHEAD_BYTES } from '../../src/state/token.js';
 import { z } from 'zod';
 
 import {

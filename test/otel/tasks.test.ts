@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 
-import type { TaskStatusChange } from 'mcp-resolve';
+import type { TaskStatusChange } from 'mcp-resolve/tasks';
 import { elicit, McpResolveServer, resolver } from 'mcp-resolve';
 import { connectInProcess, taskOf, updateTask } from 'mcp-resolve/testing';
 

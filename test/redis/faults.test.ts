@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { claimReplayEpoch, connectRedis, connectRedisFleet, createRedisReplayStore } from '../../src/redis/index.js';
 import type { RedisConnection, RedisReplayStoreOptions } from '../../src/redis/index.js';
-import { createSealer } from '../../src/state/index.js';
+import { createSealer } from '../../src/state/sealer.js';
 import type { RedisServer } from '../../scripts/lib/processes.js';
 import { startRedisServer } from '../../scripts/lib/processes.js';
 import type { SentinelGroup } from '../../scripts/lib/sentinel.js';

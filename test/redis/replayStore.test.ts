@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { claimReplayEpoch, connectRedis, createRedisReplayStore } from '../../src/redis/index.js';
 import type { RedisConnection } from '../../src/redis/index.js';
-import { createSealer } from '../../src/state/index.js';
+import { createSealer } from '../../src/state/sealer.js';
 import type { RedisServer } from '../../scripts/lib/processes.js';
 import { freePort, startRedisServer } from '../../scripts/lib/processes.js';
 import { BINDING, FROZEN, KEY_A, bytes, captureLog, protocolRejection, wireOf } from '../state/helpers.js';

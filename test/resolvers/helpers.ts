@@ -1,5 +1,5 @@
 /** Shared helpers for the resolver contract tests: connect a client to a server on an era, read results. */
-export type { RoundOutcome } from 'mcp-resolve/testing';
+export type { LegResult } from 'mcp-resolve/testing';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -19,7 +19,7 @@ import {
 import type { McpResolveServerOptions, SampleResult } from 'mcp-resolve';
 import { McpResolveServer } from 'mcp-resolve';
 import { serveStdio } from 'mcp-resolve/node';
-import type { ConnectOptions, Era, ManualConnection, RoundOutcome, TestConnection } from 'mcp-resolve/testing';
+import type { ConnectOptions, Era, ManualConnection, LegResult, TestConnection } from 'mcp-resolve/testing';
 import { connectInProcess, connectManual as connectManualClient } from 'mcp-resolve/testing';
 import { afterEach, expect } from 'vitest';
 
@@ -84,7 +84,7 @@ export async function connectManual(
 }
 
 /** Narrows a round to `input_required` (fails the test otherwise). */
-export function asked(outcome: RoundOutcome): Extract<RoundOutcome, { kind: 'input_required' }> {
+export function asked(outcome: LegResult): Extract<LegResult, { kind: 'input_required' }> {
   if (outcome.kind !== 'input_required') {
     expect.fail(`expected an input_required round, got a complete result: ${textOf(outcome.result)}`);
   }
@@ -92,7 +92,7 @@ export function asked(outcome: RoundOutcome): Extract<RoundOutcome, { kind: 'inp
 }
 
 /** Narrows a round to its final result (fails the test otherwise). */
-export function completed(outcome: RoundOutcome): CallToolResult {
+export function completed(outcome: LegResult): CallToolResult {
   if (outcome.kind !== 'complete') {
     expect.fail(`expected a complete result, got input_required for ${Object.keys(outcome.inputRequests).join(', ')}`);
   }

@@ -1,7 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 
-import type { RequestBinding } from '../../src/state/index.js';
+import type { RequestBinding } from '../../src/state/binding.js';
 import { principalFrom } from '../../src/state/index.js';
 import { BINDING, KEY_A, bytes, expectRejected, fixture, protocolRejection, wireOf } from './helpers.js';
 

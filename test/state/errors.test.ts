@@ -1,8 +1,9 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import type { RequestBinding } from '../../src/state/index.js';
-import { createSealer, invalidRequestStateError } from '../../src/state/index.js';
+import type { RequestBinding } from '../../src/state/binding.js';
+import { createSealer } from '../../src/state/sealer.js';
+import { invalidRequestStateError } from '../../src/state/errors.js';
 import {
   BINDING,
   FROZEN,

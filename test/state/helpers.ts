@@ -2,8 +2,11 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { expect } from 'vitest';
 
-import type { RejectReason, RequestBinding, RequestStateSealer, SealingOptions } from '../../src/state/index.js';
-import { createSealer } from '../../src/state/index.js';
+import type { RejectReason } from '../../src/state/errors.js';
+import type { RequestBinding } from '../../src/state/binding.js';
+import type { RequestStateSealer } from '../../src/state/sealer.js';
+import type { SealingOptions } from '../../src/state/index.js';
+import { createSealer } from '../../src/state/sealer.js';
 
 /** Three distinct 32-byte keys, hex. */
 export const KEY_A = '0123456789abcdef'.repeat(4);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import type { CryptoPrimitives } from '../../src/state/index.js';
-import { createSealer, nodePrimitives, webPrimitives } from '../../src/state/index.js';
+import type { CryptoPrimitives } from '../../src/state/primitives.js';
+import { createSealer } from '../../src/state/sealer.js';
+import { nodePrimitives, webPrimitives } from '../../src/state/primitives.js';
 import { BINDING, KEY_A, KEY_B, bytes, captureLog, expectRejected, testClock } from './helpers.js';
 
 const node = nodePrimitives();

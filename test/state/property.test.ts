@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import type { RequestBinding } from '../../src/state/index.js';
+import type { RequestBinding } from '../../src/state/binding.js';
 import { BINDING, FROZEN, KEY_A, asToken, bytes, fixture, protocolRejection, wireOf } from './helpers.js';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.split('');

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 
 import { McpResolveError } from '../../src/errors.js';
 import type { ReplayStore } from '../../src/state/index.js';
-import { createMemoryReplayStore, createSealer, DEFAULT_MAX_REPLAY_ENTRIES } from '../../src/state/index.js';
+import { createMemoryReplayStore } from '../../src/state/index.js';
+import { createSealer } from '../../src/state/sealer.js';
+import { DEFAULT_MAX_REPLAY_ENTRIES } from '../../src/state/replay.js';
 import {
   BINDING,
   KEY_A,

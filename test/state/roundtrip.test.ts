@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import { describe, expect, it } from 'vitest';
 
-import { TOKEN_OVERHEAD_BYTES } from '../../src/state/index.js';
+import { TOKEN_OVERHEAD_BYTES } from '../../src/state/token.js';
 import { BINDING, bytes, fixture, tokenBytes } from './helpers.js';
 
 describe('seal → open round trip', () => {

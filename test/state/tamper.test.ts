@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { digestBinding } from '../../src/state/binding.js';
-import type { RejectReason, RequestBinding } from '../../src/state/index.js';
-import { webPrimitives } from '../../src/state/index.js';
+import type { RejectReason } from '../../src/state/errors.js';
+import type { RequestBinding } from '../../src/state/binding.js';
+import { webPrimitives } from '../../src/state/primitives.js';
 import { BINDING, KEY_A, KEY_B, asToken, bytes, captureLog, expectRejected, fixture, tokenBytes } from './helpers.js';
 
 // Offsets of the built-in token (see docs/request-state.md, "Token format").

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { DEFAULT_SKEW_SECONDS, DEFAULT_TTL_SECONDS } from '../../src/state/index.js';
+import { DEFAULT_SKEW_SECONDS, DEFAULT_TTL_SECONDS } from '../../src/state/options.js';
 import { BINDING, T0, bytes, expectRejected, fixture, protocolRejection, testClock, wireOf } from './helpers.js';
 
 const SECOND = 1000;

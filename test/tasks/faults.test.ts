@@ -7,8 +7,10 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 
-import type { McpResolveServerOptions, TaskRecord } from 'mcp-resolve';
-import { createMemoryTaskStore, elicit, McpResolveServer, resolver } from 'mcp-resolve';
+import type { McpResolveServerOptions } from 'mcp-resolve';
+import type { TaskRecord } from 'mcp-resolve/tasks';
+import { createMemoryTaskStore } from 'mcp-resolve/tasks';
+import { elicit, McpResolveServer, resolver } from 'mcp-resolve';
 import { serveHttp } from 'mcp-resolve/node';
 import type { RedisConnection } from 'mcp-resolve/redis';
 import { createRedisTaskStore } from 'mcp-resolve/redis';

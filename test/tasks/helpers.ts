@@ -1,7 +1,7 @@
 /** Shared helpers for the Tasks extension tests: a task-declaring client, and polling a task to a status. */
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import type { McpResolveServer } from 'mcp-resolve';
-import { TASKS_EXTENSION } from 'mcp-resolve';
+import { TASKS_EXTENSION } from 'mcp-resolve/tasks';
 import type { DetailedTask, Era, TestConnection } from 'mcp-resolve/testing';
 import { connectInProcess, getTask } from 'mcp-resolve/testing';
 import type { Client } from '@modelcontextprotocol/client';

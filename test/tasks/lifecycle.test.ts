@@ -7,7 +7,8 @@ import { ProtocolError } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 
-import { createMemoryTaskStore, elicit, McpResolveServer, resolver } from 'mcp-resolve';
+import { createMemoryTaskStore } from 'mcp-resolve/tasks';
+import { elicit, McpResolveServer, resolver } from 'mcp-resolve';
 import { cancelTask, connectInProcess, getTask, taskOf, updateTask } from 'mcp-resolve/testing';
 
 import { onCleanup, textOf } from '../resolvers/helpers.js';

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 
-import type { TaskStatusChange } from 'mcp-resolve';
+import type { TaskStatusChange } from 'mcp-resolve/tasks';
 import { elicit, McpResolveServer, resolver } from 'mcp-resolve';
 import { serveHttp } from 'mcp-resolve/node';
 import { cancelTask, connectHttp, connectInProcess, taskOf, updateTask } from 'mcp-resolve/testing';

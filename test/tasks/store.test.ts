@@ -1,8 +1,8 @@
 /** The in-memory task store: compare-and-set on the revision, copies in and out, expiry on its clock. */
 import { describe, expect, it } from 'vitest';
 
-import type { TaskRecord } from 'mcp-resolve';
-import { createMemoryTaskStore } from 'mcp-resolve';
+import type { TaskRecord } from 'mcp-resolve/tasks';
+import { createMemoryTaskStore } from 'mcp-resolve/tasks';
 
 function record(taskId: string, expiresAt: number): TaskRecord {
   return {

@@ -16,7 +16,7 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 
 import type { CallToolResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { TASKS_EXTENSION } from 'mcp-resolve';
+import { TASKS_EXTENSION } from 'mcp-resolve/tasks';
 import type { DetailedTask, Era, TestConnection } from 'mcp-resolve/testing';
 import { cancelTask, getTask, taskOf, updateTask } from 'mcp-resolve/testing';
 

@@ -5,8 +5,8 @@
  * rounds the chosen account lives only in `requestState`, sealed by the library's
  * `sealRequestState` (AES-256-GCM, bound to the method, audience, principal and time, single-use).
  */
-import type { SdkRequestStateSealing, SealingLogger } from 'mcp-resolve';
-import { sealRequestState } from 'mcp-resolve';
+import type { SdkRequestStateSealing, SealingLogger } from 'mcp-resolve/state';
+import { sealRequestState } from 'mcp-resolve/state';
 import { acceptedContent, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 

@@ -13,8 +13,8 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
 import { ProtocolError } from '@modelcontextprotocol/client';
-import type { SealingLogger } from 'mcp-resolve';
-import type { ManualConnection, RoundOutcome } from 'mcp-resolve/testing';
+import type { SealingLogger } from 'mcp-resolve/state';
+import type { ManualConnection, LegResult } from 'mcp-resolve/testing';
 import { connectManual } from 'mcp-resolve/testing';
 
 import { createVault } from './vault.js';
@@ -36,7 +36,7 @@ function tamper(token: string): string {
   return `${token.slice(0, at)}${flipped}${token.slice(at + 1)}`;
 }
 
-function describe(outcome: RoundOutcome): string {
+function describe(outcome: LegResult): string {
   if (outcome.kind === 'complete') {
     const text = outcome.result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
     return `complete: ${text}`;
@@ -68,7 +68,7 @@ export async function runWalkthrough(
   const leg = async (
     vault: ManualConnection,
     continuation: Parameters<ManualConnection['round']>[2],
-  ): Promise<RoundOutcome | ProtocolError> => {
+  ): Promise<LegResult | ProtocolError> => {
     try {
       return await vault.round('transfer', { amount_cents: 2500 }, continuation);
     } catch (error) {
@@ -76,7 +76,7 @@ export async function runWalkthrough(
       throw error;
     }
   };
-  const refused = (what: string, outcome: RoundOutcome | ProtocolError, reason: string) => {
+  const refused = (what: string, outcome: LegResult | ProtocolError, reason: string) => {
     const logged = serverLog.splice(0);
     log(
       outcome instanceof ProtocolError

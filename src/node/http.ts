@@ -18,13 +18,13 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 
 import { McpResolveError } from '../errors.js';
 import type { Telemetry } from '../telemetry/hooks.js';
-import type { DualEraHandler } from './dualEraHandler.js';
-import { createDualEraHandler } from './dualEraHandler.js';
-import type { DualEraHttpOptions } from './options.js';
+import type { DualEraHandler } from '../hosting/dualEraHandler.js';
+import { createDualEraHandler } from '../hosting/dualEraHandler.js';
+import type { DualEraHttpOptions } from '../hosting/options.js';
 
-export { createDualEraHandler } from './dualEraHandler.js';
-export type { DualEraHandler } from './dualEraHandler.js';
-export type { DualEraHttpOptions } from './options.js';
+export { createDualEraHandler } from '../hosting/dualEraHandler.js';
+export type { DualEraHandler } from '../hosting/dualEraHandler.js';
+export type { DualEraHttpOptions } from '../hosting/options.js';
 
 /** Options of {@link serveHttp}. */
 export interface ServeHttpOptions extends DualEraHttpOptions {

@@ -12,7 +12,7 @@ import type { CallToolResult, Client, InputRequest, JSONRPCMessage } from '@mode
 import { isJSONRPCResultResponse } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 
-import { TASKS_EXTENSION } from './wire.js';
+import { TASKS_EXTENSION } from '../tasks/wire.js';
 
 /** The task handle a `tools/call` answered with. */
 export interface TaskHandle {
