@@ -11,14 +11,13 @@ import type {
   ServerContext,
   StandardSchemaV1,
 } from '@modelcontextprotocol/server';
-import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/server';
+import { ProtocolError } from '@modelcontextprotocol/server';
 
-import type { RoundScope, RoundServices } from './roundScope.js';
 import { isPromiseLike } from '../promise.js';
-import { requestTrace } from '../context.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
-import { endTrace, startTrace } from './requestTrace.js';
-import { openRound } from './roundScope.js';
+import type { MaybePromise, RoundMethod, Validated } from './pipeline.js';
+import { serveRound } from './pipeline.js';
+import type { RoundServices } from './roundScope.js';
 import type { CompiledTool } from './tool.js';
 
 /** A tool error result carrying `message`. */
@@ -38,15 +37,22 @@ function toResult(tool: CompiledTool, value: unknown): CallToolResult {
   return value as CallToolResult;
 }
 
-/** A value now, or later. */
-type MaybePromise<T> = T | Promise<T>;
-
 type CallResult = CallToolResult | InputRequiredResult;
+
+/** How a `tools/call` runs through the round pipeline. */
+const TOOL_CALL: RoundMethod<CompiledTool, CallToolResult> = {
+  method: 'tools/call',
+  validate: validateInput,
+  resolvedBy: (tool) => tool.resolvedBy,
+  // Object.assign, not a spread: faster on Node 20 (docs/performance.md).
+  run: (tool, args, resolved, round) => tool.body(Object.assign({}, args, resolved), round.ctx),
+  finish: checkedResult,
+  fail: (tool, error, services, trace) => toolFailure(error, tool, services, trace),
+};
 
 /**
  * Serves one `tools/call` round for `tool`, top to bottom: open the state, validate the input,
- * resolve, run the body, check and project the result. Each step is awaited only when it is
- * asynchronous, so a call that asks nothing and awaits nothing is answered synchronously.
+ * resolve, run the body, check and project the result (see pipeline.ts).
  */
 export function callTool(
   tool: CompiledTool,
@@ -54,79 +60,18 @@ export function callTool(
   sdkCtx: ServerContext,
   services: RoundServices,
 ): MaybePromise<CallResult> {
-  const trace = startTrace(services, sdkCtx, 'tools/call', tool.name, request.params);
-  if (trace === undefined) return callRound(tool, request, sdkCtx, services);
-  return endTrace(trace, () => callRound(tool, request, sdkCtx, services, trace));
-}
-
-function callRound(
-  tool: CompiledTool,
-  request: CallToolRequest,
-  sdkCtx: ServerContext,
-  services: RoundServices,
-  trace?: RequestTrace,
-): MaybePromise<CallResult> {
   const rawArgs = request.params.arguments ?? {};
-  const round = openRound(sdkCtx, { method: 'tools/call', target: tool.name, arguments: rawArgs }, services, trace);
-  if (isPromiseLike(round)) return round.then((scope) => new ToolRound(tool, scope, services).run(rawArgs));
-  return new ToolRound(tool, round, services).run(rawArgs);
-}
-
-/**
- * One round of one call, step by step. Each step hands its value to the next directly when it is
- * synchronous and through `then` only when it is a promise: the path of a call that asks nothing
- * allocates no closures (it runs on every call; see docs/performance.md).
- */
-class ToolRound {
-  constructor(
-    private readonly tool: CompiledTool,
-    private readonly round: RoundScope,
-    private readonly services: RoundServices,
-  ) {}
-
-  run(rawArgs: Record<string, unknown>): MaybePromise<CallResult> {
-    const input = validateInput(this.tool, rawArgs);
-    return isPromiseLike(input) ? input.then((valid) => this.withInput(valid)) : this.withInput(input);
-  }
-
-  private withInput(input: ValidatedInput): MaybePromise<CallResult> {
-    if (!input.ok) return input.result;
-    try {
-      const resolved = this.round.resolve(this.tool.plan, input.args);
-      const outcome = isPromiseLike(resolved)
-        ? resolved.then((values) => this.runBody(input.args, values))
-        : this.runBody(input.args, resolved);
-      return isPromiseLike(outcome) ? outcome.catch((error: unknown) => this.fail(error)) : outcome;
-    } catch (error) {
-      return this.fail(error);
-    }
-  }
-
-  private runBody(
-    args: Record<string, unknown>,
-    resolved: Record<string, unknown> | InputRequiredResult,
-  ): MaybePromise<CallResult> {
-    if (isInputRequiredResult(resolved)) return resolved;
-    // Object.assign, not a spread: faster on Node 20 (docs/performance.md).
-    const value = this.tool.body(Object.assign({}, args, resolved), this.round.ctx);
-    return isPromiseLike(value) ? Promise.resolve(value).then((settled) => this.finish(settled)) : this.finish(value);
-  }
-
-  /** Turns what the body returned into the round's result: sealed `input_required`, or the checked, projected result. */
-  private finish(value: unknown): MaybePromise<CallResult> {
-    if (!isInputRequiredResult(value)) return checkedResult(this.tool, value, this.services);
-    return this.round.sealAsked(value, { plan: this.tool.plan, handler: 'tool' });
-  }
-
-  private fail(error: unknown): CallToolResult {
-    return toolFailure(error, this.tool, this.services, this.round.ctx[requestTrace]);
-  }
+  return serveRound(
+    TOOL_CALL,
+    tool,
+    { target: tool.name, arguments: rawArgs, params: request.params },
+    sdkCtx,
+    services,
+  );
 }
 
 /** The validated arguments, or the `isError` result that ends the call. */
-export type ValidatedInput =
-  | { readonly ok: true; readonly args: Record<string, unknown> }
-  | { readonly ok: false; readonly result: CallToolResult };
+export type ValidatedInput = Validated<CallToolResult>;
 
 const NO_INPUT: ValidatedInput = { ok: true, args: {} };
 

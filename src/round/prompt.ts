@@ -2,8 +2,7 @@
  * Declaring a prompt that can take parameters from resolvers, exactly like a tool: the model-facing
  * arguments, the resolved parameters, and a body whose parameter types are inferred.
  */
-import type { GetPromptResult, InputRequiredResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
-import { isInputRequiredResult } from '@modelcontextprotocol/server';
+import type { GetPromptResult, InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 import type { ToolContext } from '../context.js';
@@ -12,10 +11,9 @@ import { compilePlan } from '../resolvers/graph.js';
 import type { Simplify } from '../resolvers/resolver.js';
 import { throwMasked } from './masking.js';
 import { assertRegistration } from './registration.js';
+import type { RoundMethod } from './pipeline.js';
+import { serveRound } from './pipeline.js';
 import type { RoundServices } from './roundScope.js';
-import { openRound } from './roundScope.js';
-import type { RequestTrace } from '../telemetry/hooks.js';
-import { endTrace, startTrace } from './requestTrace.js';
 import type { ResolvedValues, ResolveShape } from './tool.js';
 
 /** A prompt's arguments: a zod raw shape of string schemas (prompt arguments are strings on the wire). */
@@ -70,39 +68,24 @@ export function registerPrompt(mcp: McpServer, prompt: CompiledPrompt, services:
       ...(description !== undefined && { description }),
       argsSchema: prompt.argsSchema,
     },
-    (args, sdkCtx) => {
-      const trace = startTrace(services, sdkCtx, 'prompts/get', prompt.name, {
-        arguments: args,
-        _meta: sdkCtx.mcpReq._meta,
-      });
-      if (trace === undefined) return getPrompt(prompt, args, sdkCtx, services);
-      return endTrace(trace, () => getPrompt(prompt, args, sdkCtx, services, trace));
-    },
+    (args, sdkCtx) =>
+      serveRound(
+        PROMPT_GET,
+        prompt,
+        { target: prompt.name, arguments: args, params: { arguments: args, _meta: sdkCtx.mcpReq._meta } },
+        sdkCtx,
+        services,
+      ),
   );
 }
 
-/** Serves one `prompts/get` round of `prompt`. */
-async function getPrompt(
-  prompt: CompiledPrompt,
-  args: Record<string, unknown>,
-  sdkCtx: ServerContext,
-  services: RoundServices,
-  trace?: RequestTrace,
-): Promise<GetPromptResult | InputRequiredResult> {
-  const where = { method: 'prompts/get', name: prompt.name } as const;
-  const round = await openRound(
-    sdkCtx,
-    { method: 'prompts/get', target: prompt.name, arguments: args },
-    services,
-    trace,
-  );
-  let value: GetPromptResult | InputRequiredResult;
-  try {
-    const resolved = await round.resolve(prompt.plan, args);
-    if (isInputRequiredResult(resolved)) return resolved;
-    value = (await prompt.body({ ...args, ...resolved }, round.ctx)) as GetPromptResult | InputRequiredResult;
-  } catch (error) {
-    throwMasked(error, services.maskError, where, trace);
-  }
-  return isInputRequiredResult(value) ? round.sealAsked(value, { plan: prompt.plan, handler: 'prompt' }) : value;
-}
+/** How a `prompts/get` runs through the round pipeline (its arguments were validated by the SDK). */
+const PROMPT_GET: RoundMethod<CompiledPrompt, GetPromptResult> = {
+  method: 'prompts/get',
+  validate: (_prompt, args) => ({ ok: true, args }),
+  resolvedBy: (prompt) => ({ plan: prompt.plan, handler: 'prompt' }),
+  run: (prompt, args, resolved, round) => prompt.body({ ...args, ...resolved }, round.ctx),
+  finish: (_prompt, value) => value as GetPromptResult,
+  fail: (prompt, error, services, trace) =>
+    throwMasked(error, services.maskError, { method: 'prompts/get', name: prompt.name }, trace),
+};

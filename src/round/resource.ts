@@ -12,15 +12,13 @@ import type {
   ServerContext,
   Variables,
 } from '@modelcontextprotocol/server';
-import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
 import { throwMasked } from './masking.js';
 import { assertRegistration } from './registration.js';
+import type { RoundMethod } from './pipeline.js';
+import { serveRound } from './pipeline.js';
 import type { RoundServices } from './roundScope.js';
-import { openRound } from './roundScope.js';
-import type { RequestTrace } from '../telemetry/hooks.js';
-import { endTrace, startTrace } from './requestTrace.js';
 
 /** A resource read: the URI, the template's variables (empty for a fixed URI), and the context. */
 export type ResourceRead = (
@@ -50,11 +48,14 @@ export function compileResource(
 
 /** Registers `resource` on one SDK instance with its reads wrapped for sealing. */
 export function registerResource(mcp: McpServer, resource: CompiledResource, services: RoundServices): void {
-  const read = (uri: URL, variables: Variables, sdkCtx: ServerContext) => {
-    const trace = startTrace(services, sdkCtx, 'resources/read', uri.href, { _meta: sdkCtx.mcpReq._meta });
-    if (trace === undefined) return readResource(resource, uri, variables, sdkCtx, services);
-    return endTrace(trace, () => readResource(resource, uri, variables, sdkCtx, services, trace));
-  };
+  const read = (uri: URL, variables: Variables, sdkCtx: ServerContext) =>
+    serveRound(
+      RESOURCE_READ,
+      { resource, uri, variables },
+      { target: uri.href, arguments: variables, params: { _meta: sdkCtx.mcpReq._meta } },
+      sdkCtx,
+      services,
+    );
   if (typeof resource.uri === 'string') {
     mcp.registerResource(resource.name, resource.uri, resource.metadata, (uri, ctx) => read(uri, {}, ctx));
   } else {
@@ -62,26 +63,20 @@ export function registerResource(mcp: McpServer, resource: CompiledResource, ser
   }
 }
 
-/** Serves one `resources/read` round of `resource` at `uri`. */
-async function readResource(
-  resource: CompiledResource,
-  uri: URL,
-  variables: Variables,
-  sdkCtx: ServerContext,
-  services: RoundServices,
-  trace?: RequestTrace,
-): Promise<ReadResourceResult | InputRequiredResult> {
-  const round = await openRound(
-    sdkCtx,
-    { method: 'resources/read', target: uri.href, arguments: variables },
-    services,
-    trace,
-  );
-  let value: ReadResourceResult | InputRequiredResult;
-  try {
-    value = await resource.read(uri, variables, round.ctx);
-  } catch (error) {
-    throwMasked(error, services.maskError, { method: 'resources/read', name: uri.href }, trace);
-  }
-  return isInputRequiredResult(value) ? round.sealAsked(value) : value;
+/** One read: the resource, the URI asked for, and the template's variables. */
+interface ResourceReadRequest {
+  readonly resource: CompiledResource;
+  readonly uri: URL;
+  readonly variables: Variables;
 }
+
+/** How a `resources/read` runs through the round pipeline (no resolvers: the read callback is the step). */
+const RESOURCE_READ: RoundMethod<ResourceReadRequest, ReadResourceResult> = {
+  method: 'resources/read',
+  validate: ({ variables }) => ({ ok: true, args: variables }),
+  resolvedBy: () => undefined,
+  run: ({ resource, uri, variables }, _args, _resolved, round) => resource.read(uri, variables, round.ctx),
+  finish: (_read, value) => value as ReadResourceResult,
+  fail: ({ uri }, error, services, trace) =>
+    throwMasked(error, services.maskError, { method: 'resources/read', name: uri.href }, trace),
+};

@@ -147,6 +147,11 @@ function toolContextOf(
   return ctx;
 }
 
+/** The context of a request that runs no round of its own (a task resumed by `tasks/update`): no state, no trace. */
+export function contextOf(sdkCtx: ServerContext, services: RoundServices): ToolContext {
+  return toolContextOf(sdkCtx, undefined, services, undefined);
+}
+
 /** A request's round: its context, its binding (computed only when state arrives or leaves) and its plaintext. */
 class Round implements RoundScope, StrategySource {
   readonly ctx: ToolContext;

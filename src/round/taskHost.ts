@@ -11,6 +11,7 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server';
 
+import type { MaybePromise } from './pipeline.js';
 import type { RoundServices } from './roundScope.js';
 import type { TaskSupport } from './taskDeclaration.js';
 import type { CompiledTool } from './tool.js';
@@ -26,7 +27,7 @@ export interface TaskHost {
     request: CallToolRequest,
     ctx: ServerContext,
     services: RoundServices,
-  ): Promise<CallToolResult | InputRequiredResult>;
+  ): MaybePromise<CallToolResult | InputRequiredResult>;
   /** Installs the extension's methods (`tasks/get`, `tasks/update`, `tasks/cancel`) on one SDK instance. */
   serve(mcp: McpServer, services: RoundServices): void;
 }

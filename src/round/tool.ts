@@ -18,6 +18,7 @@ import { McpResolveError } from '../errors.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { compilePlan } from '../resolvers/graph.js';
 import { assertRegistration } from './registration.js';
+import type { ResolvedBy } from './roundScope.js';
 import type { TaskDeclaration, TaskSupport } from './taskDeclaration.js';
 import { taskSupportOf } from './taskDeclaration.js';
 import type { DeclarationError, Dependency, DependencyValue, NeedsOf, Simplify } from '../resolvers/resolver.js';
@@ -89,6 +90,8 @@ export interface CompiledTool {
   readonly output: StandardSchemaV1 | undefined;
   readonly outputJson: Record<string, unknown> | undefined;
   readonly plan: ResolutionPlan;
+  /** The plan as the round pipeline takes it: the tool's resolvers, for the one-flow rule. */
+  readonly resolvedBy: ResolvedBy;
   /** How the tool takes part in the Tasks extension; `undefined` when it never runs as a task. */
   readonly task: TaskSupport | undefined;
   readonly body: (params: Record<string, unknown>, ctx: ToolContext) => unknown;
@@ -192,6 +195,7 @@ export function compileTool(
     output,
     outputJson,
     plan,
+    resolvedBy: { plan, handler: 'tool' },
     task: taskSupportOf(declaration.task),
     body: body as CompiledTool['body'],
   };

@@ -12,16 +12,15 @@ import type {
   McpServer,
   ServerContext,
 } from '@modelcontextprotocol/server';
-import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
-import type { ToolContext } from '../context.js';
+import { requestTrace } from '../context.js';
 import { callTool, toolFailure, validateInput } from '../round/call.js';
+import type { MaybePromise, RoundMethod } from '../round/pipeline.js';
+import { serveRound } from '../round/pipeline.js';
 import { clientCapabilitiesOf, eraOf } from '../round/requestEra.js';
-import type { RoundServices } from '../round/roundScope.js';
-import { openRound } from '../round/roundScope.js';
+import type { RoundScope, RoundServices } from '../round/roundScope.js';
+import { contextOf } from '../round/roundScope.js';
 import type { CompiledTool } from '../round/tool.js';
-import type { RequestTrace } from '../telemetry/hooks.js';
-import { endTrace, startTrace } from '../round/requestTrace.js';
 import { recordAnswers } from './answers.js';
 import type { TaskSupport } from '../round/taskDeclaration.js';
 import type { TaskHost } from '../round/taskHost.js';
@@ -52,13 +51,13 @@ export class TaskRunner implements TaskHost {
   }
 
   /** Serves a `tools/call` of a task-capable tool: a task when the request allows one, an ordinary call otherwise. */
-  async call(
+  call(
     tool: CompiledTool,
     support: TaskSupport,
     request: CallToolRequest,
     sdkCtx: ServerContext,
     services: RoundServices,
-  ): Promise<CallToolResult | InputRequiredResult> {
+  ): MaybePromise<CallToolResult | InputRequiredResult> {
     const era = eraOf(sdkCtx);
     const capabilities = clientCapabilitiesOf(sdkCtx, services.server, era);
     if (era === 'legacy' || !declaresTasks(capabilities)) {
@@ -71,52 +70,35 @@ export class TaskRunner implements TaskHost {
       }
       return callTool(tool, request, sdkCtx, services);
     }
-    const trace = startTrace(services, sdkCtx, 'tools/call', tool.name, request.params);
-    const created = () => this.create(tool, support, request, sdkCtx, services, capabilities, trace);
-    return trace === undefined ? created() : endTrace(trace, created);
+    const rawArgs = request.params.arguments ?? {};
+    const call: TaskCall = { tool, support, capabilities, runner: this };
+    return serveRound(
+      TASK_CREATE,
+      call,
+      { target: tool.name, arguments: rawArgs, params: request.params },
+      sdkCtx,
+      services,
+    );
   }
 
-  /** Creates the task of a `tools/call` (asking the questions first when the tool says `before-task`). */
-  private async create(
-    tool: CompiledTool,
-    support: TaskSupport,
-    request: CallToolRequest,
-    sdkCtx: ServerContext,
+  /**
+   * Creates the task of a validated call and sets it going: with every answer already in (`before-task`)
+   * the body runs at once; otherwise the task's resolvers run in the background.
+   */
+  async start(
+    call: TaskCall,
+    args: Record<string, unknown>,
+    resolved: Record<string, unknown>,
+    round: RoundScope,
     services: RoundServices,
-    capabilities: TaskRecord['call']['clientCapabilities'],
-    trace: RequestTrace | undefined,
-  ): Promise<CallToolResult | InputRequiredResult> {
-    const rawArgs = request.params.arguments ?? {};
-    const principal = services.principal(sdkCtx);
-    if (support.questions === 'before-task') {
-      const round = await openRound(
-        sdkCtx,
-        { method: 'tools/call', target: tool.name, arguments: rawArgs },
-        services,
-        trace,
-      );
-      const validated = await validateInput(tool, rawArgs);
-      if (!validated.ok) return validated.result;
-      let resolved: Record<string, unknown> | InputRequiredResult;
-      try {
-        resolved = await round.resolve(tool.plan, validated.args);
-      } catch (error) {
-        return toolFailure(error, tool, services, trace);
-      }
-      if (isInputRequiredResult(resolved)) return resolved;
-      const record = this.records.newRecord(tool.name, validated.args, capabilities, principal, true);
-      await this.records.store.create(record);
-      trace?.task(record.taskId);
-      const params = { ...validated.args, ...resolved };
-      void this.execution.execute(record.taskId, tool, params, round.ctx, services);
-      return createTaskResult(record);
-    }
-    const validated = await validateInput(tool, rawArgs);
-    if (!validated.ok) return validated.result;
-    const record = this.records.newRecord(tool.name, validated.args, capabilities, principal, false);
+  ): Promise<CallToolResult> {
+    const { tool, capabilities } = call;
+    const beforeTask = call.support.questions === 'before-task';
+    const record = this.records.newRecord(tool.name, args, capabilities, services.principal(round.ctx), beforeTask);
     await this.records.store.create(record);
-    trace?.task(record.taskId);
-    void this.execution.advance(record.taskId, baseContext(sdkCtx, services), services);
+    round.ctx[requestTrace]?.task(record.taskId);
+    if (beforeTask) void this.execution.execute(record.taskId, tool, { ...args, ...resolved }, round.ctx, services);
+    else void this.execution.advance(record.taskId, contextOf(round.ctx, services), services);
     return createTaskResult(record);
   }
 
@@ -143,7 +125,7 @@ export class TaskRunner implements TaskHost {
   ): Promise<void> {
     await this.visible(taskId, sdkCtx, services);
     const next = await this.records.transition(taskId, (current) => recordAnswers(current, responses, dropped));
-    if (next?.status === 'working') void this.execution.advance(taskId, baseContext(sdkCtx, services), services);
+    if (next?.status === 'working') void this.execution.advance(taskId, contextOf(sdkCtx, services), services);
   }
 
   /** `tasks/cancel`: a task not yet finished becomes `cancelled`, and a body running here is signalled. */
@@ -169,7 +151,23 @@ export class TaskRunner implements TaskHost {
   }
 }
 
-/** The context a task's resolvers and body run in: the triggering request's, with the task's signal. */
-function baseContext(sdkCtx: ServerContext, services: RoundServices): ToolContext {
-  return { ...sdkCtx, era: 'modern', clientCapabilities: clientCapabilitiesOf(sdkCtx, services.server, 'modern') };
+/** A `tools/call` that creates a task: the tool, how it takes part, and what the client declared. */
+interface TaskCall {
+  readonly tool: CompiledTool;
+  readonly support: TaskSupport;
+  readonly capabilities: TaskRecord['call']['clientCapabilities'];
+  readonly runner: TaskRunner;
 }
+
+/**
+ * How the `tools/call` that creates a task runs through the round pipeline: its questions asked
+ * first as rounds of the call itself (`before-task`), or none (`in-task`: they park the task).
+ */
+const TASK_CREATE: RoundMethod<TaskCall, CallToolResult> = {
+  method: 'tools/call',
+  validate: (call, raw) => validateInput(call.tool, raw),
+  resolvedBy: (call) => (call.support.questions === 'before-task' ? call.tool.resolvedBy : undefined),
+  run: (call, args, resolved, round, services) => call.runner.start(call, args, resolved, round, services),
+  finish: (_call, value) => value as CallToolResult,
+  fail: (call, error, services, trace) => toolFailure(error, call.tool, services, trace),
+};
