@@ -108,6 +108,20 @@ describe('prompt arguments at registration', () => {
     );
   });
 
+  it('a resolver reading an argument checks its type against the schema, as for a tool', () => {
+    const numeric = resolver({ name: 'numeric', args: { n: z.number() } }, ({ n }) => n);
+    const register = () =>
+      newServer().prompt(
+        'typed',
+        // @ts-expect-error - prompt arguments are strings, the resolver reads a number
+        { args: z.object({ n: z.string() }), resolve: { v: numeric } },
+        () => reply(''),
+      );
+    expect(register).toThrow(
+      "Resolver 'numeric' argument 'n' does not accept the tool's input: tool 'typed' gives string, which the resolver's args schema refuses. Give both the same type.",
+    );
+  });
+
   it('a schema that is not an object, or a shape entry that is not zod 4, is refused by name', () => {
     // @ts-expect-error - prompt arguments are an object of named strings
     expect(() => newServer().prompt('flat', { args: z.string() }, () => reply(''))).toThrow(
