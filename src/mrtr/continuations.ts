@@ -14,15 +14,32 @@ export interface ContinuationStoreOptions {
   readonly now?: () => number;
 }
 
-/** Where a process keeps suspended linear handlers; give each server its own. */
+/**
+ * Where a process keeps suspended linear handlers between rounds; give each server its own.
+ * `createContinuationStore()` gives the in-memory one; implement this interface to wrap it (to
+ * count, log or cap differently) or to replace it. A frame holds live promises (the handler's
+ * pending run), so a store keeps it as is in this process's memory: it cannot be serialised or
+ * shared with another instance.
+ */
 export interface ContinuationStore {
   /** How many suspended handlers the store holds now. */
   readonly size: number;
   /** How long a suspended handler is kept, in ms. */
   readonly ttlMs: number;
+  /**
+   * Keeps `frame` and returns a new id for it. The id travels to the client (sealed in
+   * `requestState`), so it must be unguessable (for example `crypto.randomUUID()`), and fresh on
+   * every call.
+   */
+  put(frame: object): string;
+  /**
+   * Removes and returns the frame kept under `id`, or `undefined` when it is unknown, expired or
+   * already taken: an id is good for one round only.
+   */
+  take(id: string): object | undefined;
 }
 
-/** The in-memory store (the only kind): frames under random ids, dropped after the TTL or when full. */
+/** The in-memory store: frames under random ids, dropped after the TTL or when full. */
 export class MemoryContinuationStore implements ContinuationStore {
   readonly ttlMs: number;
   private readonly maxEntries: number;

@@ -28,7 +28,6 @@ import type { HandlerResult, WrappedBody } from './body.js';
 import { never, RoundGate } from './gate.js';
 import { parseState } from './json.js';
 import type { ContinuationStore } from './continuations.js';
-import { MemoryContinuationStore } from './continuations.js';
 
 /** Why a linear `ctx.elicit()` has no value: the human declined or cancelled, or the session cannot be asked (legacy era). */
 export type NotAcceptedAction = 'decline' | 'cancel' | 'unavailable';
@@ -68,7 +67,7 @@ export type LinearHandler<TArgs> = (args: TArgs, ctx: LinearContext) => HandlerR
 
 /** Options of {@link linear}. */
 export interface LinearOptions {
-  /** Where suspended handlers wait between rounds (from `createContinuationStore`); one per server. */
+  /** Where suspended handlers wait between rounds (`createContinuationStore()`, or a wrapper of it); one per server. */
   readonly store: ContinuationStore;
 }
 
@@ -150,13 +149,27 @@ function deliver(frame: Frame, responses: Readonly<Record<string, unknown>> | un
   }
 }
 
+function isContinuationStore(value: unknown): value is ContinuationStore {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'put' in value &&
+    typeof value.put === 'function' &&
+    'take' in value &&
+    typeof value.take === 'function'
+  );
+}
+
 /** Turns a linear handler into a tool body; its frame waits in `options.store` between rounds. */
 export function linear<TArgs>(handler: LinearHandler<TArgs>, options: LinearOptions): WrappedBody<TArgs> {
-  const store = options.store;
-  if (!(store instanceof MemoryContinuationStore)) {
-    throw new McpResolveError('invalid_usage', 'linear(): the store must come from createContinuationStore().', {
-      data: { api: 'linear()' },
-    });
+  const store: unknown = options.store;
+  if (!isContinuationStore(store)) {
+    throw new McpResolveError(
+      'invalid_usage',
+      'linear(): the store must be a ContinuationStore, an object with put(frame) and take(id): ' +
+        'use createContinuationStore(), or an object that wraps one.',
+      { data: { api: 'linear()' } },
+    );
   }
   if (typeof handler !== 'function') {
     throw new McpResolveError('invalid_usage', `linear(): the handler must be a function (got ${typeof handler}).`, {

@@ -2,8 +2,13 @@
  * Declaring a prompt that can take parameters from resolvers, exactly like a tool: the model-facing
  * arguments, the resolved parameters, and a body whose parameter types are inferred.
  */
-import type { GetPromptResult, InputRequiredResult, McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import type {
+  GetPromptResult,
+  InputRequiredResult,
+  McpServer,
+  StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
+import type { z } from 'zod';
 
 import type { ToolContext } from '../context.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
@@ -14,10 +19,17 @@ import { assertRegistration } from './registration.js';
 import type { RoundMethod } from './pipeline.js';
 import { serveRound } from './pipeline.js';
 import type { RoundServices } from './roundScope.js';
-import type { ResolvedValues, ResolveShape } from './tool.js';
+import { compileArguments } from './schemas.js';
+import type { InputValues, ResolvedValues, ResolveShape } from './tool.js';
 
-/** A prompt's arguments: a zod raw shape of string schemas (prompt arguments are strings on the wire). */
-export type PromptArgs = Record<string, z.ZodType<unknown, string | undefined>>;
+/**
+ * A prompt's arguments, as a tool's `input` but of strings (prompt arguments are strings on the
+ * wire): a zod raw shape of string schemas, or any Standard Schema (with JSON Schema) of an object
+ * of strings, such as `z.object({...})`.
+ */
+export type PromptArgs =
+  | Record<string, z.ZodType<unknown, string | undefined>>
+  | StandardSchemaWithJSON<Record<string, string | undefined>, Record<string, unknown>>;
 
 /** How a prompt is declared. */
 export interface PromptDeclaration<TArgs extends PromptArgs, TResolve extends ResolveShape> {
@@ -33,7 +45,7 @@ type PromptBodyResult<TResolve> = GetPromptResult | ([keyof TResolve] extends [n
 
 /** A prompt's body: receives arguments and resolved values by name, and the context. */
 export type PromptBody<TArgs extends PromptArgs, TResolve extends ResolveShape> = (
-  params: Simplify<z.output<z.ZodObject<TArgs>> & ResolvedValues<TResolve>>,
+  params: Simplify<InputValues<TArgs> & ResolvedValues<TResolve>>,
   ctx: ToolContext,
 ) => PromptBodyResult<TResolve> | Promise<PromptBodyResult<TResolve>>;
 
@@ -41,7 +53,8 @@ export type PromptBody<TArgs extends PromptArgs, TResolve extends ResolveShape> 
 export interface CompiledPrompt {
   readonly name: string;
   readonly declaration: PromptDeclaration<PromptArgs, ResolveShape>;
-  readonly argsSchema: z.ZodObject<PromptArgs>;
+  /** What the SDK lists (`prompts/list`) and validates arguments with: `z.object(args)` for a raw shape. */
+  readonly argsSchema: StandardSchemaWithJSON<unknown, Record<string, unknown>>;
   readonly plan: ResolutionPlan;
   readonly body: (params: Record<string, unknown>, ctx: ToolContext) => unknown;
 }
@@ -53,9 +66,12 @@ export function compilePrompt(
   body: unknown,
 ): CompiledPrompt {
   assertRegistration('prompt', name, body, 'body');
-  const args = declaration.args ?? {};
-  const plan = compilePlan({ kind: 'prompt', name }, declaration.resolve ?? {}, new Set(Object.keys(args)));
-  return { name, declaration, argsSchema: z.object(args), plan, body: body as CompiledPrompt['body'] };
+  const args = compileArguments<Extract<PromptArgs, StandardSchemaWithJSON>>(
+    { kind: 'prompt', name, field: 'args' },
+    declaration.args ?? {},
+  );
+  const plan = compilePlan({ kind: 'prompt', name }, declaration.resolve ?? {}, args.names, args.properties);
+  return { name, declaration, argsSchema: args.schema, plan, body: body as CompiledPrompt['body'] };
 }
 
 /** Registers `prompt` on one SDK instance, wrapped so its state is verified and its resolvers run. */

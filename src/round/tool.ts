@@ -10,15 +10,15 @@ import type {
   Tool,
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 import type { ToolContext } from '../context.js';
-import type { McpResolveErrorData } from '../errors.js';
 import { McpResolveError } from '../errors.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { compilePlan } from '../resolvers/graph.js';
 import { assertRegistration } from './registration.js';
 import type { ResolvedBy } from './roundScope.js';
+import { compileArguments, isStandardSchema, jsonSchemaOf } from './schemas.js';
 import type { TaskDeclaration, TaskSupport } from './taskDeclaration.js';
 import { taskSupportOf } from './taskDeclaration.js';
 import type { DeclarationError, Dependency, DependencyValue, NeedsOf, Simplify } from '../resolvers/resolver.js';
@@ -97,57 +97,6 @@ export interface CompiledTool {
   readonly body: (params: Record<string, unknown>, ctx: ToolContext) => unknown;
 }
 
-function isStandardSchema(value: unknown): value is StandardSchemaWithJSON {
-  return typeof value === 'object' && value !== null && '~standard' in value;
-}
-
-/** Why a Standard Schema has no JSON Schema converter, and what to use instead. */
-function whyNoJsonSchema(schema: StandardSchemaWithJSON): string {
-  if (schema['~standard'].vendor !== 'zod')
-    return 'give a Standard Schema with JSON Schema support, such as zod >= 4.2';
-  return '_zod' in schema
-    ? 'zod 4 before 4.2 has no Standard JSON Schema: install zod >= 4.2 (npm install zod@^4.2)'
-    : 'a zod 3 schema cannot: use zod >= 4.2, or a Standard Schema with JSON Schema support';
-}
-
-function jsonSchemaOf(schema: StandardSchemaWithJSON, io: 'input' | 'output', tool: string): Record<string, unknown> {
-  const where = `Tool '${tool}' ${io}`;
-  const data: McpResolveErrorData['invalid_declaration'] = { kind: 'tool', name: tool, field: io };
-  const converter = schema['~standard'].jsonSchema;
-  if (converter === undefined) {
-    throw new McpResolveError(
-      'invalid_declaration',
-      `${where}: the schema cannot produce a JSON Schema (${whyNoJsonSchema(schema)}).`,
-      { data },
-    );
-  }
-  const { $schema: _dialect, ...json } = converter[io]({ target: 'draft-2020-12' });
-  if (json.type !== 'object') {
-    throw new McpResolveError(
-      'invalid_declaration',
-      `${where}: the schema must describe an object (got type ${JSON.stringify(json.type)}).`,
-      { data },
-    );
-  }
-  return json;
-}
-
-/** A raw input shape whose every entry is a zod v4 schema; anything else (a zod 3 schema) is refused by name. */
-function checkedShape(tool: string, shape: z.ZodRawShape): z.ZodRawShape {
-  for (const [field, schema] of Object.entries(shape)) {
-    const value: unknown = schema;
-    if (typeof value !== 'object' || value === null || !('_zod' in value)) {
-      throw new McpResolveError(
-        'invalid_declaration',
-        `Tool '${tool}' input '${field}': not a zod v4 schema (a zod 3 schema has no '_zod'). ` +
-          `Build it with zod 4 (import { z } from 'zod' with zod >= 4.2, or 'zod/v4').`,
-        { data: { kind: 'tool', name: tool, field: `input.${field}` } },
-      );
-    }
-  }
-  return shape;
-}
-
 /** Validates a declaration and builds everything a call needs, once, at registration. */
 export function compileTool(
   name: string,
@@ -155,15 +104,11 @@ export function compileTool(
   body: unknown,
 ): CompiledTool {
   assertRegistration('tool', name, body, 'body');
-  const input =
+  const inputArgs =
     declaration.input === undefined
       ? undefined
-      : isStandardSchema(declaration.input)
-        ? declaration.input
-        : z.object(checkedShape(name, declaration.input));
-  const inputJson = input === undefined ? { type: 'object', properties: {} } : jsonSchemaOf(input, 'input', name);
-  const properties = inputJson.properties;
-  const inputNames = new Set(typeof properties === 'object' && properties !== null ? Object.keys(properties) : []);
+      : compileArguments({ kind: 'tool', name, field: 'input' }, declaration.input);
+  const input = inputArgs?.schema;
   const output = declaration.output;
   if (output !== undefined && !isStandardSchema(output)) {
     throw new McpResolveError(
@@ -172,18 +117,19 @@ export function compileTool(
       { data: { kind: 'tool', name, field: 'output' } },
     );
   }
-  const outputJson = output === undefined ? undefined : jsonSchemaOf(output, 'output', name);
+  const outputJson =
+    output === undefined ? undefined : jsonSchemaOf(output, 'output', { kind: 'tool', name, field: 'output' });
   const plan = compilePlan(
     { kind: 'tool', name },
     declaration.resolve ?? {},
-    inputNames,
-    typeof properties === 'object' && properties !== null ? (properties as Record<string, unknown>) : undefined,
+    inputArgs?.names ?? new Set(),
+    inputArgs?.properties,
   );
   const definition: Tool = {
     name,
     ...(declaration.title !== undefined && { title: declaration.title }),
     ...(declaration.description !== undefined && { description: declaration.description }),
-    inputSchema: inputJson as Tool['inputSchema'],
+    inputSchema: (inputArgs?.json ?? { type: 'object', properties: {} }) as Tool['inputSchema'],
     ...(outputJson !== undefined && { outputSchema: outputJson }),
     ...(declaration.annotations !== undefined && { annotations: declaration.annotations }),
     ...(declaration._meta !== undefined && { _meta: declaration._meta }),

@@ -1,6 +1,7 @@
 /** The `mcp-resolve/mrtr` primitives on their own: once, the step builder, linear continuations, era and answers. */
 import { inputRequired } from '@modelcontextprotocol/server';
 import { McpResolveError, McpResolveServer } from 'mcp-resolve';
+import type { ContinuationStore } from 'mcp-resolve/mrtr';
 import {
   answerOf,
   byEra,
@@ -235,10 +236,52 @@ describe('linear continuations (option H)', () => {
     expect(textOf(complete(await newer.round('weather', { location: 'x' }, answerAll(r2, answer))))).toBe('p p');
   });
 
-  it('refuses a store that did not come from createContinuationStore()', () => {
-    expect(() => linear(() => '', { store: { size: 0, ttlMs: 1 } })).toThrow(
-      'linear(): the store must come from createContinuationStore().',
+  it('takes any ContinuationStore: a wrapper counting puts and takes serves a call through two rounds', async () => {
+    const inner = createContinuationStore();
+    const counts = { puts: 0, takes: 0 };
+    const counting: ContinuationStore = {
+      get size() {
+        return inner.size;
+      },
+      get ttlMs() {
+        return inner.ttlMs;
+      },
+      put(frame) {
+        counts.puts++;
+        return inner.put(frame);
+      },
+      take(id) {
+        counts.takes++;
+        return inner.take(id);
+      },
+    };
+    const manual = await connectManual(linearServer(counting).createServer);
+    const first = pending(await manual.round('weather', { location: 'x' }));
+    expect(Object.values(first.inputRequests).map(messageOf).sort()).toEqual(['Alpha?', 'Beta?']);
+    expect({ ...counts, size: counting.size }).toEqual({ puts: 1, takes: 0, size: 1 });
+    const done = complete(
+      await manual.round(
+        'weather',
+        { location: 'x' },
+        answerAll(first, (request) => accept({ pick: messageOf(request) })),
+      ),
     );
+    expect({ text: textOf(done), ...counts, size: counting.size }).toEqual({
+      text: 'Alpha? Beta?',
+      puts: 1,
+      takes: 1,
+      size: 0,
+    });
+  });
+
+  it('refuses a store without put() and take()', () => {
+    const message =
+      'linear(): the store must be a ContinuationStore, an object with put(frame) and take(id): ' +
+      'use createContinuationStore(), or an object that wraps one.';
+    // @ts-expect-error - a store needs put() and take()
+    expect(() => linear(() => '', { store: { size: 0, ttlMs: 1 } })).toThrow(message);
+    // @ts-expect-error - a store is an object
+    expect(() => linear(() => '', { store: undefined })).toThrow(message);
   });
 });
 
