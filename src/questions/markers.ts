@@ -103,6 +103,9 @@ export type Ask = Elicit<unknown> | ElicitUrl | Sample | ListRoots;
 /** The kind of question a marker asks. */
 export type AskKind = Ask[typeof MARKER];
 
+/** The kinds of question a resolver's return type `R` asks (`never` for a plain value). */
+export type AskKindsOf<R> = R extends Ask ? R[typeof MARKER] : never;
+
 /** What a consumer receives for a sampling question. */
 export type SampleResult = CreateMessageResult | CreateMessageResultWithTools;
 

@@ -7,7 +7,7 @@ import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
 import { McpResolveError } from '../errors.js';
-import type { Answered, Elicit, ElicitationResult, ElicitUrl, ListRoots, Sample } from '../questions/markers.js';
+import type { Answered, AskKindsOf, ElicitationResult } from '../questions/markers.js';
 
 const RESOLVER = Symbol.for('mcp-resolve.resolver');
 const OUTCOME = Symbol.for('mcp-resolve.outcome');
@@ -69,16 +69,6 @@ export type DepValues<TDeps extends DepShape> = { [K in keyof TDeps]: Dependency
 
 type DepsNeeds<TDeps extends DepShape> = UnionToIntersection<{ [K in keyof TDeps]: NeedsOf<TDeps[K]> }[keyof TDeps]>;
 
-type AskKinds<R> =
-  R extends Elicit<unknown>
-    ? 'elicit'
-    : R extends ElicitUrl
-      ? 'elicitUrl'
-      : R extends Sample
-        ? 'sample'
-        : R extends ListRoots
-          ? 'roots'
-          : never;
 type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never;
 
 /** A compile-time error, readable in the editor. */
@@ -88,7 +78,7 @@ export interface DeclarationError<TMessage extends string> {
 
 /** What `resolver(...)` returns for a function returning `TReturn`. */
 export type ResolverFor<TReturn, TNeeds> =
-  true extends IsUnion<AskKinds<Awaited<TReturn>>>
+  true extends IsUnion<AskKindsOf<Awaited<TReturn>>>
     ? DeclarationError<'A resolver asks one kind of question: this one returns two of elicit(...), sample(...), listRoots()'>
     : Resolver<Answered<Awaited<TReturn>>, TNeeds>;
 

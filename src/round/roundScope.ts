@@ -62,6 +62,20 @@ export interface ResolvedBy {
   readonly handler: 'tool' | 'prompt';
 }
 
+/**
+ * The one rule for a handler that returns `input_required` itself where it cannot: when resolvers
+ * drive the flow (one flow per call, for tools and prompts alike), or when the tool runs as a task
+ * (a task asks through its resolvers, parked in `input_required`). Both are `invalid_usage`, shown
+ * to the client unmasked.
+ */
+export function refusedInputRequired(handler: 'tool' | 'prompt', task?: { readonly tool: string }): McpResolveError {
+  const message =
+    task === undefined
+      ? `the multi-round flow is driven either by resolvers or by the ${handler} body: a ${handler} with resolved parameters cannot return input_required itself`
+      : `Tool ${task.tool} returned input_required from its body while running as a task; ask through a resolver instead.`;
+  return new McpResolveError('invalid_usage', message, { data: { api: 'input_required' } });
+}
+
 /** A builder's view of a readonly type. */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -179,14 +193,7 @@ class Round implements RoundScope, StrategySource {
   }
 
   sealAsked(value: InputRequiredResult, resolvedBy?: ResolvedBy): InputRequiredResult | Promise<InputRequiredResult> {
-    if (resolvedBy !== undefined && resolvedBy.plan.params.length > 0) {
-      const { handler } = resolvedBy;
-      throw new McpResolveError(
-        'invalid_usage',
-        `the multi-round flow is driven either by resolvers or by the ${handler} body: a ${handler} with resolved parameters cannot return input_required itself`,
-        { data: { api: 'input_required' } },
-      );
-    }
+    if (resolvedBy !== undefined && resolvedBy.plan.params.length > 0) throw refusedInputRequired(resolvedBy.handler);
     const state = value.requestState;
     return state === undefined ? value : this.seal(state).then((sealed) => ({ ...value, requestState: sealed }));
   }

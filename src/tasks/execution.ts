@@ -7,8 +7,9 @@ import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelc
 
 import type { ToolContext } from '../context.js';
 import { resolvePlan } from '../resolvers/resolvePlan.js';
-import { checkedResult, toolError, toolFailure } from '../round/call.js';
+import { checkedResult, toolFailure } from '../round/call.js';
 import type { RoundServices } from '../round/roundScope.js';
+import { refusedInputRequired } from '../round/roundScope.js';
 import type { CompiledTool } from '../round/tool.js';
 import type { TaskRecords } from './records.js';
 import type { TaskRecord } from './store.js';
@@ -93,14 +94,8 @@ export class TaskExecution {
     const ctx: ToolContext = { ...base, mcpReq: { ...base.mcpReq, signal: controller.signal } };
     try {
       const value: unknown = await tool.body(params, ctx);
-      await this.records.complete(
-        taskId,
-        isInputRequiredResult(value)
-          ? toolError(
-              `Tool ${tool.name} returned input_required from its body while running as a task; ask through a resolver instead.`,
-            )
-          : await checkedResult(tool, value, services),
-      );
+      if (isInputRequiredResult(value)) throw refusedInputRequired('tool', { tool: tool.name });
+      await this.records.complete(taskId, await checkedResult(tool, value, services));
     } catch (error) {
       await this.fail(taskId, error, tool, services).catch((failure: unknown) => this.records.report(failure));
     } finally {

@@ -5,8 +5,12 @@
  */
 import type { Era } from '../era.js';
 
-/** The kind of a question: a form, a sampling request, a roots listing, or a URL to open. */
-export type QuestionKind = 'elicit' | 'sample' | 'roots' | 'url';
+/**
+ * The kind of a question as observers name it: `elicit` (a form), `url` (a URL to open), `sample`
+ * (a sampling request) or `roots` (a roots listing). Each kind declares its name where it is
+ * described (`questions/kinds.ts`), so a new kind brings a new name without a change here.
+ */
+export type QuestionKind = string;
 
 /**
  * How a request's round ended: a final result, a suspended call (`input_required`), a tool error

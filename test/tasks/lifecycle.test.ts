@@ -87,6 +87,21 @@ describe('a tool declared with task', () => {
     expect(counts.body).toBe(1);
   });
 
+  it('ends a task whose body returns input_required itself with the one-rule error, unmasked', async () => {
+    const server = new McpResolveServer({ name: 'tasks', version: '1' }).tool(
+      'asks-itself',
+      { task: 'optional' },
+      () => ({ resultType: 'input_required' as const, inputRequests: {} }),
+    );
+    const { client } = await connectTasks(server);
+    const taskId = await startTask(client, 'asks-itself');
+    const done = await until(client, taskId, 'completed');
+    expect(done.result?.isError).toBe(true);
+    expect(textOf(done.result ?? { content: [] })).toBe(
+      'Tool asks-itself returned input_required from its body while running as a task; ask through a resolver instead.',
+    );
+  });
+
   it('batches independent questions and accepts them one at a time (partial fulfilment)', async () => {
     const { server } = approvalServer();
     const { client } = await connectTasks(server);
