@@ -13,18 +13,6 @@ import { safely } from './failures.js';
 import { OtelRequest, type OtelShared } from './requestSpan.js';
 import { recordServed, recordTaskChange } from './served.js';
 
-export type {
-  CarriedTrace,
-  QuestionKind,
-  RequestInfo,
-  RequestTrace,
-  RoundOutcome,
-  ServedMessage,
-  StepEnd,
-  TaskChange,
-  Telemetry,
-} from '../telemetry/hooks.js';
-
 /** The instrumentation scope name of every span and metric. */
 export const INSTRUMENTATION_SCOPE = 'mcp-resolve';
 

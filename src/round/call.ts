@@ -15,7 +15,7 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 
 import { isPromiseLike } from '../promise.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
-import type { MaybePromise, RoundMethod, Validated } from './pipeline.js';
+import type { MaybePromise, RoundMethod, RoundRequest, Validated } from './pipeline.js';
 import { serveRound } from './pipeline.js';
 import type { RoundServices } from './roundScope.js';
 import type { CompiledTool } from './tool.js';
@@ -60,14 +60,12 @@ export function callTool(
   sdkCtx: ServerContext,
   services: RoundServices,
 ): MaybePromise<CallResult> {
-  const rawArgs = request.params.arguments ?? {};
-  return serveRound(
-    TOOL_CALL,
-    tool,
-    { target: tool.name, arguments: rawArgs, params: request.params },
-    sdkCtx,
-    services,
-  );
+  return serveRound(TOOL_CALL, tool, roundRequestOf(tool, request), sdkCtx, services);
+}
+
+/** A `tools/call` of `tool` as the round pipeline takes it. */
+export function roundRequestOf(tool: CompiledTool, request: CallToolRequest): RoundRequest {
+  return { target: tool.name, arguments: request.params.arguments ?? {}, params: request.params };
 }
 
 /** The validated arguments, or the `isError` result that ends the call. */

@@ -14,7 +14,7 @@ import type {
 } from '@modelcontextprotocol/server';
 
 import { requestTrace } from '../context.js';
-import { callTool, toolFailure, validateInput } from '../round/call.js';
+import { callTool, roundRequestOf, toolFailure, validateInput } from '../round/call.js';
 import type { MaybePromise, RoundMethod } from '../round/pipeline.js';
 import { serveRound } from '../round/pipeline.js';
 import { clientCapabilitiesOf, eraOf } from '../round/requestEra.js';
@@ -70,15 +70,8 @@ export class TaskRunner implements TaskHost {
       }
       return callTool(tool, request, sdkCtx, services);
     }
-    const rawArgs = request.params.arguments ?? {};
     const call: TaskCall = { tool, support, capabilities, runner: this };
-    return serveRound(
-      TASK_CREATE,
-      call,
-      { target: tool.name, arguments: rawArgs, params: request.params },
-      sdkCtx,
-      services,
-    );
+    return serveRound(TASK_CREATE, call, roundRequestOf(tool, request), sdkCtx, services);
   }
 
   /**
