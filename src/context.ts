@@ -28,3 +28,13 @@ export type ToolContext = ServerContext & {
   /** What the client declared it can answer (the request's envelope on modern, `initialize` on legacy). */
   readonly clientCapabilities: ClientCapabilities | undefined;
 };
+
+/**
+ * `mcpReq` with `requestState()` answering `state` (plaintext: already unsealed, or a wrapper's own).
+ * The one place the accessor is replaced: the round hands a handler its state through it, and the
+ * handler-shape wrappers hand their bodies theirs.
+ */
+export function withStateAccessor(mcpReq: ServerContext['mcpReq'], state: string | undefined): ServerContext['mcpReq'] {
+  // The SDK types the accessor as `<T>() => T` (a compile-time cast for callers): this is its one implementation.
+  return Object.assign({}, mcpReq, { requestState: <T>() => state as T });
+}

@@ -7,7 +7,7 @@ import type { InputRequiredResult, Server, ServerContext } from '@modelcontextpr
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
-import { elicitationCompleter, requestTrace, type ToolContext } from '../context.js';
+import { elicitationCompleter, requestTrace, type ToolContext, withStateAccessor } from '../context.js';
 import { Ledger } from '../questions/ledger.js';
 import { strategyFor, type RoundStrategy } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
@@ -157,7 +157,7 @@ function toolContextOf(
   if (era === 'legacy') ctx[elicitationCompleter] = services.completeElicitation;
   if (trace !== undefined) ctx[requestTrace] = trace;
   // With no state the SDK's accessor already answers `undefined`; only plaintext replaces it.
-  if (plaintext !== undefined) ctx.mcpReq = Object.assign({}, sdkCtx.mcpReq, { requestState: <T>() => plaintext as T });
+  if (plaintext !== undefined) ctx.mcpReq = withStateAccessor(sdkCtx.mcpReq, plaintext);
   return ctx;
 }
 
