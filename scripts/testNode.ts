@@ -1,7 +1,8 @@
 /**
  * Runs the test suite (vitest) and the refund desk on each supported Node line, with Node binaries
  * from the npm registry's `node` package, installed once per line into ~/.cache/mcp-resolve/node.
- * Usage: `npm run test:node [-- 22 24]` (default: 20 22 24).
+ * Usage: `npm run test:node [-- 22 24]` (default: 20 22 24). `--except-current` leaves out the line
+ * of the Node running this script: CI passes it because `npm test` has just run the suite on it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -64,7 +65,12 @@ function runLine(line: string): LineResult {
 
 function main(args: readonly string[]): number {
   run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], process.env); // the docs check reads dist/
-  const lines = args.length > 0 ? args : LINES;
+  const exceptCurrent = args.includes('--except-current');
+  const asked = args.filter((arg) => arg !== '--except-current');
+  const current = process.versions.node.split('.')[0];
+  const lines = (asked.length > 0 ? asked : LINES).filter((line) => !(exceptCurrent && line === current));
+  if (exceptCurrent)
+    console.log(`test:node: leaving out Node ${process.version}, the running Node (npm test ran on it)`);
   const results = lines.map(runLine);
   console.log('\ntest:node summary');
   for (const result of results) {
