@@ -68,19 +68,20 @@ export function roundRequestOf(tool: CompiledTool, request: CallToolRequest): Ro
   return { target: tool.name, arguments: request.params.arguments ?? {}, params: request.params };
 }
 
-/** The validated arguments, or the `isError` result that ends the call. */
-export type ValidatedInput = Validated<CallToolResult>;
-
-const NO_INPUT: ValidatedInput = { ok: true, args: {} };
+/** A tool with no input: no arguments to validate. */
+const NO_INPUT: Validated<CallToolResult> = { ok: true, args: {} };
 
 /** Validates a call's arguments against the tool's input. */
-export function validateInput(tool: CompiledTool, rawArgs: Record<string, unknown>): MaybePromise<ValidatedInput> {
+export function validateInput(
+  tool: CompiledTool,
+  rawArgs: Record<string, unknown>,
+): MaybePromise<Validated<CallToolResult>> {
   if (tool.input === undefined) return NO_INPUT;
   const parsed = tool.input['~standard'].validate(rawArgs);
   return isPromiseLike(parsed) ? parsed.then((result) => inputOf(tool, result)) : inputOf(tool, parsed);
 }
 
-function inputOf(tool: CompiledTool, parsed: StandardSchemaV1.Result<unknown>): ValidatedInput {
+function inputOf(tool: CompiledTool, parsed: StandardSchemaV1.Result<unknown>): Validated<CallToolResult> {
   if (!parsed.issues) return { ok: true, args: parsed.value as Record<string, unknown> };
   const detail = parsed.issues.map(issueText).join('; ');
   return {

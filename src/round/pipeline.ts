@@ -89,12 +89,17 @@ function openAndRun<TSubject, TResult extends object>(
 
 /** One round of one request, step by step. */
 class Round<TSubject, TResult> {
+  /** The subject's resolvers, read once per round: they run before the step and judge its own `input_required`. */
+  private readonly resolvedBy: ResolvedBy | undefined;
+
   constructor(
     private readonly method: RoundMethod<TSubject, TResult>,
     private readonly subject: TSubject,
     private readonly round: RoundScope,
     private readonly services: RoundServices,
-  ) {}
+  ) {
+    this.resolvedBy = method.resolvedBy(subject);
+  }
 
   run(request: RoundRequest): MaybePromise<TResult | InputRequiredResult> {
     const input = this.method.validate(this.subject, request.arguments);
@@ -104,7 +109,7 @@ class Round<TSubject, TResult> {
   private withInput(input: Validated<TResult>): MaybePromise<TResult | InputRequiredResult> {
     if (!input.ok) return input.result;
     try {
-      const resolvedBy = this.method.resolvedBy(this.subject);
+      const { resolvedBy } = this;
       const resolved = resolvedBy === undefined ? {} : this.round.resolve(resolvedBy.plan, input.args);
       const outcome = isPromiseLike(resolved)
         ? resolved.then((values) => this.runStep(input.args, values))
@@ -127,7 +132,7 @@ class Round<TSubject, TResult> {
   /** The step's value as the round's result: its own `input_required` sealed (or refused), anything else finished. */
   private settle(value: unknown): MaybePromise<TResult | InputRequiredResult> {
     if (!isInputRequiredResult(value)) return this.method.finish(this.subject, value, this.services);
-    return this.round.sealAsked(value, this.method.resolvedBy(this.subject));
+    return this.round.sealAsked(value, this.resolvedBy);
   }
 
   private fail(error: unknown): TResult {

@@ -18,7 +18,7 @@ import { throwMasked } from './masking.js';
 import { assertRegistration } from './registration.js';
 import type { RoundMethod } from './pipeline.js';
 import { serveRound } from './pipeline.js';
-import type { RoundServices } from './roundScope.js';
+import type { ResolvedBy, RoundServices } from './roundScope.js';
 import { compileArguments } from './schemas.js';
 import type { InputValues, ResolvedValues, ResolveShape } from './tool.js';
 
@@ -56,6 +56,8 @@ export interface CompiledPrompt {
   /** What the SDK lists (`prompts/list`) and validates arguments with: `z.object(args)` for a raw shape. */
   readonly argsSchema: StandardSchemaWithJSON<unknown, Record<string, unknown>>;
   readonly plan: ResolutionPlan;
+  /** The plan as the round pipeline takes it: the prompt's resolvers, for the one-flow rule. */
+  readonly resolvedBy: ResolvedBy;
   readonly body: (params: Record<string, unknown>, ctx: ToolContext) => unknown;
 }
 
@@ -71,7 +73,14 @@ export function compilePrompt(
     declaration.args ?? {},
   );
   const plan = compilePlan({ kind: 'prompt', name }, declaration.resolve ?? {}, args.names, args.properties);
-  return { name, declaration, argsSchema: args.schema, plan, body: body as CompiledPrompt['body'] };
+  return {
+    name,
+    declaration,
+    argsSchema: args.schema,
+    plan,
+    resolvedBy: { plan, handler: 'prompt' },
+    body: body as CompiledPrompt['body'],
+  };
 }
 
 /** Registers `prompt` on one SDK instance, wrapped so its state is verified and its resolvers run. */
@@ -99,7 +108,7 @@ export function registerPrompt(mcp: McpServer, prompt: CompiledPrompt, services:
 const PROMPT_GET: RoundMethod<CompiledPrompt, GetPromptResult> = {
   method: 'prompts/get',
   validate: (_prompt, args) => ({ ok: true, args }),
-  resolvedBy: (prompt) => ({ plan: prompt.plan, handler: 'prompt' }),
+  resolvedBy: (prompt) => prompt.resolvedBy,
   run: (prompt, args, resolved, round) => prompt.body({ ...args, ...resolved }, round.ctx),
   finish: (_prompt, value) => value as GetPromptResult,
   fail: (prompt, error, services, trace) =>

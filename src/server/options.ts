@@ -1,7 +1,7 @@
 /** The options of `McpResolveServer`, and the task options as the server passes them on (observed). */
 import type { ServerContext, ServerOptions } from '@modelcontextprotocol/server';
 
-import type { SealingOptions } from '../state/index.js';
+import type { SealingOptions } from '../state/options.js';
 import type { TaskOptions, TaskStatusChange } from '../tasks/records.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import type { ErrorHook } from '../round/masking.js';

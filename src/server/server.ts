@@ -8,7 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
 import { createSealer } from '../state/sealer.js';
-import { principalFrom } from '../state/index.js';
+import { principalFrom } from '../state/binding.js';
 import type { CompiledPrompt, PromptArgs, PromptBody, PromptDeclaration } from '../round/prompt.js';
 import { compilePrompt, registerPrompt } from '../round/prompt.js';
 import type { CompiledResource, ResourceRead } from '../round/resource.js';
