@@ -5,7 +5,7 @@ import { elicit, resolver } from 'mcp-resolve';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { call, connect, ERAS, newServer, textOf } from './helpers.js';
+import { call, connect, ERAS, newServer, textOf } from '../resolvers/helpers.js';
 
 type Params = ElicitRequest['params'];
 

@@ -6,13 +6,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
-import { listRoots, McpResolveServer, resolver, sample, sampledText } from '../../src/index.js';
-import type { HttpServerHandle } from '../../src/node/index.js';
-import { serveHttp } from '../../src/node/index.js';
-import { parseAskArgs } from '../../src/node/ask/command.js';
-import type { Step } from '../fixtures/pseudoTerminal.js';
-import { playInTerminal } from '../fixtures/pseudoTerminal.js';
+import { createRefundDesk } from '../../../examples/stories/refund-desk/desk.js';
+import { listRoots, McpResolveServer, resolver, sample, sampledText } from '../../../src/index.js';
+import type { HttpServerHandle } from '../../../src/node/index.js';
+import { serveHttp } from '../../../src/node/index.js';
+import { parseAskArgs } from '../../../src/node/ask/command.js';
+import type { Step } from '../../fixtures/pseudoTerminal.js';
+import { playInTerminal } from '../../fixtures/pseudoTerminal.js';
 
 const BIN = [process.execPath, 'dist/node/ask/cli.js'];
 const DESK = [process.execPath, '--import', 'tsx', 'examples/stories/refund-desk/server.ts'];

@@ -19,7 +19,7 @@ import {
   sampled,
   sampleText,
   textOf,
-} from './helpers.js';
+} from '../resolvers/helpers.js';
 
 const Pick = z.object({ pick: z.string() });
 

@@ -10,7 +10,7 @@ import { createContinuationStore, linear } from 'mcp-resolve/mrtr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 
-import { call, connect, ERAS, newServer, textOf } from './helpers.js';
+import { call, connect, ERAS, newServer, textOf } from '../resolvers/helpers.js';
 
 /** The example: a driver error whose text carries a credential and an internal host. */
 const leaky = () => new Error('connect failed: postgres://app:hunter2@db.internal/orders');

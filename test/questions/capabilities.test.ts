@@ -6,7 +6,7 @@ import { elicit, listRoots, resolver, sample } from 'mcp-resolve';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { call, connect, ERAS, newServer, sampled, textOf } from './helpers.js';
+import { call, connect, ERAS, newServer, sampled, textOf } from '../resolvers/helpers.js';
 
 const Pick = z.object({ pick: z.string() });
 

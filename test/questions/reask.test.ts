@@ -4,7 +4,7 @@ import { elicit, McpResolveError, resolver } from 'mcp-resolve';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { accept, asked, call, completed, connect, connectManual, ERAS, newServer, textOf } from './helpers.js';
+import { accept, asked, call, completed, connect, connectManual, ERAS, newServer, textOf } from '../resolvers/helpers.js';
 
 const Quantity = z.object({ quantity: z.number().int().min(1) });
 

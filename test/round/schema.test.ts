@@ -3,7 +3,7 @@ import { elicit, outcome, resolver } from 'mcp-resolve';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { call, connect, ERAS, newServer, textOf } from './helpers.js';
+import { call, connect, ERAS, newServer, textOf } from '../resolvers/helpers.js';
 
 const Confirm = z.object({ confirm: z.boolean() });
 

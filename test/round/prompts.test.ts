@@ -5,7 +5,7 @@ import { McpResolveError, resolver } from 'mcp-resolve';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { connect, ERAS, newServer } from './helpers.js';
+import { connect, ERAS, newServer } from '../resolvers/helpers.js';
 
 const reply = (text: string): GetPromptResult => ({ messages: [{ role: 'user', content: { type: 'text', text } }] });
 
