@@ -57,7 +57,7 @@ export function renderMarkdown(report: RunReport): string {
   out.push(
     `- Run: ${report.startedAt}, ${report.mode === 'full' ? 'full run' : 'quick smoke run (few repetitions: do not quote these figures)'}, ${Math.round(report.seconds)} s.`,
     `- Machine: ${machineLine(report.machine)}; load average ${report.loadAverageAtEnd} at the end.`,
-    '- Reproduce: `npm run bench` (full) or `npm run bench -- --quick` (smoke); see docs/performance.md.',
+    '- Reproduce: `npm run bench` (full) or `npm run bench -- --quick` (smoke); see contributing/performance.md.',
     '- Figures are medians over repeated runs after warm-up, with the interquartile range in parentheses unless stated otherwise.',
     '',
   );

@@ -176,7 +176,7 @@ export const hosting: Benchmark = {
         notes: [
           "Both hostings serve the same desk object (`createRefundDesk()` from the built package): `serveHttp(desk)` (both eras on one URL, DNS-rebinding guard, one body read) and `toNodeHandler(createMcpHandler(desk.createServer))`, the SDK's own Node hosting with its defaults. A call is every leg of it, answered and checked (the receipt). The floor sends the 3-leg call's three bodies to an echo.",
           `Load: this process, N workers on keep-alive loopback connections, ${durationMs / 1000} s per run after ${firstWarmupMs / 1000} s of warm-up per server and call, then ${warmupMs / 1000} s per level; the two hostings alternate, ${reps} run(s) each; the ratio is the median of per-run-pair ratios of calls/s. Figures are medians over runs.`,
-          'Server CPU per request: user + system time of the server process (`/proc/<pid>/stat`, 10 ms ticks) over the run, divided by the HTTP requests sent (calls × legs). `npm run profile` writes CPU profiles of both hostings and reads them (docs/performance.md, "Where a request\'s time goes").',
+          'Server CPU per request: user + system time of the server process (`/proc/<pid>/stat`, 10 ms ticks) over the run, divided by the HTTP requests sent (calls × legs). `npm run profile` writes CPU profiles of both hostings and reads them (contributing/performance.md, "Where a request\'s time goes").',
         ],
         targets,
         data,

@@ -14,7 +14,7 @@
  * - `schemas.ts`     a SEP-2243 header-mirrored argument, and a JSON Schema 2020-12 input (SDK registry)
  * - `tasks.ts`       the `tasks-*` fixtures (SEP-2663): tools declared with `task`
  *
- * See docs/conformance.md for what each scenario checks and which library feature it exercises.
+ * See contributing/conformance.md for what each scenario checks and which library feature it exercises.
  */
 import { parseArgs } from 'node:util';
 

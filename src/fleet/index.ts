@@ -3,7 +3,7 @@
  * whoever writes a backend or runs several handlers in one process. A {@link LegacySessionFleet}
  * is the shared session records plus the bus between instances; `mcp-resolve/redis` implements it
  * over Redis, {@link createMemorySessionHub} in memory. Pass one as `createDualEraHandler`'s
- * `sessionFleet` option (docs/scaling.md).
+ * `sessionFleet` option (docs/guides/scaling.md).
  *
  * @packageDocumentation
  */

@@ -62,7 +62,7 @@ export interface FleetBus {
 /**
  * One instance's view of what legacy sessions share: the records ({@link SharedSessionStore}) and
  * the messages between instances ({@link FleetBus}). A backend implements both, usually over one
- * service (Redis: keys and pub/sub); the contract suite in the repository's test/contracts checks both.
+ * service (Redis: keys and pub/sub); the library's contract tests check both.
  */
 export interface LegacySessionFleet extends SharedSessionStore, FleetBus {}
 

@@ -1,6 +1,6 @@
 /**
  * `mcp-resolve/mrtr`: primitives for the handler shapes of multi-round-trip tools (see
- * docs/handler-shapes.md): era dispatch, answer reading, legacy pushes, an at-most-once guard,
+ * docs/guides/handler-shapes.md): era dispatch, answer reading, legacy pushes, an at-most-once guard,
  * a step builder, linear continuations held in memory, and journaled replay.
  *
  * @packageDocumentation

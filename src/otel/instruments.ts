@@ -1,6 +1,6 @@
 /**
  * The metrics `otel()` records. Semantic-convention names where one exists
- * (`mcp.server.operation.duration`); the rest under `mcp_resolve.*` (docs/observability.md).
+ * (`mcp.server.operation.duration`); the rest under `mcp_resolve.*` (docs/guides/observability.md).
  */
 import type { Counter, Histogram, Meter, UpDownCounter } from '@opentelemetry/api';
 

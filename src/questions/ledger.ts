@@ -181,7 +181,8 @@ export class Ledger {
 
   /**
    * The person answered `key`'s question, yet it renders differently now. Once is a redeploy or a
-   * reworded question (asked again, §9.1); twice in a row is a question that changes every round.
+   * reworded question (asked again); twice in a row is a question that changes every round, or a
+   * fleet whose instances render it differently.
    */
   private drifted(key: string): void {
     if (!this.driftBefore.has(key)) {
@@ -191,8 +192,9 @@ export class Ledger {
     throw new McpResolveError(
       'nondeterministic_question',
       `Question '${key}' changed in two rounds in a row although it was answered each time: questions must be ` +
-        'derived deterministically from tool arguments and earlier answers (resolvers.md §9.4). ' +
-        'Build its message and schema without Date.now(), random ids or other per-round values.',
+        'derived deterministically from tool arguments and earlier answers (docs/guides/resolvers.md, "The determinism rule"). ' +
+        'Build its message and schema without Date.now(), random ids or other per-round values; ' +
+        'on a fleet, every instance must run the same code and read the same data for it.',
       { data: { key } },
     );
   }

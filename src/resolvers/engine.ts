@@ -42,7 +42,7 @@ const ABORTED = { decline: 'declined', cancel: 'cancelled' } as const;
 
 /**
  * `Resolver for parameter '<param>' could not resolve: elicitation was decline` (or `cancel`): the
- * reference SDK's text, verbatim and first (stable, documented in docs/resolvers.md), then a
+ * reference SDK's text, verbatim and first (stable, documented in docs/guides/resolvers.md), then a
  * sentence for people: `"<question>" was declined, so the call stopped.`
  */
 function abortMessage(param: string, action: 'decline' | 'cancel', question: string | undefined): string {

@@ -44,7 +44,7 @@ const TOOL_CALL: RoundMethod<CompiledTool, CallToolResult> = {
   method: 'tools/call',
   validate: validateInput,
   resolvedBy: (tool) => tool.resolvedBy,
-  // Object.assign, not a spread: faster on Node 20 (docs/performance.md).
+  // Object.assign, not a spread: faster on Node 20 (measured).
   run: (tool, args, resolved, round) => tool.body(Object.assign({}, args, resolved), round.ctx),
   finish: checkedResult,
   fail: (tool, error, services, trace) => toolFailure(error, tool, services, trace),

@@ -1,5 +1,5 @@
 /**
- * Masked errors (resolvers.md §13): what a client may read when a tool body, a resolver, a prompt or
+ * Masked errors (docs/guides/resolvers.md, "Masked errors"): what a client may read when a tool body, a resolver, a prompt or
  * a resource read throws. `ToolError` and the library's own errors carry messages written for the
  * client and pass verbatim; any other exception may carry internals (connection strings, hosts),
  * so the client gets a generic message with a correlation id and the server's error hook gets the
@@ -32,7 +32,7 @@ export interface MaskingOptions {
   readonly exposeErrorMessages?: boolean | undefined;
 }
 
-/** The client-facing text of a masked failure; stable, documented in docs/resolvers.md. */
+/** The client-facing text of a masked failure; stable, documented in docs/guides/resolvers.md. */
 export function maskedMessage(ref: string): string {
   return `Internal error (ref ${ref}): the server could not complete this request. Its operator can find the cause in the server log under this reference.`;
 }

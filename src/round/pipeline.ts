@@ -8,7 +8,7 @@
  *
  * Each step hands its value to the next directly when it is synchronous and through `then` only
  * when it is a promise: a call that asks nothing and awaits nothing is answered synchronously and
- * allocates no closures (it runs on every call; see docs/performance.md).
+ * allocates no closures (it runs on every call).
  */
 import type { InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';

@@ -148,7 +148,7 @@ function toolContextOf(
 ): ToolContext {
   const era = eraOf(sdkCtx);
   // Object.assign, not `{ ...sdkCtx, era }`: on Node 20 a spread followed by more properties takes
-  // V8's slow path (≈ 1 µs per call, measured; docs/performance.md), more than the rest of this step.
+  // V8's slow path (≈ 1 µs per call, measured), more than the rest of this step.
   const ctx: Mutable<ToolContext> = Object.assign({}, sdkCtx, {
     era,
     clientCapabilities: clientCapabilitiesOf(sdkCtx, services.server, era),

@@ -36,7 +36,7 @@ export interface McpResolveServerOptions {
   readonly tasks?: TaskOptions;
   /**
    * An observer of every call, round, question and sealing: `otel()` from `mcp-resolve/otel` for
-   * OpenTelemetry traces and metrics (docs/observability.md). Default: none, at no cost.
+   * OpenTelemetry traces and metrics (docs/guides/observability.md). Default: none, at no cost.
    */
   readonly telemetry?: Telemetry;
 }

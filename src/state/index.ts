@@ -1,7 +1,7 @@
 /**
  * `mcp-resolve/state`: sealed `requestState` beyond the defaults: the replay guard's store
  * contract (a shared store for a fleet comes from `mcp-resolve/redis`), the sealing options'
- * types, and `sealRequestState` for SDK handlers registered with `setup()`. See docs/request-state.md.
+ * types, and `sealRequestState` for SDK handlers registered with `setup()`. See docs/guides/request-state.md.
  *
  * @packageDocumentation
  */

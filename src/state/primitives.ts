@@ -8,7 +8,7 @@
  * - **node**: synchronous `node:crypto`, obtained at run time through `process.getBuiltinModule`
  *   (never a static import, so the root entry bundles for a Web platform). Chosen wherever it exists
  *   (Node ≥ 20.16, Bun, Deno): measured ~3× faster per seal + open than the web path on Node, whose
- *   every `crypto.subtle` call is a thread-pool round trip (see bench/suites/sealing.ts).
+ *   every `crypto.subtle` call is a thread-pool round trip.
  *
  * Keys are prepared once per derived key (an AES key object, a reusable HMAC state), never per call.
  */

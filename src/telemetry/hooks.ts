@@ -1,7 +1,7 @@
 /**
  * What the library reports while it serves a request, for an observer passed as the `telemetry`
  * option (`mcp-resolve/otel` is the OpenTelemetry one). Nothing here imports OpenTelemetry: with no
- * observer the call path checks one `undefined` and goes on (docs/observability.md).
+ * observer the call path checks one `undefined` and goes on (docs/guides/observability.md).
  */
 import type { Era } from '../era.js';
 

@@ -1,7 +1,7 @@
 /**
  * `mcp-resolve/telemetry`: the observer interface the server reports to (requests, rounds,
  * resolvers, questions, sealing, pushes, tasks), for whoever writes an observer of their own.
- * `otel()` from `mcp-resolve/otel` is the OpenTelemetry one (docs/observability.md).
+ * `otel()` from `mcp-resolve/otel` is the OpenTelemetry one (docs/guides/observability.md).
  *
  * @packageDocumentation
  */

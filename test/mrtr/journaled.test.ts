@@ -336,7 +336,7 @@ describe('the journal is measured and bounded', () => {
     }
     expect(textOf(complete(round))).toBe('Tokyo ORD-7002 RF-1 accept accept accept');
     // Round 1: two steps recorded, one question pending; round 2: three steps, one answer, two questions pending.
-    // Exact, so docs/handler-shapes.md's numbers stay true: the journal is small JSON, nothing else.
+    // Exact, so docs/guides/handler-shapes.md's numbers stay true: the journal is small JSON, nothing else.
     expect(sizes).toEqual([
       { journalBytes: 125, questions: 1 },
       { journalBytes: 288, questions: 2 },

@@ -29,7 +29,7 @@ describe('the package', () => {
   it('ships LICENSE and every guide the README links to', () => {
     expect(files).toContain('LICENSE');
     for (const guide of ['resolvers', 'request-state', 'testing', 'tasks', 'deploy', 'scaling']) {
-      expect(files).toContain(`docs/${guide}.md`);
+      expect(files).toContain(`docs/guides/${guide}.md`);
     }
   });
 

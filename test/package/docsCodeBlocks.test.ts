@@ -1,5 +1,5 @@
 /**
- * Docs that compile: every ```ts block of README.md and docs/*.md type-checks against the built
+ * Docs that compile: every ```ts block of README.md, docs/ and contributing/ type-checks against the built
  * package (imports of `mcp-resolve/...` resolve through package.json exports to dist/), and every
  * ```ts run block runs. Errors point at the Markdown file and line.
  */
@@ -17,12 +17,16 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 // Inside the package (and outside node_modules), so `mcp-resolve` resolves to this package's own
 // exports, its dist/, for the compiler and at run time alike.
 const workDir = join(root, '.docs-check');
-const files = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
-];
+/** Every Markdown file under `folder` (relative to the root), depth first; generated output left out. */
+function markdownUnder(folder: string): string[] {
+  if (!existsSync(join(root, folder))) return [];
+  return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory()) return path === 'docs/reference/api' ? [] : markdownUnder(path);
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+const files = ['README.md', ...markdownUnder('docs'), ...markdownUnder('contributing')];
 const blocks = files.flatMap((file) => docBlocks(root, file));
 
 function moduleName(block: DocBlock): string {
@@ -48,7 +52,7 @@ beforeAll(() => {
 });
 
 describe('docs code blocks', () => {
-  it('every TypeScript block of README.md and docs/*.md type-checks against the built package', () => {
+  it('every TypeScript block of README.md, docs/ and contributing/ type-checks against the built package', () => {
     const byModule = new Map<string, DocBlock>();
     for (const block of blocks.filter((candidate) => candidate.kind !== 'fragment')) {
       const path = moduleName(block);
@@ -70,6 +74,7 @@ describe('docs code blocks', () => {
     const errors = ts.getPreEmitDiagnostics(program).map((diagnostic) => located(diagnostic, byModule));
     expect(errors).toEqual([]);
     expect(byModule.size).toBeGreaterThan(0);
+    expect(files).toContain('docs/guides/resolvers.md');
   });
 
   it.each(

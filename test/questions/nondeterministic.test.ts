@@ -10,8 +10,9 @@ import { connectInProcess } from 'mcp-resolve/testing';
 
 const RULE =
   "Question 'when' changed in two rounds in a row although it was answered each time: questions must be " +
-  'derived deterministically from tool arguments and earlier answers (resolvers.md §9.4). ' +
-  'Build its message and schema without Date.now(), random ids or other per-round values.';
+  'derived deterministically from tool arguments and earlier answers (docs/guides/resolvers.md, "The determinism rule"). ' +
+  'Build its message and schema without Date.now(), random ids or other per-round values; ' +
+  'on a fleet, every instance must run the same code and read the same data for it.';
 
 let tick = 0;
 const when = resolver({ name: 'when' }, () => elicit(`Book now (asked at ${++tick})?`, z.object({ ok: z.boolean() })));

@@ -343,7 +343,7 @@ describe('question pinning (modern only: answers cross rounds only there)', () =
     });
     const result = await call(connection, 't');
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain('(resolvers.md §9.4)');
+    expect(textOf(result)).toContain('(docs/guides/resolvers.md, "The determinism rule")');
     expect(connection.counters.questions).toEqual({ 'elicitation/create': 2 });
   });
 

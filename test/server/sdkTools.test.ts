@@ -1,7 +1,7 @@
 /**
  * Tools registered with the SDK's own `registerTool` in `setup()` live next to library tools, and
  * SEP-2243 header validation covers library tools. These tests are the contract of the SDK seams
- * listed in docs/sdk-seams.md: an SDK release that breaks one fails here first.
+ * listed in contributing/sdk-seams.md: an SDK release that breaks one fails here first.
  */
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { elicit, McpResolveError, resolver } from 'mcp-resolve';
@@ -54,7 +54,7 @@ describe('SDK-registered tools next to library tools', () => {
   );
 
   it.each(ERAS)(
-    '%s: a library tool words an input error exactly as the SDK does for its own tools (docs/sdk-seams.md, seam 3)',
+    '%s: a library tool words an input error exactly as the SDK does for its own tools (contributing/sdk-seams.md, seam 3)',
     async (era) => {
       const connection = await connect(mixedServer(), { era, elicit: () => ({ action: 'cancel' }) });
       const texts = await Promise.all(

@@ -6,7 +6,7 @@ import type { RequestBinding } from '../../src/state/binding.js';
 import { webPrimitives } from '../../src/state/primitives.js';
 import { BINDING, KEY_A, KEY_B, asToken, bytes, captureLog, expectRejected, fixture, tokenBytes } from './helpers.js';
 
-// Offsets of the built-in token (see docs/request-state.md, "Token format").
+// Offsets of the built-in token (see docs/guides/request-state.md, "Token format").
 const VERSION = 0;
 const KEY_ID = [1, 5] as const;
 const HINTS = [23, 26] as const;

@@ -2,7 +2,7 @@
  * The refund desk as a Cloudflare Worker module (run locally by workerd in `npm run runtimes`).
  * Modern clients (2026-07-28) are served per request; legacy clients (2025-11-25) get the SDK's
  * clean modern-only refusal, because an isolate cannot hold their session between requests
- * (serving them needs a Durable Object; see docs/deploy.md). Sealing keys come from a secret.
+ * (serving them needs a Durable Object; see docs/guides/deploy.md). Sealing keys come from a secret.
  */
 import type { DualEraHandler } from 'mcp-resolve';
 import { createDualEraHandler } from 'mcp-resolve';
