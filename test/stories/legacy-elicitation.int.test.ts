@@ -15,9 +15,10 @@ describe('legacy-elicitation story', () => {
     const lines: string[] = [];
     const report = await runLegacyElicitation({ transport, era, log: (line) => lines.push(line) });
     expect(report.failed, lines.join('\n')).toBe(0);
-    // tools/list + 3 calls × (legs or pushes, result) + the form, the URL and its id.
-    expect(report.passed).toBe(10);
+    // tools/list + 4 calls × (legs or pushes, result) + the form, the URL and its id (and completion).
+    expect(report.passed).toBe(12);
     expect(lines).toContain('    result: registered alice (plan: pro)');
     expect(lines).toContain('    result: linked github');
+    expect(lines).toContain('    result: registered alice (plan: free)');
   });
 });

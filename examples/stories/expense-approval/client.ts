@@ -90,6 +90,15 @@ const SUBMISSIONS: readonly Submission[] = [
     expect: { status: 'approved', notes: ['budgeted'] },
   },
   {
+    // The manager declines the question (the dialog's Decline, not the task's Cancel): the task
+    // still completes, and the expense is filed as rejected, saying so.
+    employee: 'Margaret',
+    amount_cents: 640_00,
+    description: 'client dinner',
+    decisions: [['manager', { action: 'decline' }]],
+    expect: { status: 'rejected', notes: ['manager declined', 'below the finance threshold'] },
+  },
+  {
     employee: 'Ken',
     amount_cents: 5_000_00,
     description: 'offsite',
@@ -115,6 +124,24 @@ function approverOf(message: string): Approver {
   return message.startsWith('Finance') ? 'finance' : 'manager';
 }
 
+/**
+ * Whether an approver's form guides a person: every field titled and described, and `approve`
+ * required and unticked by default (a reject is one click).
+ */
+function guides(form: unknown): boolean {
+  const { properties = {}, required = [] } = (form ?? {}) as {
+    properties?: Record<string, { title?: unknown; description?: unknown; default?: unknown }>;
+    required?: unknown[];
+  };
+  const fields = Object.values(properties);
+  return (
+    fields.length === 2 &&
+    fields.every((field) => typeof field.title === 'string' && typeof field.description === 'string') &&
+    properties.approve?.default === false &&
+    required.includes('approve')
+  );
+}
+
 /** Runs every submission of the story once and reports what passed. */
 export async function runExpenseApproval(run: StoryRun): Promise<StoryReport> {
   const log = run.log ?? ((line: string) => console.log(line));
@@ -124,7 +151,10 @@ export async function runExpenseApproval(run: StoryRun): Promise<StoryReport> {
   // 2025-11-25: the questions are pushed while the call waits; answer them from the current script.
   let script: Submission['decisions'] = [];
   let pushed: Approver[] = [];
+  /** The first approver's form seen in the run, checked once at the end. */
+  let form: unknown;
   const elicit = (params: ElicitRequest['params']): ElicitResult => {
+    if ('requestedSchema' in params) form ??= params.requestedSchema;
     const who = approverOf(params.message);
     pushed.push(who);
     log(`    pushed question: ${params.message}`);
@@ -145,6 +175,8 @@ export async function runExpenseApproval(run: StoryRun): Promise<StoryReport> {
           if (seenKeys.has(key)) continue;
           seenKeys.add(key);
           const message = request.method === 'elicitation/create' ? request.params.message : request.method;
+          if (request.method === 'elicitation/create' && 'requestedSchema' in request.params)
+            form ??= request.params.requestedSchema;
           log(`    task ${task.status}: [${key.slice(0, 10)}…] ${message}`);
         }
         if (submission.cancel === true) {
@@ -235,6 +267,7 @@ export async function runExpenseApproval(run: StoryRun): Promise<StoryReport> {
         );
       }
     }
+    check(guides(form), 'the approver form guides: titled, described fields; `approve` required, unticked');
   } catch (error) {
     tally.fail(error);
   } finally {

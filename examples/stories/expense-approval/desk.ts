@@ -19,7 +19,19 @@ import { elicit, McpResolveServer, outcome, resolver } from 'mcp-resolve';
 
 const Expense = { employee: z.string(), amount_cents: z.number().int().positive(), description: z.string() };
 
-const Decision = z.object({ approve: z.boolean(), note: z.string().optional() });
+/**
+ * An approver's form. Every field is titled and described so a person knows what they decide;
+ * `approve` is required and starts unticked, so a reject is one click (Submit as shown). Declining
+ * the question rejects too, and the task still completes: only cancelling the task stops filing.
+ */
+const Decision = z.object({
+  approve: z.boolean().meta({
+    title: 'Approve this expense',
+    description: 'Tick to approve; submit unticked (or decline) to reject.',
+    default: false,
+  }),
+  note: z.string().optional().meta({ title: 'Note', description: 'Optional: a word for the employee, e.g. why.' }),
+});
 
 /** Who has to approve an expense of this amount. */
 const policy = resolver({ name: 'policy', args: { amount_cents: z.number() } }, ({ amount_cents }) => ({
@@ -74,9 +86,12 @@ export function createExpenseDesk(ledger: Ledger = { filed: [] }, filingMs = 50)
       task: 'optional',
     },
     async ({ employee, amount_cents, managerDecision, financeDecision }, ctx) => {
-      const decisions = [managerDecision, financeDecision];
-      const approved = decisions.every((d) => d.action === 'accept' && d.value.approve);
-      const notes = decisions.flatMap((d) => (d.action === 'accept' && d.value.note ? [d.value.note] : []));
+      const decisions = { manager: managerDecision, finance: financeDecision };
+      const approved = Object.values(decisions).every((d) => d.action === 'accept' && d.value.approve);
+      // A declined question is a "no" that the filed expense says out loud.
+      const notes = Object.entries(decisions).flatMap(([who, d]) =>
+        d.action !== 'accept' ? [`${who} ${d.action}d`] : d.value.note ? [d.value.note] : [],
+      );
       await delay(filingMs, undefined, { signal: ctx.mcpReq.signal });
       const expense_id = `EXP-${String(next++).padStart(4, '0')}`;
       ledger.filed.push(`${expense_id} ${employee}`);

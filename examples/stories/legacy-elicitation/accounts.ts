@@ -23,8 +23,14 @@ const askRegistration = resolver({ name: 'registration' }, () =>
   elicit('Please provide your registration details:', Registration),
 );
 
-const askSignIn = resolver({ name: 'signIn', args: { provider: z.string() } }, ({ provider }) =>
-  elicitUrl(`Sign in to ${provider} to link your account`, signInUrl(provider)),
+const askSignIn = resolver({ name: 'signIn', args: { provider: z.string() } }, ({ provider }, ctx) =>
+  elicitUrl(
+    `Sign in to ${provider} to link your account`,
+    signInUrl(provider),
+    // On 2025-11-25 the id is scoped to this request, as in the reference (one call, one push). On
+    // 2026-07-28 the default id, derived from the question, keeps it the same in every round.
+    ctx.era === 'legacy' ? { elicitationId: `link-${provider}-${String(ctx.mcpReq.id)}` } : {},
+  ),
 );
 
 /** Builds the accounts server (one definition; hosting makes instances per connection or request). */
@@ -36,10 +42,12 @@ export function createAccountsServer(): McpResolveServer {
         description: 'Register a new account by asking the user for their details.',
         resolve: { answer: outcome(askRegistration) },
       },
-      ({ answer }) =>
-        answer.action === 'accept'
-          ? `registered ${answer.value.username} (plan: ${answer.value.plan ?? 'free'})`
-          : `registration ${answer.action}`,
+      ({ answer }) => {
+        if (answer.action !== 'accept') return `registration ${answer.action}`;
+        // An empty plan is the free plan, as the form's hint says (and the reference's `plan or 'free'`).
+        const plan = answer.value.plan?.trim() ?? '';
+        return `registered ${answer.value.username} (plan: ${plan === '' ? 'free' : plan})`;
+      },
     )
     .tool(
       'link_account',
@@ -48,6 +56,16 @@ export function createAccountsServer(): McpResolveServer {
         input: { provider: z.string() },
         resolve: { signIn: outcome(askSignIn) },
       },
-      ({ provider, signIn }) => (signIn.action === 'accept' ? `linked ${provider}` : `link ${signIn.action}`),
+      async ({ provider, signIn }, ctx) => {
+        if (signIn.action !== 'accept') return `link ${signIn.action}`;
+        // The sign-in finished (nothing serves the example page, so the accept stands for it): tell
+        // a 2025-11-25 client which elicitation completed, on this call's stream, as the reference
+        // does. 2026-07-28 has no such notification.
+        if (ctx.era === 'legacy') {
+          const params = { elicitationId: signIn.value.elicitationId };
+          await ctx.mcpReq.notify({ method: 'notifications/elicitation/complete', params });
+        }
+        return `linked ${provider}`;
+      },
     );
 }

@@ -57,6 +57,7 @@ export async function runLegacyElicitation(run: LegacyElicitationRun): Promise<S
   const { check } = tally;
   const asked: ElicitRequest['params'][] = [];
   let declineForms = false;
+  let plan = 'pro';
   const elicit = (params: ElicitRequest['params']): ElicitResult => {
     asked.push(params);
     const answer: ElicitResult =
@@ -64,7 +65,7 @@ export async function runLegacyElicitation(run: LegacyElicitationRun): Promise<S
         ? { action: params.url.startsWith('https://example.com/') ? 'accept' : 'decline' }
         : declineForms
           ? { action: 'decline' }
-          : { action: 'accept', content: { username: 'alice', plan: 'pro' } };
+          : { action: 'accept', content: { username: 'alice', plan } };
     log(`    asked (${params.mode ?? 'form'}): ${params.message}${params.mode === 'url' ? ` ${params.url}` : ''}`);
     log(`    answered: ${JSON.stringify(answer)}`);
     return answer;
@@ -74,6 +75,10 @@ export async function runLegacyElicitation(run: LegacyElicitationRun): Promise<S
     elicit,
     url,
     capabilities: CAPABILITIES,
+  });
+  const completed: string[] = [];
+  connection.client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+    completed.push(notification.params.elicitationId);
   });
   const [legs, pushes] = era === 'legacy' ? [1, 1] : [2, 0];
   const call = async (name: string, args: Record<string, unknown>) => {
@@ -109,14 +114,21 @@ export async function runLegacyElicitation(run: LegacyElicitationRun): Promise<S
     );
     const id = link !== undefined && 'elicitationId' in link ? link.elicitationId : undefined;
     check(
-      era === 'legacy' ? typeof id === 'string' && id !== '' : id === undefined,
       era === 'legacy'
-        ? 'the URL question carries its elicitation id'
-        : 'no elicitation id on 2026-07-28 (the revision dropped it)',
+        ? typeof id === 'string' && id !== '' && isDeepStrictEqual(completed, [id])
+        : id === undefined && completed.length === 0,
+      era === 'legacy'
+        ? 'the URL question carries its elicitation id, and notifications/elicitation/complete names it after the accept'
+        : 'no elicitation id and no completion notification on 2026-07-28 (the revision dropped both)',
     );
     check(linked.ok && linked.text === 'linked github', '"linked github"');
 
-    log('[3] register_user, declined');
+    log('[3] register_user, no plan');
+    plan = '';
+    const free = await call('register_user', {});
+    check(free.ok && free.text === 'registered alice (plan: free)', 'an empty plan is the free plan: "(plan: free)"');
+
+    log('[4] register_user, declined');
     declineForms = true;
     const declined = await call('register_user', {});
     check(

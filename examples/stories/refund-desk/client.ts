@@ -182,14 +182,20 @@ function fieldsOf(form: unknown): Record<string, Field> {
 
 /**
  * Whether a requested form guides a person: every field has a title and a description, and every
- * boolean has a default (so Submit works without touching a box).
+ * boolean has a default the client shows first and is required (as in the reference: an answer
+ * that leaves it out is refused, never filled in by the desk).
  */
 function guides(form: unknown): boolean {
-  const fields = Object.values(fieldsOf(form));
+  const fields = Object.entries(fieldsOf(form));
+  const required = typeof form === 'object' && form !== null && 'required' in form ? form.required : [];
   return (
     fields.length > 0 &&
-    fields.every((field) => typeof field.title === 'string' && typeof field.description === 'string') &&
-    fields.every((field) => field.type !== 'boolean' || typeof field.default === 'boolean')
+    fields.every(([, field]) => typeof field.title === 'string' && typeof field.description === 'string') &&
+    fields.every(
+      ([name, field]) =>
+        field.type !== 'boolean' ||
+        (typeof field.default === 'boolean' && Array.isArray(required) && required.includes(name)),
+    )
   );
 }
 
@@ -308,15 +314,15 @@ export async function runRefundDesk(run: StoryRun): Promise<StoryReport> {
         if (variant === 'seed') {
           check(
             guides(forms.scope) && freeText(forms.scope, ORDER_7002_SKUS),
-            "the scope form guides: titles, descriptions, defaults; the SKU is free text, its description lists the order's items",
+            "the scope form guides: titles, descriptions, defaults, `full` required; the SKU is free text, its description lists the order's items",
           );
         } else {
           check(
             guides(forms.scope) && isDeepStrictEqual(offered(forms.scope), ORDER_7002_SKUS),
-            'the scope form guides: titles, descriptions, defaults, a SKU list',
+            'the scope form guides: titles, descriptions, defaults, `full` required, a SKU list',
           );
         }
-        check(guides(forms.restock), 'the restock form guides: title, description, a default');
+        check(guides(forms.restock), 'the restock form guides: title, description, a default, `restock` required');
       }
       check(
         isDeepStrictEqual(counts, call.countsAfter),

@@ -63,15 +63,17 @@ export function perOrder<T>(build: (order: Order) => T): (order: Order) => T {
 }
 
 /**
- * What the human is asked when an order has several lines: a titled, described form with the whole
- * order ticked by default. The SKU is free text (the description lists the order's items); the
- * desk checks it against the order before computing anything.
+ * What the human is asked when an order has several lines: a titled, described form. `full` is
+ * required, as in the reference: an answer without it is refused, never read as a full refund. The
+ * box starts unticked (a form's default is only what the client shows first). The SKU is free text
+ * (the description lists the order's items); the desk checks it against the order before use.
  */
 export const scopeForm = perOrder((order: Order) =>
   z.object({
-    full: z.boolean().default(true).meta({
+    full: z.boolean().meta({
       title: 'Refund the whole order',
-      description: 'Leave ticked to refund every item; untick to refund only the item named below.',
+      description: 'Tick to refund every item; leave unticked to refund only the item named below.',
+      default: false,
     }),
     sku: z
       .string()
@@ -90,11 +92,15 @@ export type ScopeQuestion = (order: Order) => Elicit<Scope>;
 const askScope: ScopeQuestion = (order) =>
   elicit(`${order.id} has several items (${skus(order.lines)}). Refund the whole order, or one SKU?`, scopeForm(order));
 
-/** What the human is asked when physical items are refunded. */
+/**
+ * What the human is asked when physical items are refunded. `restock` is required, as in the
+ * reference; the box starts unticked.
+ */
 export const RestockChoice = z.object({
-  restock: z.boolean().default(false).meta({
+  restock: z.boolean().meta({
     title: 'Return the items to stock',
     description: 'Tick only if the items came back unused and can be sold again; damaged items stay out of stock.',
+    default: false,
   }),
 });
 /** The tool's structured result. */

@@ -25,9 +25,10 @@ export const guidedScopeForm = perOrder((order: Order) => {
   );
   if (first === undefined) throw new ToolError(`order ${order.id} has no items`);
   return z.object({
-    full: z.boolean().default(true).meta({
+    full: z.boolean().meta({
       title: 'Refund the whole order',
-      description: 'Leave ticked to refund every item; untick to refund only the item picked below.',
+      description: 'Tick to refund every item; leave unticked to refund only the item picked below.',
+      default: false,
     }),
     sku: z
       .union([first, ...rest])

@@ -34,7 +34,7 @@ const REFUNDS: readonly Step[] = [
   { expect: '  > ', type: 'arrived broken' },
   { expect: '? ORD-7002 has several items' },
   { expect: ANSWER_KEYS, type: '' },
-  { expect: '[Y/n] > ', type: '' },
+  { expect: '[y/N] > ', type: 'y' },
   { expect: '  > ', type: '' },
   { expect: '? The refund includes physical items' },
   { expect: ANSWER_KEYS, type: 'a' },
