@@ -4,6 +4,9 @@ export const elicitationCompleter = Symbol('mcp-resolve.elicitation-completer');
 /** The key of the internal request observer on a {@link ToolContext} (set only when the server has `telemetry`). */
 export const requestTrace = Symbol('mcp-resolve.request-trace');
 
+/** The key of the internal answer size limit on a {@link ToolContext} (the server's `maxAnswerBytes`). */
+export const answerLimit = Symbol('mcp-resolve.answer-limit');
+
 /** What resolvers and tool bodies receive as their context. */
 import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 
@@ -25,6 +28,8 @@ export type ToolContext = ServerContext & {
   readonly [elicitationCompleter]?: (elicitationId: string) => () => Promise<void>;
   /** Internal: this request's observer, when the server has `telemetry`. */
   readonly [requestTrace]?: RequestTrace;
+  /** Internal: the largest answer the server accepts, in bytes (`maxAnswerBytes`). */
+  readonly [answerLimit]?: number;
   /** What the client declared it can answer (the request's envelope on modern, `initialize` on legacy). */
   readonly clientCapabilities: ClientCapabilities | undefined;
 };

@@ -6,6 +6,8 @@
 import type { RequestId } from '@modelcontextprotocol/server';
 import { isJSONRPCRequest } from '@modelcontextprotocol/server';
 
+import { CLIENT_LEFT_REASON } from '../clientLeft.js';
+
 import type { SessionTransport } from './sessionTransport.js';
 
 /** Watches `request` for the client leaving; `settled` is called once the response body is done (or cancelled). */
@@ -34,7 +36,7 @@ function cancelCall(transport: SessionTransport, requestId: RequestId): void {
   transport.onmessage?.({
     jsonrpc: '2.0',
     method: 'notifications/cancelled',
-    params: { requestId, reason: 'The client closed the response stream of this request.' },
+    params: { requestId, reason: CLIENT_LEFT_REASON },
   });
 }
 

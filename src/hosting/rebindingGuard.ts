@@ -1,14 +1,17 @@
 /**
- * The DNS-rebinding guard of the HTTP hosts: the `Host` header against `allowedHosts`, then the
- * `Origin` header against `allowedOrigins`, through the SDK's own validators. A refusal is reported
- * through `onerror`, and the first refusal of each name is logged on stderr naming the option to set.
+ * The DNS-rebinding guard of the HTTP hosts: a malformed `Host` header is a bad request (400), then
+ * the `Host` header against `allowedHosts`, then the `Origin` header against `allowedOrigins`,
+ * through the SDK's own validators. A refusal is reported through `onerror`, and the first refusal
+ * of each name is logged on stderr naming the option to set.
  */
 import { hostHeaderValidationResponse, originValidationResponse } from '@modelcontextprotocol/server';
+
+import { jsonRpcErrorResponse } from './jsonRpcError.js';
 
 /** How many distinct refused names are remembered so each is logged once. */
 const LOGGED_NAMES_CAP = 100;
 
-/** Checks one request; a `Response` (403) when it must be refused. */
+/** Checks one request; a `Response` (400 or 403) when it must be refused. */
 export type RebindingGuard = (request: Request) => Response | undefined;
 
 /** The one stderr line for a refused `Host` or `Origin`, naming the option that admits it. */
@@ -20,6 +23,38 @@ export function refusedNameLine(header: 'Host' | 'Origin', value: string, allowe
     `[${allowed.join(', ')}]. If clients reach this server by that name, pass ${option}: ['${name}'] ` +
     `to serveHttp() or createDualEraHandler().`
   );
+}
+
+/** Characters a `Host` header may hold: a DNS name or IPv4 address, a bracketed IPv6 address, a port. */
+const HOST_CHARACTERS = /^[A-Za-z0-9.-]+(:[0-9]*)?$|^\[[0-9A-Fa-f:.]+\](:[0-9]*)?$/;
+
+/**
+ * Whether `value` is not a well-formed `Host` header (RFC 9110 §7.2: `host [ ":" port ]`): userinfo,
+ * spaces, a port above 65535, an unclosed IPv6 bracket. Such a request is answered 400 before anything
+ * parses its URL (which would otherwise fail as a server error).
+ */
+export function isMalformedHost(value: string): boolean {
+  if (!HOST_CHARACTERS.test(value)) return true;
+  try {
+    new URL(`http://${value}/`);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+const MALFORMED_HOST = 'Bad Request: malformed Host header';
+
+/** The JSON body of the 400 a request with a malformed `Host` header gets (for hosts that write it themselves). */
+export const MALFORMED_HOST_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  error: { code: -32600, message: MALFORMED_HOST },
+  id: null,
+});
+
+/** The 400 a request with a malformed `Host` header gets. */
+export function malformedHostResponse(): Response {
+  return jsonRpcErrorResponse(400, -32600, MALFORMED_HOST);
 }
 
 /** The hostname of `url` as the allow-lists spell it (IPv6 in brackets), or `url` itself when it does not parse. */
@@ -47,6 +82,11 @@ export function createRebindingGuard(
     log(line);
   };
   return (request) => {
+    const value = request.headers.get('host');
+    if (value !== null && isMalformedHost(value)) {
+      report(new Error(`Rejected request: malformed Host header (400)`));
+      return malformedHostResponse();
+    }
     const host = hostHeaderValidationResponse(request, allowedHosts);
     if (host !== undefined) {
       refuse('Host', request.headers.get('host') ?? '', allowedHosts);

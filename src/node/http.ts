@@ -20,6 +20,7 @@ import { McpResolveError } from '../errors.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import type { DualEraHandler } from '../hosting/dualEraHandler.js';
 import { createDualEraHandler } from '../hosting/dualEraHandler.js';
+import { isMalformedHost, MALFORMED_HOST_BODY } from '../hosting/rebindingGuard.js';
 import type { DualEraHttpOptions } from '../hosting/options.js';
 
 export { createDualEraHandler } from '../hosting/dualEraHandler.js';
@@ -81,6 +82,14 @@ export async function serveHttp(
     ...(options.maxRequestBodySize !== undefined && { maxRequestBodySize: options.maxRequestBodySize }),
   });
   const server = createServer((req, res) => {
+    // Answered before anything builds the request's URL from it (which would fail as a 500).
+    const { host: hostHeader } = req.headers;
+    if (hostHeader !== undefined && isMalformedHost(hostHeader)) {
+      report(new Error('Rejected request: malformed Host header (400)'));
+      res.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
+      res.end(MALFORMED_HOST_BODY);
+      return;
+    }
     nodeHandler(req, flushingEventStreams(res)).catch((error: unknown) => {
       report(error instanceof Error ? error : new Error(String(error)));
       res.destroy();

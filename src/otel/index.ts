@@ -7,6 +7,7 @@
 import type { Attributes, MeterProvider, TracerProvider } from '@opentelemetry/api';
 import { metrics, trace } from '@opentelemetry/api';
 
+import { McpResolveError } from '../errors.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import { createInstruments } from './instruments.js';
 import { safely } from './failures.js';
@@ -29,6 +30,13 @@ export interface OtelOptions {
    * arguments. Nothing from arguments, answers or principals is exported otherwise.
    */
   readonly toolAttributes?: Readonly<Record<string, (args: Readonly<Record<string, unknown>>) => Attributes>>;
+  /**
+   * Whether a client's `traceparent` trace flags are obeyed. By default they are not: a call is
+   * traced whatever the flags say (the client's trace id still parents the span), so a client sending
+   * flags `00` cannot switch off the tracing of its own calls. `true` lets `00` mark them unsampled
+   * (for a sampler that follows the parent). @default false
+   */
+  readonly honorClientTraceFlags?: boolean;
 }
 
 /** An observer recording spans and metrics through the OpenTelemetry API; failures inside it never fail a call. */
@@ -37,11 +45,20 @@ export function otel(options: OtelOptions = {}): Telemetry {
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE);
   const instruments = createInstruments(meter);
   const opted = options.toolAttributes ?? {};
+  const honor = options.honorClientTraceFlags;
+  if (honor !== undefined && typeof honor !== 'boolean') {
+    throw new McpResolveError(
+      'invalid_options',
+      `otel(): honorClientTraceFlags must be true or false (got ${String(honor)}). Leave it out to ignore clients' trace flags.`,
+      { data: { api: 'otel()', option: 'honorClientTraceFlags' } },
+    );
+  }
   const shared: OtelShared = {
     tracer,
     instruments,
     serverAttributes: options.instance === undefined ? {} : { 'mcp_resolve.instance': options.instance },
     toolAttributes: (tool, args) => (Object.hasOwn(opted, tool) ? opted[tool]?.(args) : undefined),
+    honorClientTraceFlags: options.honorClientTraceFlags === true,
     tasks: new Map(),
   };
   return {

@@ -28,6 +28,8 @@ export interface OtelShared {
   readonly serverAttributes: Attributes;
   /** The author's opt-in: attributes a tool exports from its own arguments. */
   readonly toolAttributes: (tool: string, args: Readonly<Record<string, unknown>>) => Attributes | undefined;
+  /** Whether a client's `traceparent` flags are read (`OtelOptions.honorClientTraceFlags`). */
+  readonly honorClientTraceFlags: boolean;
   /** The SERVER span that created each task still running in this process, by task id. */
   readonly tasks: Map<string, SpanContext>;
 }
@@ -51,7 +53,7 @@ export class OtelRequest implements RequestTrace {
   private server(): Span {
     if (this.#span !== undefined) return this.#span;
     const { info, shared } = this;
-    const fromClient = spanContextFromMeta(info.meta);
+    const fromClient = spanContextFromMeta(info.meta, shared.honorClientTraceFlags);
     const carried = this.#carried === undefined ? undefined : unpackSpanContext(this.#carried.context);
     const parent = fromClient ?? carried;
     const links: Link[] = [];

@@ -17,7 +17,7 @@ const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 /** Records `message` as a SERVER span from its arrival to now (and, for a request, its duration metric). */
 export function recordServed(shared: OtelShared, message: ServedMessage): void {
   safely(() => {
-    const parent = spanContextFromMeta(message.meta);
+    const parent = spanContextFromMeta(message.meta, shared.honorClientTraceFlags);
     const attributes: Attributes = {
       ...referenceAttributes(message),
       'mcp_resolve.era': message.era,

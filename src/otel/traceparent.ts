@@ -1,11 +1,18 @@
 /** W3C trace context from a request's `params._meta`: a malformed `traceparent` is ignored (a new trace starts). */
 import type { Context, SpanContext } from '@opentelemetry/api';
-import { createTraceState, isSpanContextValid, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { createTraceState, isSpanContextValid, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 
-/** The remote span context `traceparent` (and `tracestate`) describe, or `undefined` when they describe none. */
-export function spanContextFromMeta(meta: Readonly<Record<string, unknown>> | undefined): SpanContext | undefined {
+/**
+ * The remote span context `traceparent` (and `tracestate`) describe, or `undefined` when they
+ * describe none. Unless `honorFlags`, the client's trace flags are not read: the context is taken as
+ * sampled, so a client sending flags `00` cannot switch off the tracing of its calls.
+ */
+export function spanContextFromMeta(
+  meta: Readonly<Record<string, unknown>> | undefined,
+  honorFlags = false,
+): SpanContext | undefined {
   const header = meta?.['traceparent'];
   if (typeof header !== 'string') return undefined;
   const match = TRACEPARENT.exec(header.trim());
@@ -17,7 +24,7 @@ export function spanContextFromMeta(meta: Readonly<Record<string, unknown>> | un
   const context: SpanContext = {
     traceId,
     spanId,
-    traceFlags: parseInt(flags, 16) & 1,
+    traceFlags: honorFlags ? parseInt(flags, 16) & TraceFlags.SAMPLED : TraceFlags.SAMPLED,
     isRemote: true,
     ...(typeof state === 'string' && state.length > 0 && { traceState: createTraceState(state) }),
   };

@@ -13,6 +13,7 @@
 import type { InputRequest } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
+import { reducedAnswer } from './bounds.js';
 import type { ElicitationResult } from './markers.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';
 import { askedAgain, attemptsOf } from './reask.js';
@@ -175,7 +176,8 @@ export class Ledger {
       setOwn(this.retryNow, key, [attempt + 1, error.reason]);
       return undefined;
     }
-    setOwn(this.answers, key, [digest, response]);
+    // Only what the question's schema holds is kept (sealed into every later round's state).
+    setOwn(this.answers, key, [digest, reducedAnswer(question.rendered.request, response)]);
     return outcome;
   }
 

@@ -6,7 +6,8 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import { elicitationCompleter, requestTrace, type ToolContext } from '../context.js';
+import { answerLimit, elicitationCompleter, requestTrace, type ToolContext } from '../context.js';
+import { assertAnswerSize, DEFAULT_MAX_ANSWER_BYTES } from './bounds.js';
 import { questionKind } from './telemetryKinds.js';
 import { ToolError } from '../errors.js';
 import { askKind, type ElicitationResult } from './markers.js';
@@ -64,6 +65,8 @@ export async function pushQuestion(
       }
       throw error;
     }
+    // Measured before anything reads it: the client's answer is untrusted input.
+    assertAnswerSize(`Resolver '${question.label}'`, response, ctx[answerLimit] ?? DEFAULT_MAX_ANSWER_BYTES);
     try {
       return await readAnswerTo(question, response);
     } catch (error) {

@@ -11,7 +11,8 @@
 import type { InputRequest, InputRequiredResult } from '@modelcontextprotocol/server';
 import { inputRequired } from '@modelcontextprotocol/server';
 
-import { requestTrace, type ToolContext } from '../context.js';
+import { answerLimit, requestTrace, type ToolContext } from '../context.js';
+import { assertAnswerSize, DEFAULT_MAX_ANSWER_BYTES } from './bounds.js';
 import { questionKind } from './telemetryKinds.js';
 import { assertBackChannel, assertCapability } from './capabilities.js';
 import type { Ledger } from './ledger.js';
@@ -49,6 +50,9 @@ export function modernStrategy(ctx: ToolContext, ledger: Ledger): RoundStrategy 
   return {
     async recall(question, unprompted) {
       const responses = ctx.mcpReq.inputResponses;
+      if (responses !== undefined && Object.hasOwn(responses, question.key)) {
+        assertAnswerSize(`Resolver '${question.label}'`, responses[question.key], limitOf(ctx));
+      }
       const outcome = await ledger.recall(question, responses, unprompted);
       if (
         trace !== undefined &&
@@ -69,6 +73,11 @@ export function modernStrategy(ctx: ToolContext, ledger: Ledger): RoundStrategy 
       return { kind: 'reply', result: inputRequired({ inputRequests, requestState: ledger.encode() }) };
     },
   };
+}
+
+/** The largest answer the server accepts on this request (`maxAnswerBytes`). */
+export function limitOf(ctx: ToolContext): number {
+  return ctx[answerLimit] ?? DEFAULT_MAX_ANSWER_BYTES;
 }
 
 /**

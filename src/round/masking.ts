@@ -8,6 +8,8 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import { McpResolveError, ToolError } from '../errors.js';
+import { isClientLeft } from '../clientLeft.js';
+import { createLogLimiter } from '../logLimiter.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
 
 /** Where a masked failure happened, handed to the error hook with the cause. */
@@ -37,10 +39,18 @@ export function maskedMessage(ref: string): string {
   return `Internal error (ref ${ref}): the server could not complete this request. Its operator can find the cause in the server log under this reference.`;
 }
 
-/** The default hook: one line on stderr (`console.error`, present on every runtime), no stack. */
+/** Lines for calls whose client left: client-caused, so rate-limited (counted, never silenced). */
+const clientLeftLines = createLogLimiter((line) => console.error(line));
+
+/**
+ * The default hook: one line on stderr (`console.error`, present on every runtime), no stack. A call
+ * that failed because its client left goes through a rate limit: a few lines per 10 s, then a count.
+ */
 export function logFailure(error: unknown, info: FailureInfo): void {
   const cause = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  console.error(`mcp-resolve: ${info.method} '${info.name}' failed [ref ${info.ref}]: ${cause.replace(/\s+/g, ' ')}`);
+  const line = `mcp-resolve: ${info.method} '${info.name}' failed [ref ${info.ref}]: ${cause.replace(/\s+/g, ' ')}`;
+  if (isClientLeft(error)) clientLeftLines('calls ended because their client left', line);
+  else console.error(line);
 }
 
 /** Whether `error` is one whose message was written for the client: a `ToolError` or the library's own. */

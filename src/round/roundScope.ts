@@ -7,7 +7,7 @@ import type { InputRequiredResult, Server, ServerContext } from '@modelcontextpr
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
-import { elicitationCompleter, requestTrace, type ToolContext, withStateAccessor } from '../context.js';
+import { answerLimit, elicitationCompleter, requestTrace, type ToolContext, withStateAccessor } from '../context.js';
 import { Ledger } from '../questions/ledger.js';
 import { strategyFor, type RoundStrategy } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
@@ -29,6 +29,8 @@ export interface RoundServices {
   readonly sealer: RequestStateSealer;
   readonly principal: (ctx: ServerContext) => string | undefined;
   readonly legacyQuestionTimeoutMs: number;
+  /** The largest answer accepted, in bytes of JSON (`maxAnswerBytes`). */
+  readonly maxAnswerBytes: number;
   /** What the client may read of a failure (see masking.ts). */
   readonly maskError: ErrorMasker;
   /** The server's observer (`telemetry` option), when it has one. */
@@ -156,6 +158,7 @@ function toolContextOf(
   // The SDK's notifier on this connection's own Server: the page step of a URL question reports completion here.
   if (era === 'legacy') ctx[elicitationCompleter] = services.completeElicitation;
   if (trace !== undefined) ctx[requestTrace] = trace;
+  ctx[answerLimit] = services.maxAnswerBytes;
   // With no state the SDK's accessor already answers `undefined`; only plaintext replaces it.
   if (plaintext !== undefined) ctx.mcpReq = withStateAccessor(sdkCtx.mcpReq, plaintext);
   return ctx;

@@ -17,6 +17,12 @@ export interface McpResolveServerOptions {
   /** How long a legacy push question may wait for the human, in ms (default 10 minutes). */
   readonly legacyQuestionTimeoutMs?: number;
   /**
+   * The largest answer to one question the server accepts, in bytes of JSON, on every era (an
+   * `inputResponses` entry, a pushed question's answer, a `tasks/update` answer). A larger answer
+   * fails with an error naming the size and this option. @default 65_536
+   */
+  readonly maxAnswerBytes?: number;
+  /**
    * The SDK's serving of hand-built `input_required` results (its legacy shim, round cap and
    * per-round timeout). Resolver tools do not use the shim: they ask legacy clients by push.
    */

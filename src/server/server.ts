@@ -30,6 +30,8 @@ import { ResolvingMcpServer, serveTools } from './toolRegistry.js';
 import type { TaskHost } from '../round/taskHost.js';
 import { TaskRunner } from '../tasks/runner.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
+import { DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
+import { positiveInteger } from '../options.js';
 import type { McpResolveServerOptions } from './options.js';
 import { observedTasks } from './options.js';
 import type { Telemetry } from '../telemetry/hooks.js';
@@ -80,6 +82,13 @@ export class McpResolveServer {
       sealer: createSealer(info.name, options.requestState),
       principal: options.principal ?? ((ctx) => principalFrom(ctx.http?.authInfo)),
       legacyQuestionTimeoutMs: timeout ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
+      maxAnswerBytes: positiveInteger(
+        'maxAnswerBytes',
+        { api: 'new McpResolveServer()', option: 'maxAnswerBytes' },
+        options.maxAnswerBytes,
+        DEFAULT_MAX_ANSWER_BYTES,
+        'number of bytes',
+      ),
       maskError: createErrorMasker(options),
       telemetry: options.telemetry,
     };

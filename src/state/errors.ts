@@ -5,6 +5,7 @@
  * server log as a fixed reason code. Sealing-side failures are a bare `-32603`.
  */
 import { INTERNAL_ERROR, INVALID_PARAMS, ProtocolError } from '@modelcontextprotocol/server';
+import type { LimitedLog } from '../logLimiter.js';
 import { isMultiRoundMethod } from '../multiRound.js';
 import { REQUEST_STATE_KEYS_ENV } from './keys.js';
 
@@ -68,10 +69,13 @@ function safeWarn(logger: SealingLogger, line: string): void {
 
 const SHARE_KEYS = `set the same ${REQUEST_STATE_KEYS_ENV} (or requestState.keys) on every instance and keep it across restarts`;
 
-/** Logs `requestState rejected on <method>: <reason>`; an `unknown_key` says which variable to set. */
-export function logRejected(logger: SealingLogger, method: unknown, reason: RejectReason): void {
+/**
+ * Logs `requestState rejected on <method>: <reason>` through the sealer's rate limit (a client can
+ * send any number of bad tokens); an `unknown_key` says which variable to set.
+ */
+export function logRejected(log: LimitedLog, method: unknown, reason: RejectReason): void {
   const hint = reason === 'unknown_key' ? ` (sealed with a key this process does not have: ${SHARE_KEYS})` : '';
-  safeWarn(logger, `requestState rejected on ${methodForLog(method)}: ${reason}${hint}`);
+  log('requestState rejected', `requestState rejected on ${methodForLog(method)}: ${reason}${hint}`);
 }
 
 /** Logs, at start, that `hosting` seals with a random per-process key and what to set instead. */

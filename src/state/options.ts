@@ -43,6 +43,8 @@ export interface SealingOptions {
 export interface InternalSealingOptions extends SealingOptions {
   /** Default: synchronous `node:crypto` where the runtime has it, else Web Crypto. */
   primitives?: CryptoPrimitives;
+  /** Rejection lines written per 10 s before they are counted instead (default 5; tests that read every reason lift it). */
+  rejectionLinesPerInterval?: number;
 }
 
 /** How tokens are produced: the built-in AEAD with a key ring, or a codec. */

@@ -23,6 +23,7 @@ import { resolveSealingOptions } from './options.js';
 import type { CryptoPrimitives } from './primitives.js';
 import type { OpenOutcome } from './token.js';
 import { builtinTokens, MAX_ISSUED_AT } from './token.js';
+import { createLogLimiter } from '../logLimiter.js';
 import { isPromiseLike } from '../promise.js';
 
 /** Seals outgoing and opens incoming `requestState` for one server (audience); methods may be passed around detached. */
@@ -107,6 +108,11 @@ export function createSealer(serverName: string, options?: InternalSealingOption
   const resolved = resolveSealingOptions(serverName, options);
   const { logger, now, replayStore, primitives } = resolved;
   const engine = engineFor(resolved.format, resolved.audience, primitives);
+  // Rejections are client-caused: rate-limited, counted, never silenced.
+  const rejections = createLogLimiter((line) => logger.warn(line), {
+    now,
+    ...(options?.rejectionLinesPerInterval !== undefined && { linesPerInterval: options.rejectionLinesPerInterval }),
+  });
 
   const fail = (binding: unknown, failure: ServerFailureReason): ProtocolError => {
     logServerFailure(logger, methodOf(binding), failure);
@@ -168,7 +174,7 @@ export function createSealer(serverName: string, options?: InternalSealingOption
     if (checked.ok) return checked.plaintext;
     refused?.('failure' in checked ? checked.failure : checked.reason);
     if ('failure' in checked) throw fail(binding, checked.failure);
-    logRejected(logger, methodOf(binding), checked.reason);
+    logRejected(rejections, methodOf(binding), checked.reason);
     throw invalidRequestStateError();
   };
 

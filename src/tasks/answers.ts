@@ -6,6 +6,7 @@
  */
 import { inputResponse, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
+import { answerBytes, DEFAULT_MAX_ANSWER_BYTES, reducedAnswer } from '../questions/bounds.js';
 import type { QuestionKindInfo } from '../questions/kinds.js';
 import { kindOfMethod } from '../questions/kinds.js';
 import type { TaskRecord } from './store.js';
@@ -23,13 +24,15 @@ function shapeProblem(key: string, method: QuestionKindInfo['method'], response:
 }
 
 /**
- * `current` with `responses` recorded, or `undefined` when it waits on none of them. `dropped` are
- * keys whose response the SDK dropped as not a bare result. Throws the `-32602` naming every problem.
+ * `current` with `responses` recorded (each reduced to its question's schema), or `undefined` when it
+ * waits on none of them. `dropped` are keys whose response the SDK dropped as not a bare result; an
+ * answer over `maxAnswerBytes` is a problem. Throws the `-32602` naming every problem.
  */
 export function recordAnswers(
   current: TaskRecord,
   responses: Readonly<Record<string, unknown>>,
   dropped: readonly string[],
+  maxAnswerBytes: number = DEFAULT_MAX_ANSWER_BYTES,
 ): TaskRecord | undefined {
   if (current.status !== 'input_required') return undefined;
   const answered = Object.keys(responses).filter((key) => Object.hasOwn(current.pending, key));
@@ -40,6 +43,12 @@ export function recordAnswers(
   problems.push(
     ...answered.flatMap((key) => {
       const question = current.pending[key];
+      const bytes = answerBytes(responses[key]);
+      if (bytes > maxAnswerBytes) {
+        return [
+          `the response under '${key}' is too large (got ${bytes} bytes; this server takes at most ${maxAnswerBytes}, its maxAnswerBytes option)`,
+        ];
+      }
       const problem = question && shapeProblem(key, question.request.method, responses[key]);
       return problem === undefined ? [] : [problem];
     }),
@@ -55,7 +64,8 @@ export function recordAnswers(
   for (const key of answered) {
     const question = pending[key];
     if (question === undefined) continue;
-    answers[question.node] = { digest: question.digest, response: responses[key] };
+    // Only what the question's schema holds is kept, for the task's whole TTL.
+    answers[question.node] = { digest: question.digest, response: reducedAnswer(question.request, responses[key]) };
     delete pending[key];
   }
   const { statusMessage: _previous, ...rest } = current;

@@ -8,6 +8,7 @@ import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import type { McpResolveErrorData } from '../errors.js';
 import { positiveInteger } from '../options.js';
+import { questionCapabilities } from '../questions/bounds.js';
 import { createMemoryTaskStore } from './memoryStore.js';
 import type { TaskError, TaskRecord, TaskStore } from './store.js';
 import { detailedTask } from './wire.js';
@@ -97,7 +98,7 @@ export class TaskRecords {
     this.options.onerror?.(error instanceof Error ? error : new Error(String(error)));
   }
 
-  /** A new `working` task of `tool` with these arguments. */
+  /** A new `working` task of `tool` with these arguments, keeping only the client capabilities questions read. */
   newRecord(
     tool: string,
     args: Record<string, unknown>,
@@ -107,6 +108,8 @@ export class TaskRecords {
   ): TaskRecord {
     const now = Date.now();
     const at = new Date(now).toISOString();
+    // Only what the library reads of the client is kept (for the task's whole TTL), whatever it declared.
+    const kept = questionCapabilities(capabilities);
     return {
       taskId: crypto.randomUUID(),
       revision: 0,
@@ -117,7 +120,7 @@ export class TaskRecords {
       expiresAt: now + this.ttlMs,
       pollIntervalMs: this.pollIntervalMs,
       ...(principal !== undefined && { principal }),
-      call: { tool, arguments: args, ...(capabilities !== undefined && { clientCapabilities: capabilities }) },
+      call: { tool, arguments: args, ...(kept !== undefined && { clientCapabilities: kept }) },
       pending: {},
       answers: {},
       bodyStarted,

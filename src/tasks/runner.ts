@@ -117,7 +117,9 @@ export class TaskRunner implements TaskHost {
     services: RoundServices,
   ): Promise<void> {
     await this.visible(taskId, sdkCtx, services);
-    const next = await this.records.transition(taskId, (current) => recordAnswers(current, responses, dropped));
+    const next = await this.records.transition(taskId, (current) =>
+      recordAnswers(current, responses, dropped, services.maxAnswerBytes),
+    );
     if (next?.status === 'working') void this.execution.advance(taskId, contextOf(sdkCtx, services), services);
   }
 

@@ -61,6 +61,39 @@ describe('DNS-rebinding guard', () => {
     ]);
   });
 
+  it.each(['localhost:P@evil.example', 'a b', 'localhost:99999', '[::1'])(
+    'answers a malformed Host header (%j) with 400 and a JSON-RPC error, not 500',
+    async (host) => {
+      const response = await initializeWith({ host });
+      expect(response.status).toBe(400);
+      expect(JSON.parse(response.body)).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Bad Request: malformed Host header' },
+      });
+    },
+  );
+
+  it('answers a malformed Host header with 400 on the Web handler too, reported', async () => {
+    const reports: string[] = [];
+    const handler = createDualEraHandler(askNameServer, { onerror: (error) => reports.push(error.message) });
+    try {
+      for (const host of ['localhost:P@evil.example', 'a b', 'localhost:99999', '[::1']) {
+        const response = await handler.fetch(
+          new Request('http://localhost/mcp', {
+            method: 'POST',
+            headers: { host, 'content-type': 'application/json', accept: ACCEPT },
+            body: INITIALIZE,
+          }),
+        );
+        expect(response.status).toBe(400);
+      }
+      expect(reports).toEqual(Array(4).fill('Rejected request: malformed Host header (400)'));
+    } finally {
+      await handler.close();
+    }
+  });
+
   it('rejects a foreign Origin with 403 and accepts a loopback one', async () => {
     expect((await initializeWith({ origin: 'https://evil.example' })).status).toBe(403);
     expect((await initializeWith({ origin: `http://localhost:${served.url.port}` })).status).toBe(200);

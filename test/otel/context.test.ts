@@ -52,6 +52,31 @@ describe.each(['modern', 'legacy'] as const)('a client trace context on the %s e
   });
 
   it.each([
+    [undefined, 1],
+    [false, 1],
+    [true, 0],
+  ] as const)(
+    'with honorClientTraceFlags %s, a traceparent with flags 00 gives %i traced calls (the client cannot switch tracing off by default)',
+    async (honorClientTraceFlags, expected) => {
+      const recorded = recording(honorClientTraceFlags === undefined ? {} : { honorClientTraceFlags });
+      cleanups.push(() => recorded.shutdown());
+      const connection = await connectInProcess(createRefundDesk({ telemetry: recorded.telemetry }).createServer, {
+        era,
+      });
+      cleanups.push(() => connection.close());
+      const result = await connection.client.callTool({
+        name: 'refund_order',
+        arguments: ORDER_7001,
+        _meta: { traceparent: `00-${TRACE}-${PARENT}-00` },
+      });
+      expect(result.isError).toBeFalsy();
+      const spans = callSpans(recorded.spans());
+      expect(spans).toHaveLength(expected);
+      if (expected === 1) expect(spans[0]?.spanContext().traceId).toBe(TRACE);
+    },
+  );
+
+  it.each([
     ['not a traceparent', 'hello'],
     ['an all-zero trace id', `00-${'0'.repeat(32)}-${PARENT}-01`],
     ['upper-case hex', `00-${TRACE.toUpperCase()}-${PARENT}-01`],
@@ -185,5 +210,15 @@ describe('a masked error', () => {
     expect(span?.attributes).toMatchObject({ 'mcp_resolve.error.ref': ref, 'error.type': 'tool_error' });
     const values = exportedValues(recorded.spans(), await recorded.metrics());
     expect(values.filter(([, value]) => String(value).includes('hunter2'))).toEqual([]);
+  });
+});
+
+describe('otel() options', () => {
+  it('refuses an honorClientTraceFlags that is not a boolean, naming the option', async () => {
+    const { otel } = await import('../../src/otel/index.js');
+    // @ts-expect-error - a JavaScript caller can pass anything
+    expect(() => otel({ honorClientTraceFlags: 'yes' })).toThrow(
+      "otel(): honorClientTraceFlags must be true or false (got yes). Leave it out to ignore clients' trace flags.",
+    );
   });
 });

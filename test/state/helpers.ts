@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import type { RejectReason } from '../../src/state/errors.js';
 import type { RequestBinding } from '../../src/state/binding.js';
 import type { RequestStateSealer } from '../../src/state/sealer.js';
-import type { SealingOptions } from '../../src/state/index.js';
+import type { InternalSealingOptions } from '../../src/state/options.js';
 import { createSealer } from '../../src/state/sealer.js';
 
 /** Three distinct 32-byte keys, hex. */
@@ -72,9 +72,15 @@ export interface Fixture {
 }
 
 /** Builds a {@link Fixture} for a server named `name`. */
-export function fixture(options: SealingOptions = {}, name = 'refund-desk', clock = testClock()): Fixture {
+export function fixture(options: InternalSealingOptions = {}, name = 'refund-desk', clock = testClock()): Fixture {
   const log = captureLog();
-  const sealer = createSealer(name, { keys: [KEY_A], now: clock.now, logger: log.logger, ...options });
+  const sealer = createSealer(name, {
+    keys: [KEY_A],
+    now: clock.now,
+    logger: log.logger,
+    rejectionLinesPerInterval: Infinity,
+    ...options,
+  });
   return { sealer, clock, log };
 }
 

@@ -1,0 +1,56 @@
+/**
+ * Rejected tokens are client-caused: a client sending thousands of bad requestState values must not
+ * write thousands of log lines. A few lines per interval are written, the rest counted into one
+ * summary line, never silenced.
+ */
+import { ProtocolError } from '@modelcontextprotocol/client';
+import { elicit, resolver } from 'mcp-resolve';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+import { createLogLimiter } from '../../src/logLimiter.js';
+import { asked, connectManual, newServer } from '../resolvers/helpers.js';
+
+const Pick = z.object({ pick: z.string() });
+
+describe('rejected requestState lines over the wire', () => {
+  it('200 bad tokens write 5 lines, then one line counting the other 195 once the interval is over', async () => {
+    const lines: string[] = [];
+    let now = Date.UTC(2026, 0, 1);
+    const ask = resolver({ name: 'ask' }, () => elicit('Pick?', Pick));
+    const server = newServer({
+      requestState: { logger: { warn: (line) => void lines.push(line) }, now: () => now },
+    }).tool('t', { resolve: { ask } }, () => 'ran');
+    const manual = await connectManual(server);
+    const first = asked(await manual.round('t', {}));
+    const bad = `${(first.requestState ?? '').slice(0, -4)}AAAA`;
+    for (let i = 0; i < 200; i++) {
+      await expect(manual.round('t', {}, { requestState: bad })).rejects.toBeInstanceOf(ProtocolError);
+    }
+    expect(lines).toEqual(Array(5).fill('requestState rejected on tools/call: tampered'));
+    now += 10_000;
+    await expect(manual.round('t', {}, { requestState: bad })).rejects.toBeInstanceOf(ProtocolError);
+    expect(lines.slice(5)).toEqual([
+      'mcp-resolve: 195 more like this in the last 10 s: requestState rejected',
+      'requestState rejected on tools/call: tampered',
+    ]);
+  });
+});
+
+describe('createLogLimiter', () => {
+  it('writes the summary at the end of an interval with counted lines, even when nothing follows', () => {
+    const lines: string[] = [];
+    const scheduled: Array<() => void> = [];
+    const log = createLogLimiter((line) => void lines.push(line), {
+      now: () => 0,
+      linesPerInterval: 2,
+      schedule: (run) => void scheduled.push(run),
+    });
+    for (let i = 0; i < 7; i++) log('client left', `line ${i}`);
+    log('other', 'other 0');
+    expect(lines).toEqual(['line 0', 'line 1', 'other 0']);
+    expect(scheduled).toHaveLength(1);
+    scheduled[0]?.();
+    expect(lines.at(-1)).toBe('mcp-resolve: 5 more like this in the last 10 s: client left');
+  });
+});
