@@ -310,7 +310,11 @@ async function clientOf(requestOptions: LegacyRequestOptions): Promise<string> {
 
 /** An IPv4 address as it is (also when IPv4-mapped); an IPv6 address by its first four groups (its /64 network). */
 export function addressBucket(address: string): string {
-  const bare = address.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
+  const bare = address
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '')
+    .toLowerCase();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
   if (mapped !== null) return mapped[1] ?? bare;
   if (!bare.includes(':')) return bare;

@@ -193,7 +193,11 @@ export function createSessionTable(factory: McpServerFactory, options: SessionTa
       const idle = fleet === undefined ? undefined : oldestIdle(live, true);
       if (idle === undefined) {
         const retryAfter = retryAfterSeconds(live);
-        report(new Error(`Refused a legacy session: ${overCount ? `${maxSessions} sessions are live` : `${held} bytes are held`}`));
+        report(
+          new Error(
+            `Refused a legacy session: ${overCount ? `${maxSessions} sessions are live` : `${held} bytes are held`}`,
+          ),
+        );
         const message = overCount
           ? `Service Unavailable: this server holds its maximum of ${maxSessions} legacy sessions; retry in ${retryAfter} s`
           : `Service Unavailable: legacy sessions hold ${held} of the ${budgetBytes} bytes they may keep ` +

@@ -8,12 +8,7 @@
  * sorted set of live sessions and one per client, scored by expiry, a hash of each session's
  * size and client, and a byte total. Every save first releases what expired sessions held.
  */
-import type {
-  FleetMessage,
-  LegacySessionFleet,
-  SessionRefusal,
-  SharedSessionRecord,
-} from '../hosting/sessionFleet.js';
+import type { FleetMessage, LegacySessionFleet, SessionRefusal, SharedSessionRecord } from '../hosting/sessionFleet.js';
 import type { RedisConnection } from './connection.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, isSentinelConnection, withDeadline } from './connection.js';
 
