@@ -53,5 +53,5 @@ export { McpResolveServer } from './server/server.js';
 export type { InputValues, ResolvedValues, ResolveShape, ToolBody, ToolDeclaration, ToolInput } from './round/tool.js';
 export type { PromptArgs, PromptBody, PromptDeclaration } from './round/prompt.js';
 export type { ResourceRead } from './round/resource.js';
-export type { DualEraHandler, DualEraHttpOptions, ServerSource } from './hosting/index.js';
+export type { DualEraHandler, DualEraHttpOptions, DualEraRequestOptions, ServerSource } from './hosting/index.js';
 export { createDualEraHandler } from './hosting/index.js';

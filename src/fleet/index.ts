@@ -15,6 +15,8 @@ export type {
   FleetNotification,
   LegacySessionFleet,
   MemorySessionHub,
+  SessionAdmission,
+  SessionRefusal,
   SharedSessionRecord,
   SharedSessionStore,
 } from '../hosting/sessionFleet.js';

@@ -18,10 +18,19 @@ import { announceHttpHosting, factoryOf, telemetryOf } from './source.js';
 
 const NESTED_BATCH = 'a JSON-RPC batch entry must be a message object, not an array';
 
+/** Per-request options of {@link DualEraHandler.fetch}: the SDK's, plus the client's remote address. */
+export interface DualEraRequestOptions extends McpHandlerRequestOptions {
+  /**
+   * The client's remote address (`serveHttp` sets it from the socket): anonymous legacy sessions
+   * count against it for `maxLegacySessionsPerClient`. The `clientAddress` option, when set, wins.
+   */
+  readonly clientAddress?: string | undefined;
+}
+
 /** The handler returned by {@link createDualEraHandler}. */
 export interface DualEraHandler {
   /** Serves one HTTP request of either era; `authInfo` is passed through to the factory and handlers. */
-  fetch(request: Request, init?: McpHandlerRequestOptions): Promise<Response>;
+  fetch(request: Request, init?: DualEraRequestOptions): Promise<Response>;
   /** Closes every legacy session and in-flight modern exchange; later requests answer 503. */
   close(): Promise<void>;
   /**
@@ -57,6 +66,10 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
       ? createLegacySessionLeg(factory, {
           idleMs: resolved.legacySessionIdleMs,
           maxSessions: resolved.maxLegacySessions,
+          maxCapabilitiesBytes: resolved.maxClientCapabilitiesBytes,
+          maxSessionBytes: resolved.maxLegacySessionBytes,
+          budgetBytes: resolved.legacySessionBudgetBytes,
+          maxPerClient: resolved.maxLegacySessionsPerClient,
           fleet,
           onerror: report,
           onSessions: (delta) => telemetry?.legacySessions?.(delta),
@@ -66,7 +79,7 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
   const guard = createRebindingGuard(allowedHosts, allowedOrigins, report);
   let closed = false;
 
-  async function route(request: Request, init: McpHandlerRequestOptions): Promise<Response> {
+  async function route(request: Request, init: DualEraRequestOptions): Promise<Response> {
     if (closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
     const rejected = guard(request);
     if (rejected !== undefined) return rejected;
@@ -80,6 +93,8 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
       const forward = { ...(authInfo !== undefined && { authInfo }) };
       return (await isLegacyRequest(request)) ? legacyLeg.fetch(request, forward) : modern.fetch(request, forward);
     }
+    const named = resolved.clientAddress?.(request);
+    const clientAddress = typeof named === 'string' && named !== '' ? named : init.clientAddress;
     if (!isJsonContentType(request.headers.get('content-type'))) {
       report(new Error('Unsupported Media Type: Content-Type must be application/json'));
       return jsonRpcErrorResponse(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
@@ -98,7 +113,9 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
     const forward = { ...(authInfo !== undefined && { authInfo }), parsedBody };
     const legacyTraffic =
       !claimsModern(request, parsedBody) && (await isLegacyRequest(request, parsedBody, { maxRequestBodySize }));
-    return legacyTraffic ? legacyLeg.fetch(request, forward) : modern.fetch(request, forward);
+    return legacyTraffic
+      ? legacyLeg.fetch(request, { ...forward, ...(clientAddress !== undefined && { clientAddress }) })
+      : modern.fetch(request, forward);
   }
 
   return {

@@ -5,6 +5,6 @@
  */
 
 export { createDualEraHandler } from './dualEraHandler.js';
-export type { DualEraHandler } from './dualEraHandler.js';
+export type { DualEraHandler, DualEraRequestOptions } from './dualEraHandler.js';
 export type { DualEraHttpOptions } from './options.js';
 export type { ServerSource } from './source.js';

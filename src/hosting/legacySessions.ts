@@ -16,8 +16,10 @@
 import type { McpHandlerRequestOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 
+import { principalFrom } from '../state/binding.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
-import type { FleetNotification, LegacySessionFleet, SharedSessionRecord } from './sessionFleet.js';
+import type { FleetNotification, LegacySessionFleet, SessionRefusal, SharedSessionRecord } from './sessionFleet.js';
+import { utf8Length } from './sessionFleet.js';
 import type { FleetLink } from './sessionFleetLink.js';
 import { linkToFleet } from './sessionFleetLink.js';
 import { createSessionLocator } from './sessionRecreator.js';
@@ -29,8 +31,16 @@ import { createSessionTable } from './sessionTable.js';
 export interface LegacySessionLegOptions {
   /** Idle lifetime of a session in milliseconds (`Infinity`: no idle closing). */
   readonly idleMs: number;
-  /** Most sessions held at once by this instance (local copies, in a fleet). */
+  /** Most sessions held at once by this instance (local copies, in a fleet) and, in a fleet, by the shared store. */
   readonly maxSessions: number;
+  /** Largest declared capabilities of an `initialize`, bytes of JSON. */
+  readonly maxCapabilitiesBytes: number;
+  /** Largest initialize params one session keeps, bytes of JSON. */
+  readonly maxSessionBytes: number;
+  /** Total bytes of initialize params all sessions keep (in the shared store, in a fleet). */
+  readonly budgetBytes: number;
+  /** Most sessions one client holds (across the fleet, in a fleet). */
+  readonly maxPerClient: number;
   /** Where sessions are shared with other instances; `undefined`: this process only. */
   readonly fleet: LegacySessionFleet | undefined;
   /** Receives serving failures and rejected requests. */
@@ -39,10 +49,16 @@ export interface LegacySessionLegOptions {
   readonly onSessions?: ((delta: 1 | -1) => void) | undefined;
 }
 
+/** The request options of the legacy leg: the SDK's, plus the client's remote address. */
+export interface LegacyRequestOptions extends McpHandlerRequestOptions {
+  /** The remote address of the client, when known: anonymous sessions count against it. */
+  readonly clientAddress?: string | undefined;
+}
+
 /** A fetch-shaped handler for legacy traffic that owns its sessions. */
 export interface LegacySessionLeg {
   /** Serves one legacy HTTP request (POST, GET or DELETE), opening a session on `initialize`. */
-  fetch(request: Request, options?: McpHandlerRequestOptions): Promise<Response>;
+  fetch(request: Request, options?: LegacyRequestOptions): Promise<Response>;
   /** Closes every session (its local copies, in a fleet) and refuses further requests. */
   close(): Promise<void>;
   /** Publishes list-changed and resource-updated notifications to every live session (every instance's, in a fleet). */
@@ -70,6 +86,8 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
   const table: SessionTable = createSessionTable(factory, {
     idleMs,
     maxSessions: options.maxSessions,
+    budgetBytes: options.budgetBytes,
+    maxPerClient: options.maxPerClient,
     fleet,
     relay: () => link?.relay,
     report,
@@ -91,26 +109,43 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
     resourceUpdated: (uri) => publish({ kind: 'resourceUpdated', uri }),
   };
 
-  async function open(request: Request, requestOptions: McpHandlerRequestOptions): Promise<Response> {
-    const refused = table.admit();
+  async function open(request: Request, requestOptions: LegacyRequestOptions): Promise<Response> {
+    const opening = keptInitialize(requestOptions.parsedBody, options);
+    if (opening instanceof Response) return opening;
+    const { body, params, bytes } = opening;
+    const client = await clientOf(requestOptions);
+    const refused = table.admit({ bytes, client });
     if (refused !== undefined) return refused;
-    const session = await table.create(request, requestOptions, () => crypto.randomUUID());
+    const sessionOptions = { ...requestOptions, parsedBody: body };
+    const session = await table.create(request, sessionOptions, () => crypto.randomUUID(), { bytes, client });
     let response: Response;
     try {
-      response = await table.serve(session, request, requestOptions);
+      response = await table.serve(session, request, sessionOptions);
     } finally {
       // The transport refused the initialize (bad Accept, batch, …): no session was created.
       if (session.id === undefined) await table.close(session);
     }
     if (fleet !== undefined && session.id !== undefined) {
       const id = session.id;
-      const record: SharedSessionRecord = { initialize: initializeParams(requestOptions.parsedBody) };
+      const record: SharedSessionRecord = { initialize: params };
+      const admission = {
+        client,
+        maxSessions: options.maxSessions,
+        budgetBytes: options.budgetBytes,
+        maxPerClient: options.maxPerClient,
+      };
+      let refusal: SessionRefusal | undefined;
       try {
-        await viaStore('record the new session', () => fleet.save(id, record, idleMs));
+        refusal = await viaStore('record the new session', () => fleet.save(id, record, idleMs, admission));
       } catch (error) {
         await response.body?.cancel();
         await table.close(session);
         throw error;
+      }
+      if (refusal !== undefined) {
+        await response.body?.cancel();
+        await table.close(session);
+        return fleetRefusal(refusal, options);
       }
     }
     return response;
@@ -119,7 +154,7 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
   async function serveSession(
     sessionId: string,
     request: Request,
-    requestOptions: McpHandlerRequestOptions,
+    requestOptions: LegacyRequestOptions,
   ): Promise<Response> {
     const method = request.method.toUpperCase();
     if (fleet !== undefined && method === 'DELETE' && table.get(sessionId) === undefined) {
@@ -150,7 +185,7 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
     return response;
   }
 
-  async function route(request: Request, requestOptions: McpHandlerRequestOptions): Promise<Response> {
+  async function route(request: Request, requestOptions: LegacyRequestOptions): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) return serveSession(sessionId, request, requestOptions);
     if (request.method.toUpperCase() === 'POST' && opensSession(requestOptions.parsedBody)) {
@@ -195,9 +230,134 @@ function opensSession(body: unknown): boolean {
   return Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
 }
 
-/** The params of the `initialize` request in a parsed body. */
-function initializeParams(body: unknown): Record<string, unknown> {
-  const messages: unknown[] = Array.isArray(body) ? body : [body];
-  const initialize = messages.find((message) => isInitializeRequest(message));
-  return initialize !== undefined && isInitializeRequest(initialize) ? { ...initialize.params } : {};
+/** What a new session keeps: the body with its `initialize` params reduced, those params, and their size. */
+interface KeptInitialize {
+  readonly body: unknown;
+  readonly params: Record<string, unknown>;
+  readonly bytes: number;
+}
+
+/** The `initialize` params a session keeps: what the SDK server reads of them, nothing else. */
+const KEPT_PARAMS = ['protocolVersion', 'capabilities', 'clientInfo'] as const;
+
+/**
+ * The parsed body with each `initialize` reduced to the params a session keeps, or the 400 to
+ * answer when its declared capabilities or its kept params are over their limits.
+ */
+function keptInitialize(
+  body: unknown,
+  limits: Pick<LegacySessionLegOptions, 'maxCapabilitiesBytes' | 'maxSessionBytes' | 'onerror'>,
+): KeptInitialize | Response {
+  let kept: { params: Record<string, unknown>; bytes: number } | undefined;
+  let refusal: Response | undefined;
+  const reduce = (message: unknown): unknown => {
+    if (refusal !== undefined || !isInitializeRequest(message)) return message;
+    const declared = message.params as Record<string, unknown>;
+    const capabilitiesBytes = utf8Length(JSON.stringify(declared['capabilities'] ?? {}));
+    if (capabilitiesBytes > limits.maxCapabilitiesBytes) {
+      refusal = invalidParams(
+        `initialize declares ${capabilitiesBytes} bytes of client capabilities, over this server's limit of ` +
+          `${limits.maxCapabilitiesBytes} bytes (maxClientCapabilitiesBytes)`,
+        limits.onerror,
+      );
+      return message;
+    }
+    const params: Record<string, unknown> = {};
+    for (const name of KEPT_PARAMS) if (declared[name] !== undefined) params[name] = declared[name];
+    const bytes = utf8Length(JSON.stringify(params));
+    if (bytes > limits.maxSessionBytes) {
+      refusal = invalidParams(
+        `initialize params (protocol version, capabilities, client info) are ${bytes} bytes, over this server's ` +
+          `limit of ${limits.maxSessionBytes} bytes per legacy session (maxLegacySessionBytes)`,
+        limits.onerror,
+      );
+      return message;
+    }
+    kept ??= { params, bytes };
+    return { ...message, params };
+  };
+  const reduced = Array.isArray(body) ? body.map(reduce) : reduce(body);
+  if (refusal !== undefined) return refusal;
+  return { body: reduced, params: kept?.params ?? {}, bytes: kept?.bytes ?? 0 };
+}
+
+function invalidParams(problem: string, onerror: (error: Error) => void): Response {
+  try {
+    onerror(new Error(`Refused a legacy session: ${problem}`));
+  } catch {
+    // Reporting must never change a response.
+  }
+  return jsonRpcErrorResponse(400, -32602, `Invalid params: ${problem}`);
+}
+
+/**
+ * The opaque id of the client a new session counts against: a hash of its principal when the
+ * request is authenticated, else of its remote address (an IPv6 address by its /64 network), else
+ * of one bucket shared by every anonymous client without an address.
+ */
+async function clientOf(requestOptions: LegacyRequestOptions): Promise<string> {
+  const principal = principalFrom(requestOptions.authInfo);
+  const address = requestOptions.clientAddress;
+  const name =
+    principal !== undefined
+      ? `principal:${principal}`
+      : address !== undefined && address !== ''
+        ? `address:${addressBucket(address)}`
+        : 'unknown';
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(name));
+  return [...new Uint8Array(digest, 0, 16)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** An IPv4 address as it is (also when IPv4-mapped); an IPv6 address by its first four groups (its /64 network). */
+export function addressBucket(address: string): string {
+  const bare = address
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '')
+    .toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
+  if (mapped !== null) return mapped[1] ?? bare;
+  if (!bare.includes(':')) return bare;
+  const [head = '', tail = ''] = bare.split('::', 2);
+  const left = head === '' ? [] : head.split(':');
+  const right = bare.includes('::') && tail !== '' ? tail.split(':') : [];
+  const groups = bare.includes('::')
+    ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+/** The answer to a session the shared store refused: 429 for the client's own limit, else 503. */
+function fleetRefusal(refusal: SessionRefusal, options: LegacySessionLegOptions): Response {
+  const retryAfter = Number.isFinite(refusal.retryAfterMs) ? Math.max(1, Math.ceil(refusal.retryAfterMs / 1000)) : 30;
+  const headers = { 'Retry-After': String(retryAfter) };
+  let status = 503;
+  let message: string;
+  switch (refusal.limit) {
+    case 'maxLegacySessionsPerClient':
+      status = 429;
+      message =
+        `Too Many Requests: this client holds its maximum of ${options.maxPerClient} legacy sessions ` +
+        `(maxLegacySessionsPerClient); end one with DELETE or retry in ${retryAfter} s`;
+      break;
+    case 'maxLegacySessions':
+      message =
+        `Service Unavailable: the fleet holds its maximum of ${options.maxSessions} legacy sessions ` +
+        `(maxLegacySessions); retry in ${retryAfter} s`;
+      break;
+    case 'legacySessionBudgetBytes':
+      message =
+        `Service Unavailable: the fleet's legacy sessions hold the ${options.budgetBytes} bytes they may keep ` +
+        `(legacySessionBudgetBytes); retry in ${retryAfter} s`;
+      break;
+  }
+  try {
+    options.onerror(new Error(`Refused a legacy session: the shared store is at ${refusal.limit}`));
+  } catch {
+    // Reporting must never change a response.
+  }
+  return jsonRpcErrorResponse(status, -32000, message, headers);
 }

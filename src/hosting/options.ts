@@ -26,8 +26,9 @@ export interface DualEraHttpOptions {
    */
   allowedOrigins?: string[];
   /**
-   * Milliseconds a legacy session may sit with no request and no open response stream before it is
-   * closed; `Infinity` keeps idle sessions until DELETE or `close()`.
+   * Milliseconds a legacy session may sit with no request in flight before it is closed, its GET
+   * stream included (an open GET stream alone does not keep it); `Infinity` keeps idle sessions
+   * until DELETE or `close()`.
    * @default 1_800_000 (30 minutes)
    */
   legacySessionIdleMs?: number;
@@ -36,9 +37,44 @@ export interface DualEraHttpOptions {
    * 503, a `Retry-After` header (when the oldest idle session expires) and a JSON-RPC error: no
    * live session is ever dropped to make room. In a fleet, the local copies are a cache of the
    * shared store, so the oldest idle copy is closed first (the session itself lives on).
-   * @default 1_000 (≈ 48 MB of initialize-only sessions, measured)
+   * With a `sessionFleet`, the shared store also enforces it across the fleet.
+   * @default 1_000
    */
   maxLegacySessions?: number;
+  /**
+   * Largest `params.capabilities` (bytes of JSON) a legacy `initialize` may declare; a larger one
+   * is refused with HTTP 400 and JSON-RPC `-32602` naming the size and the limit.
+   * @default 16_384
+   */
+  maxClientCapabilitiesBytes?: number;
+  /**
+   * Largest initialize params (protocol version, capabilities, client info; bytes of JSON) one
+   * legacy session keeps, in memory and in the shared store; a larger `initialize` is refused with
+   * HTTP 400 and JSON-RPC `-32602`.
+   * @default 65_536
+   */
+  maxLegacySessionBytes?: number;
+  /**
+   * Total bytes of initialize params all legacy sessions may keep (across the fleet with a
+   * `sessionFleet`, enforced in the shared store). Over it, a new session is refused with HTTP 503
+   * and a `Retry-After` header.
+   * @default 67_108_864 (64 MiB)
+   */
+  legacySessionBudgetBytes?: number;
+  /**
+   * Most legacy sessions one client may hold open (across the fleet with a `sessionFleet`): the
+   * authenticated principal, else the remote address (see `clientAddress`), else one shared
+   * bucket. Over it, a new session from that client is refused with HTTP 429 and `Retry-After`.
+   * @default 32
+   */
+  maxLegacySessionsPerClient?: number;
+  /**
+   * The remote address of an anonymous request, for `maxLegacySessionsPerClient`: for example
+   * `(request) => request.headers.get('cf-connecting-ip')` behind a proxy that sets that header.
+   * Over it, a request's `clientAddress` (set by `serveHttp` from the socket) is used.
+   * @default undefined — the request's `clientAddress`, else one bucket for every anonymous client
+   */
+  clientAddress?: (request: Request) => string | null | undefined;
   /**
    * Shares legacy sessions with other instances (e.g. `connectRedisFleet(...).sessions` from
    * `mcp-resolve/redis`): any instance then serves any request of any session, and every response
@@ -68,6 +104,11 @@ export interface ResolvedDualEraHttpOptions {
   readonly allowedOrigins: string[];
   readonly legacySessionIdleMs: number;
   readonly maxLegacySessions: number;
+  readonly maxClientCapabilitiesBytes: number;
+  readonly maxLegacySessionBytes: number;
+  readonly legacySessionBudgetBytes: number;
+  readonly maxLegacySessionsPerClient: number;
+  readonly clientAddress: ((request: Request) => string | null | undefined) | undefined;
   readonly sessionFleet: LegacySessionFleet | undefined;
   readonly legacy: 'sessions' | 'reject';
   readonly maxRequestBodySize: number;
@@ -76,6 +117,18 @@ export interface ResolvedDualEraHttpOptions {
 
 /** The default cap on live legacy sessions per instance. */
 export const DEFAULT_MAX_LEGACY_SESSIONS = 1_000;
+
+/** The default limit on the declared capabilities of a legacy `initialize`, in bytes of JSON. */
+export const DEFAULT_MAX_CLIENT_CAPABILITIES_BYTES = 16_384;
+
+/** The default limit on the initialize params one legacy session keeps, in bytes of JSON. */
+export const DEFAULT_MAX_LEGACY_SESSION_BYTES = 65_536;
+
+/** The default total of initialize params all legacy sessions keep, in bytes of JSON. */
+export const DEFAULT_LEGACY_SESSION_BUDGET_BYTES = 64 * 1024 * 1024;
+
+/** The default limit on the legacy sessions one client holds open. */
+export const DEFAULT_MAX_LEGACY_SESSIONS_PER_CLIENT = 32;
 
 /** The default idle lifetime of a legacy session. */
 export const DEFAULT_LEGACY_SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -110,6 +163,39 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
       'maxLegacySessions',
       `must be a positive integer (got ${String(maxLegacySessions)})`,
       `The default is ${DEFAULT_MAX_LEGACY_SESSIONS}.`,
+    );
+  }
+  const maxClientCapabilitiesBytes = positiveInteger(
+    api,
+    'maxClientCapabilitiesBytes',
+    options.maxClientCapabilitiesBytes,
+    DEFAULT_MAX_CLIENT_CAPABILITIES_BYTES,
+  );
+  const maxLegacySessionBytes = positiveInteger(
+    api,
+    'maxLegacySessionBytes',
+    options.maxLegacySessionBytes,
+    DEFAULT_MAX_LEGACY_SESSION_BYTES,
+  );
+  const legacySessionBudgetBytes = positiveInteger(
+    api,
+    'legacySessionBudgetBytes',
+    options.legacySessionBudgetBytes,
+    DEFAULT_LEGACY_SESSION_BUDGET_BYTES,
+  );
+  const maxLegacySessionsPerClient = positiveInteger(
+    api,
+    'maxLegacySessionsPerClient',
+    options.maxLegacySessionsPerClient,
+    DEFAULT_MAX_LEGACY_SESSIONS_PER_CLIENT,
+  );
+  const clientAddress = options.clientAddress;
+  if (clientAddress !== undefined && typeof clientAddress !== 'function') {
+    throw invalid(
+      api,
+      'clientAddress',
+      `must be a function of the request (got ${typeof clientAddress})`,
+      "Pass for example (request) => request.headers.get('cf-connecting-ip').",
     );
   }
   const sessionFleet = options.sessionFleet;
@@ -149,10 +235,24 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
     allowedOrigins: hostnameList(api, 'allowedOrigins', options.allowedOrigins) ?? localhostAllowedOrigins(),
     legacySessionIdleMs,
     maxLegacySessions,
+    maxClientCapabilitiesBytes,
+    maxLegacySessionBytes,
+    legacySessionBudgetBytes,
+    maxLegacySessionsPerClient,
+    clientAddress,
     sessionFleet,
     maxRequestBodySize,
     onerror: options.onerror ?? ignoreError,
   };
+}
+
+/** `value` (or `fallback` when absent) when it is a positive safe integer; else `invalid_options` naming `name`. */
+export function positiveInteger(api: string, name: string, value: number | undefined, fallback: number): number {
+  const resolved = value ?? fallback;
+  if (!Number.isSafeInteger(resolved) || resolved < 1) {
+    throw invalid(api, name, `must be a positive integer (got ${String(resolved)})`, `The default is ${fallback}.`);
+  }
+  return resolved;
 }
 
 function hostnameList(api: string, name: string, value: string[] | undefined): string[] | undefined {
@@ -169,7 +269,7 @@ function hostnameList(api: string, name: string, value: string[] | undefined): s
 }
 
 /** `invalid_options` for `api`'s `option`; the message reads `<api>: <option> <problem>. <fix>`. */
-function invalid(api: string, option: string, problem: string, fix: string): McpResolveError {
+export function invalid(api: string, option: string, problem: string, fix: string): McpResolveError {
   return new McpResolveError('invalid_options', `${api}: ${option} ${problem}. ${fix}`, { data: { api, option } });
 }
 

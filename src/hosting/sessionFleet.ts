@@ -13,6 +13,26 @@ export interface SharedSessionRecord {
   readonly initialize: Readonly<Record<string, unknown>>;
 }
 
+/** The limits a new session is saved under, checked and counted atomically in the shared store. */
+export interface SessionAdmission {
+  /** Opaque id of the client the session counts against (a hash of its principal or address). */
+  readonly client: string;
+  /** Most sessions the store holds at once (`maxLegacySessions`). */
+  readonly maxSessions: number;
+  /** Most bytes of records (their JSON) the store holds at once (`legacySessionBudgetBytes`). */
+  readonly budgetBytes: number;
+  /** Most sessions one client holds at once (`maxLegacySessionsPerClient`). */
+  readonly maxPerClient: number;
+}
+
+/** Why the shared store refused to save a new session. */
+export interface SessionRefusal {
+  /** The option whose limit the session would pass. */
+  readonly limit: 'maxLegacySessions' | 'legacySessionBudgetBytes' | 'maxLegacySessionsPerClient';
+  /** Milliseconds until the first session counted against that limit expires (`Infinity`: none expires). */
+  readonly retryAfterMs: number;
+}
+
 /** A list-changed or resource-updated notification published to every instance. */
 export type FleetNotification =
   | { readonly kind: 'toolsChanged' | 'promptsChanged' | 'resourcesChanged' }
@@ -29,10 +49,22 @@ export type FleetMessage =
   /** A notification for every session with an open GET stream. */
   | { readonly kind: 'notify'; readonly notification: FleetNotification };
 
-/** The shared session records: who the client is, and which instance holds its GET stream (`ttlMs` is the idle lifetime; `Infinity`: none). */
+/**
+ * The shared session records: who the client is, and which instance holds its GET stream (`ttlMs`
+ * is the idle lifetime; `Infinity`: none). A record counts against the limits it was saved under
+ * until it is removed or expires.
+ */
 export interface SharedSessionStore {
-  /** Records a new session. */
-  save(sessionId: string, record: SharedSessionRecord, ttlMs: number): Promise<void>;
+  /**
+   * Records a new session, unless `admission`'s limits (counted over the live records, expired
+   * ones released first) would be passed: then nothing is saved and the refusal says which.
+   */
+  save(
+    sessionId: string,
+    record: SharedSessionRecord,
+    ttlMs: number,
+    admission?: SessionAdmission,
+  ): Promise<SessionRefusal | undefined>;
   /** Reads a session and restarts its idle clock; `undefined` when unknown or expired. */
   load(sessionId: string, ttlMs: number): Promise<SharedSessionRecord | undefined>;
   /** Restarts a session's idle clock. */
@@ -77,7 +109,7 @@ export interface MemorySessionHub {
  * delivered asynchronously, as pub/sub would). Records expire by the same idle rule as in Redis.
  */
 export function createMemorySessionHub(now: () => number = Date.now): MemorySessionHub {
-  const records = new Map<string, { record: SharedSessionRecord; expiresAt: number }>();
+  const records = new Map<string, { record: SharedSessionRecord; expiresAt: number; bytes: number; client: string }>();
   const holders = new Map<string, string>();
   const listeners = new Map<string, Set<(message: FleetMessage) => void>>();
 
@@ -97,8 +129,17 @@ export function createMemorySessionHub(now: () => number = Date.now): MemorySess
     member(instanceId = crypto.randomUUID()) {
       return {
         instanceId,
-        async save(sessionId, record, ttlMs) {
-          records.set(sessionId, { record: structuredClone(record), expiresAt: now() + ttlMs });
+        async save(sessionId, record, ttlMs, admission) {
+          const bytes = utf8Length(JSON.stringify(record));
+          records.delete(sessionId);
+          if (admission !== undefined) {
+            for (const id of [...records.keys()]) fresh(id); // expired records release their share first
+            const refusal = refuse([...records.values()], bytes, admission, now());
+            if (refusal !== undefined) return refusal;
+          }
+          const client = admission?.client ?? '';
+          records.set(sessionId, { record: structuredClone(record), expiresAt: now() + ttlMs, bytes, client });
+          return undefined;
         },
         async load(sessionId, ttlMs) {
           const entry = fresh(sessionId);
@@ -141,4 +182,30 @@ export function createMemorySessionHub(now: () => number = Date.now): MemorySess
       };
     },
   };
+}
+
+/** The limit a new record of `bytes` for `admission.client` would pass among `live` records, if any. */
+function refuse(
+  live: readonly { expiresAt: number; bytes: number; client: string }[],
+  bytes: number,
+  admission: SessionAdmission,
+  now: number,
+): SessionRefusal | undefined {
+  const firstExpiry = (entries: readonly { expiresAt: number }[]): number =>
+    Math.max(0, Math.min(...entries.map((entry) => entry.expiresAt)) - now);
+  const mine = live.filter((entry) => entry.client === admission.client);
+  if (mine.length >= admission.maxPerClient) {
+    return { limit: 'maxLegacySessionsPerClient', retryAfterMs: firstExpiry(mine) };
+  }
+  if (live.length >= admission.maxSessions) return { limit: 'maxLegacySessions', retryAfterMs: firstExpiry(live) };
+  const total = live.reduce((sum, entry) => sum + entry.bytes, 0);
+  if (total + bytes > admission.budgetBytes) {
+    return { limit: 'legacySessionBudgetBytes', retryAfterMs: firstExpiry(live) };
+  }
+  return undefined;
+}
+
+/** Bytes of `text` in UTF-8. */
+export function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).byteLength;
 }

@@ -21,7 +21,11 @@ export interface Session {
   id: string | undefined;
   readonly server: McpServer | Server;
   readonly transport: SessionTransport;
-  /** Requests in flight plus response bodies still streaming; the idle clock runs only at 0. */
+  /** Bytes of initialize params the session keeps (their JSON), counted against the budget. */
+  readonly bytes: number;
+  /** The client the session counts against; `undefined` for a copy recreated from the shared store. */
+  readonly client: string | undefined;
+  /** Requests in flight plus POST response bodies still streaming (not the GET stream); the idle clock runs only at 0. */
   busy: number;
   /** When the idle clock started (ms since the epoch), for `Retry-After` and eviction order. */
   idleSince: number;
@@ -31,10 +35,22 @@ export interface Session {
   closing: Promise<void> | undefined;
 }
 
+/** What a session about to open will hold, for admission. */
+export interface SessionShare {
+  /** Bytes of initialize params it keeps. */
+  readonly bytes: number;
+  /** The client it counts against (`undefined`: a recreated copy, counted in the shared store). */
+  readonly client: string | undefined;
+}
+
 /** What the table needs from the leg. */
 export interface SessionTableOptions {
   readonly idleMs: number;
   readonly maxSessions: number;
+  /** Total bytes of initialize params the sessions held here may keep. */
+  readonly budgetBytes: number;
+  /** Most sessions one client may hold (checked here only without a fleet: the shared store checks it in one). */
+  readonly maxPerClient: number;
   readonly fleet: LegacySessionFleet | undefined;
   /** The fleet's hooks on each session's transport (read when a session opens). */
   relay(): Relay | undefined;
@@ -50,11 +66,19 @@ export interface SessionTable {
   /** The session with this id, if this instance holds it. */
   get(sessionId: string): Session | undefined;
   /** Opens a session on a fresh server; `sessionId` names it once its `initialize` is accepted. */
-  create(request: Request, requestOptions: McpHandlerRequestOptions, sessionId: () => string): Promise<Session>;
+  create(
+    request: Request,
+    requestOptions: McpHandlerRequestOptions,
+    sessionId: () => string,
+    share: SessionShare,
+  ): Promise<Session>;
   /** Serves one HTTP request on `session`, keeping it busy until the response body is done. */
   serve(session: Session, request: Request, requestOptions: McpHandlerRequestOptions): Promise<Response>;
-  /** `undefined` when one more session may open (an idle local copy is evicted in a fleet); else the 503 to answer. */
-  admit(): Response | undefined;
+  /**
+   * `undefined` when one more session holding `share` may open (idle local copies are evicted to
+   * make room, in a fleet); else the 503 (count, bytes) or 429 (this client's sessions) to answer.
+   */
+  admit(share: SessionShare): Response | undefined;
   /** Starts a session's idle clock (when nothing is in flight on it). */
   armIdle(session: Session): void;
   close(session: Session): Promise<void>;
@@ -64,7 +88,7 @@ export interface SessionTable {
 
 /** Creates the session table of one instance, serving sessions from `factory`. */
 export function createSessionTable(factory: McpServerFactory, options: SessionTableOptions): SessionTable {
-  const { idleMs, maxSessions, fleet, report, counted } = options;
+  const { idleMs, maxSessions, budgetBytes, maxPerClient, fleet, report, counted } = options;
   const byId = new Map<string, Session>();
   const live = new Set<Session>();
 
@@ -130,45 +154,78 @@ export function createSessionTable(factory: McpServerFactory, options: SessionTa
     if (standalone) {
       session.transport.standaloneStreams++;
       if (fleet !== undefined && session.id !== undefined) fleet.claimStream(session.id, idleMs).catch(report);
+      // An open GET stream does not keep its session: the idle clock starts now and closes both.
+      session.busy--;
+      armIdle(session);
     }
     const leave = cancelOnLeave(session.transport, request, requestOptions.parsedBody);
     return observeBody(response, (how) => {
       leave.settled(how === 'cancelled');
-      if (standalone) session.transport.standaloneStreams--;
+      if (standalone) {
+        session.transport.standaloneStreams--;
+        return;
+      }
       session.busy--;
       armIdle(session);
     });
   }
 
-  function admit(): Response | undefined {
-    if (live.size < maxSessions) return undefined;
-    if (fleet !== undefined) {
-      const idle = oldestIdle();
-      if (idle !== undefined) {
-        void close(idle); // a local copy only: the session lives on in the shared store
-        return undefined;
+  function admit(share: SessionShare): Response | undefined {
+    if (fleet === undefined && share.client !== undefined) {
+      const mine = [...live].filter((session) => session.client === share.client);
+      if (mine.length >= maxPerClient) {
+        const retryAfter = retryAfterSeconds(mine);
+        report(new Error(`Refused a legacy session: its client holds ${maxPerClient} sessions`));
+        return jsonRpcErrorResponse(
+          429,
+          -32000,
+          `Too Many Requests: this client holds its maximum of ${maxPerClient} legacy sessions ` +
+            `(maxLegacySessionsPerClient); end one with DELETE or retry in ${retryAfter} s`,
+          { 'Retry-After': String(retryAfter) },
+        );
       }
     }
-    const retryAfter = retryAfterSeconds();
-    report(new Error(`Refused a legacy session: ${maxSessions} sessions are live`));
-    return jsonRpcErrorResponse(
-      503,
-      -32000,
-      `Service Unavailable: this server holds its maximum of ${maxSessions} legacy sessions; retry in ${retryAfter} s`,
-      { 'Retry-After': String(retryAfter) },
-    );
+    for (;;) {
+      const overCount = live.size >= maxSessions;
+      const held = heldBytes();
+      if (!overCount && held + share.bytes <= budgetBytes) return undefined;
+      // In a fleet the local copies are a cache of the shared store: close the oldest idle one.
+      const idle = fleet === undefined ? undefined : oldestIdle(live, true);
+      if (idle === undefined) {
+        const retryAfter = retryAfterSeconds(live);
+        report(
+          new Error(
+            `Refused a legacy session: ${overCount ? `${maxSessions} sessions are live` : `${held} bytes are held`}`,
+          ),
+        );
+        const message = overCount
+          ? `Service Unavailable: this server holds its maximum of ${maxSessions} legacy sessions; retry in ${retryAfter} s`
+          : `Service Unavailable: legacy sessions hold ${held} of the ${budgetBytes} bytes they may keep ` +
+            `(legacySessionBudgetBytes); retry in ${retryAfter} s`;
+        return jsonRpcErrorResponse(503, -32000, message, { 'Retry-After': String(retryAfter) });
+      }
+      void close(idle); // a local copy only: the session lives on in the shared store
+    }
   }
 
-  function oldestIdle(): Session | undefined {
+  function heldBytes(): number {
+    let held = 0;
+    for (const session of live) held += session.bytes;
+    return held;
+  }
+
+  /** The session idle longest among `sessions`; with `evictable`, only one with no GET stream open here. */
+  function oldestIdle(sessions: Iterable<Session>, evictable = false): Session | undefined {
     let oldest: Session | undefined;
-    for (const session of live) {
-      if (session.busy === 0 && (oldest === undefined || session.idleSince < oldest.idleSince)) oldest = session;
+    for (const session of sessions) {
+      if (session.busy > 0 || (evictable && session.transport.standaloneStreams > 0)) continue;
+      if (oldest === undefined || session.idleSince < oldest.idleSince) oldest = session;
     }
     return oldest;
   }
 
-  function retryAfterSeconds(): number {
-    const idle = oldestIdle();
+  function retryAfterSeconds(sessions: Iterable<Session>): number {
+    const idle = oldestIdle(sessions);
     if (idle === undefined || !Number.isFinite(idleMs)) return DEFAULT_RETRY_AFTER_SECONDS;
     return Math.max(1, Math.ceil((idle.idleSince + idleMs - Date.now()) / 1000));
   }
@@ -177,6 +234,7 @@ export function createSessionTable(factory: McpServerFactory, options: SessionTa
     request: Request,
     requestOptions: McpHandlerRequestOptions,
     sessionId: () => string,
+    share: SessionShare,
   ): Promise<Session> {
     const { authInfo } = requestOptions;
     const server = await factory({ era: 'legacy', ...(authInfo !== undefined && { authInfo }), requestInfo: request });
@@ -190,6 +248,8 @@ export function createSessionTable(factory: McpServerFactory, options: SessionTa
       id: undefined,
       server,
       transport,
+      bytes: share.bytes,
+      client: share.client,
       busy: 0,
       idleSince: Date.now(),
       idleTimer: undefined,

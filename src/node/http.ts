@@ -2,6 +2,7 @@
  * Serving both protocol eras over HTTP from a `node:http` server, through the SDK's Node adapter.
  */
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,13 +19,14 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 
 import { McpResolveError } from '../errors.js';
 import type { Telemetry } from '../telemetry/hooks.js';
-import type { DualEraHandler } from '../hosting/dualEraHandler.js';
+import type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHandler.js';
 import { createDualEraHandler } from '../hosting/dualEraHandler.js';
 import { isMalformedHost, MALFORMED_HOST_BODY } from '../hosting/rebindingGuard.js';
 import type { DualEraHttpOptions } from '../hosting/options.js';
+import { positiveInteger } from '../hosting/options.js';
 
 export { createDualEraHandler } from '../hosting/dualEraHandler.js';
-export type { DualEraHandler } from '../hosting/dualEraHandler.js';
+export type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHandler.js';
 export type { DualEraHttpOptions } from '../hosting/options.js';
 
 /** Options of {@link serveHttp}. */
@@ -41,7 +43,30 @@ export interface ServeHttpOptions extends DualEraHttpOptions {
    * @default undefined — requests carry no `AuthInfo`
    */
   authenticate?: (request: Request) => AuthInfo | Response | Promise<AuthInfo | Response>;
+  /** Milliseconds a client has to send a request's headers; then its socket is closed (Node's `headersTimeout`). @default 10_000 */
+  headersTimeoutMs?: number;
+  /**
+   * Milliseconds a client has to send a whole request, body included; then it gets 408 and its
+   * socket is closed (Node's `requestTimeout`). Responses, event streams included, are not limited.
+   * @default 30_000
+   */
+  requestTimeoutMs?: number;
+  /** Milliseconds an idle keep-alive connection stays open between requests (Node's `keepAliveTimeout`). @default 5_000 */
+  keepAliveTimeoutMs?: number;
+  /** Most connections open at once; further ones are closed as they arrive (Node's `maxConnections`). @default 1_024 */
+  maxConnections?: number;
 }
+
+/** The default of {@link ServeHttpOptions.headersTimeoutMs}. */
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** The default of {@link ServeHttpOptions.requestTimeoutMs}. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** The default of {@link ServeHttpOptions.keepAliveTimeoutMs}. */
+const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** The default of {@link ServeHttpOptions.maxConnections}. */
+const DEFAULT_MAX_CONNECTIONS = 1_024;
+/** How often Node checks header and request deadlines at most (its own default is 30 s). */
+const MAX_DEADLINE_CHECK_MS = 1_000;
 
 /** A running HTTP server from {@link serveHttp}. */
 export interface HttpServerHandle {
@@ -71,30 +96,70 @@ export async function serveHttp(
       { data: { api: 'serveHttp()', option: 'port' } },
     );
   }
-  const { port: _port, host: _host, authenticate, ...handlerOptions } = options;
+  const api = 'serveHttp()';
+  const headersTimeout = positiveInteger(api, 'headersTimeoutMs', options.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
+  const requestTimeout = positiveInteger(api, 'requestTimeoutMs', options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS);
+  const keepAliveTimeout = positiveInteger(
+    api,
+    'keepAliveTimeoutMs',
+    options.keepAliveTimeoutMs,
+    DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  );
+  const maxConnections = positiveInteger(api, 'maxConnections', options.maxConnections, DEFAULT_MAX_CONNECTIONS);
+  if (headersTimeout > requestTimeout) {
+    throw new McpResolveError(
+      'invalid_options',
+      `${api}: headersTimeoutMs must not exceed requestTimeoutMs (got ${headersTimeout} > ${requestTimeout}). ` +
+        'Raise requestTimeoutMs or lower headersTimeoutMs.',
+      { data: { api, option: 'headersTimeoutMs' } },
+    );
+  }
+  const {
+    port: _port,
+    host: _host,
+    authenticate,
+    headersTimeoutMs: _headers,
+    requestTimeoutMs: _request,
+    keepAliveTimeoutMs: _keepAlive,
+    maxConnections: _connections,
+    ...handlerOptions
+  } = options;
   const handler = createDualEraHandler(telemetry === undefined ? factory : { createServer: factory, telemetry }, {
     ...handlerOptions,
     allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
   });
   const report = (error: Error): void => options.onerror?.(error);
-  const nodeHandler = toNodeHandler(authenticating(handler, authenticate), {
+  // The socket's address reaches the handler through the request options (see addressed()).
+  const remoteAddress = new AsyncLocalStorage<string | undefined>();
+  const nodeHandler = toNodeHandler(addressed(authenticating(handler, authenticate), remoteAddress), {
     onerror: report,
     ...(options.maxRequestBodySize !== undefined && { maxRequestBodySize: options.maxRequestBodySize }),
   });
-  const server = createServer((req, res) => {
-    // Answered before anything builds the request's URL from it (which would fail as a 500).
-    const { host: hostHeader } = req.headers;
-    if (hostHeader !== undefined && isMalformedHost(hostHeader)) {
-      report(new Error('Rejected request: malformed Host header (400)'));
-      res.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
-      res.end(MALFORMED_HOST_BODY);
-      return;
-    }
-    nodeHandler(req, flushingEventStreams(res)).catch((error: unknown) => {
-      report(error instanceof Error ? error : new Error(String(error)));
-      res.destroy();
-    });
-  });
+  const server = createServer(
+    {
+      headersTimeout: headersTimeout,
+      requestTimeout: requestTimeout,
+      keepAliveTimeout: keepAliveTimeout,
+      connectionsCheckingInterval: Math.min(MAX_DEADLINE_CHECK_MS, headersTimeout),
+    },
+    (req, res) => {
+      // Answered before anything builds the request's URL from it (which would fail as a 500).
+      const { host: hostHeader } = req.headers;
+      if (hostHeader !== undefined && isMalformedHost(hostHeader)) {
+        report(new Error('Rejected request: malformed Host header (400)'));
+        res.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
+        res.end(MALFORMED_HOST_BODY);
+        return;
+      }
+      remoteAddress
+        .run(req.socket.remoteAddress, () => nodeHandler(req, flushingEventStreams(res)))
+        .catch((error: unknown) => {
+          report(error instanceof Error ? error : new Error(String(error)));
+          res.destroy();
+        });
+    },
+  );
+  server.maxConnections = maxConnections;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -125,6 +190,19 @@ export async function serveHttp(
   };
 }
 
+/** The handler with each request's socket address (from `remoteAddress`'s context) in its options. */
+function addressed(
+  handler: Pick<DualEraHandler, 'fetch'>,
+  remoteAddress: AsyncLocalStorage<string | undefined>,
+): Pick<DualEraHandler, 'fetch'> {
+  return {
+    fetch(request: Request, init?: McpHandlerRequestOptions) {
+      const clientAddress = remoteAddress.getStore();
+      return handler.fetch(request, { ...init, ...(clientAddress !== undefined && { clientAddress }) });
+    },
+  };
+}
+
 /** The handler behind `authenticate`: a `Response` answers the request, an `AuthInfo` rides along with it. */
 function authenticating(
   handler: DualEraHandler,
@@ -132,7 +210,7 @@ function authenticating(
 ): Pick<DualEraHandler, 'fetch'> {
   if (authenticate === undefined) return handler;
   return {
-    async fetch(request: Request, init?: McpHandlerRequestOptions) {
+    async fetch(request: Request, init?: DualEraRequestOptions) {
       const outcome = await authenticate(request);
       return outcome instanceof Response ? outcome : handler.fetch(request, { ...init, authInfo: outcome });
     },

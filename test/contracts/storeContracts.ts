@@ -130,6 +130,45 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
       expect(await b.load('kept', 600)).toEqual(record);
     });
 
+    it('refuses a save past a limit, counting the live records of every member; a removed record frees its share', async () => {
+      const { a, b } = await make();
+      const limits = { client: 'c1', maxSessions: 2, budgetBytes: 1_000_000, maxPerClient: 10 };
+      expect(await a.save('n-1', record, 60_000, limits)).toBeUndefined();
+      expect(await b.save('n-2', record, 60_000, { ...limits, client: 'c2' })).toBeUndefined();
+      expect(await a.save('n-3', record, 60_000, { ...limits, client: 'c3' })).toEqual({
+        limit: 'maxLegacySessions',
+        retryAfterMs: expect.any(Number),
+      });
+      expect(await b.load('n-3', 60_000)).toBeUndefined();
+      expect(
+        await a.save('n-4', record, 60_000, { ...limits, client: 'c1', maxSessions: 10, maxPerClient: 1 }),
+      ).toEqual({ limit: 'maxLegacySessionsPerClient', retryAfterMs: expect.any(Number) });
+      const size = JSON.stringify(record).length;
+      expect(
+        await a.save('n-5', record, 60_000, { ...limits, client: 'c5', maxSessions: 10, budgetBytes: 3 * size - 1 }),
+      ).toEqual({ limit: 'legacySessionBudgetBytes', retryAfterMs: expect.any(Number) });
+      await b.remove('n-1');
+      expect(await a.save('n-3', record, 60_000, { ...limits, client: 'c3' })).toBeUndefined();
+      expect(
+        await b.save('n-6', record, 60_000, { ...limits, client: 'c1', maxSessions: 10, maxPerClient: 1 }),
+      ).toBeUndefined();
+    });
+
+    it('releases the share of an expired record, and keeps the share of a record kept alive by load and touch', async () => {
+      const { a, b } = await make();
+      const limits = { client: 'c', maxSessions: 1, budgetBytes: 1_000_000, maxPerClient: 1 };
+      expect(await a.save('kept', record, 400, limits)).toBeUndefined();
+      await pause(250);
+      await b.touch('kept', 400);
+      await pause(250);
+      expect(await b.load('kept', 400)).toEqual(record); // 500 ms after the save: alive thanks to touch
+      expect((await a.save('next', record, 400, limits))?.limit).toBe('maxLegacySessionsPerClient');
+      // Nobody touches it any more: once it has expired, its share is released.
+      await expect
+        .poll(() => a.save('next', record, 60_000, limits), { timeout: 5_000, interval: 100 })
+        .toBeUndefined();
+    });
+
     it('names the member holding a session stream', async () => {
       const { a, b } = await make();
       expect(await b.streamHolder('s-2')).toBeUndefined();
