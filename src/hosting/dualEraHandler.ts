@@ -58,6 +58,7 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
           idleMs: resolved.legacySessionIdleMs,
           maxSessions: resolved.maxLegacySessions,
           fleet,
+          maxRelayedAnswerBytes: resolved.maxRelayedAnswerBytes,
           onerror: report,
           onSessions: (delta) => telemetry?.legacySessions?.(delta),
         })
