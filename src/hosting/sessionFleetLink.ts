@@ -34,7 +34,7 @@ export interface FleetLink {
   publish(notification: FleetNotification): void;
   /** Settles once this instance receives relays (a failure to subscribe is reported). */
   readonly subscribed: Promise<void>;
-  /** Stops watching and receiving. */
+  /** Stops watching and receiving (once: later calls share the first). */
   close(): Promise<void>;
 }
 
@@ -218,6 +218,7 @@ export function linkToFleet(
     return { rest: Array.isArray(body) ? kept : kept[0] };
   }
 
+  let closing: Promise<void> | undefined;
   const stopping = fleet.subscribe(receive).catch((error: unknown) => {
     report(error);
     return undefined;
@@ -228,10 +229,13 @@ export function linkToFleet(
     routeAnswers,
     publish: (notification) => void fleet.broadcast({ kind: 'notify', notification }).catch(report),
     subscribed: stopping.then(() => undefined),
-    async close() {
-      watch.stop();
-      const stop = await stopping;
-      await stop?.().catch(report);
+    close() {
+      closing ??= (async () => {
+        watch.stop();
+        const stop = await stopping;
+        await stop?.().catch(report);
+      })();
+      return closing;
     },
   };
 }
