@@ -71,6 +71,7 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
           budgetBytes: resolved.legacySessionBudgetBytes,
           maxPerClient: resolved.maxLegacySessionsPerClient,
           fleet,
+          maxRelayedAnswerBytes: resolved.maxRelayedAnswerBytes,
           onerror: report,
           onSessions: (delta) => telemetry?.legacySessions?.(delta),
         })

@@ -1,38 +1,83 @@
 /**
- * How the client's answers cross a fleet without being lost silently. An answer to a push made by
- * instance A may arrive at instance B, which relays it through the shared bus (Redis pub/sub).
- * Pub/sub keeps nothing for later: a message published while A's subscription is down (a Redis
- * failover, restart or pause) reaches nobody, and A's push would wait for it until its timeout.
+ * How the client's answers cross a fleet: only where they may, at most once, and never lost
+ * silently. An answer to a push made by instance A may arrive at instance B, which relays it
+ * through the shared bus (Redis pub/sub).
  *
- * - The sender retries a relay that reached nobody for a few seconds ({@link relayPatiently}), long
- *   enough for a subscription to come back after a failover, then gives up with a 503.
- * - The holder, while pushes wait, checks every second that messages still reach it
- *   ({@link watchRelay}); when they may not have, it fails the waiting pushes with
- *   `ANSWER_UNREACHABLE` (questions/push.ts), so the call ends at once with a clear error instead of hanging.
+ * - B relays an answer only when the shared store holds A's record of that push for the session
+ *   named by the request's `Mcp-Session-Id` (taken once, so a second copy is dropped), when the
+ *   answer is at most `maxRelayedAnswerBytes`, and when A listens now ({@link relayAnswer}). The
+ *   body is published at most once: a PUBLISH that timed out may still be delivered, and each
+ *   retry would put the whole answer through Redis again. An answer A cannot receive is refused at
+ *   once (HTTP 503, "cannot reach this server"); a push A made stays A's to fail.
+ * - A, while pushes wait, checks every second that messages still reach it ({@link watchRelay});
+ *   when they may not have, it fails the waiting pushes with `ANSWER_UNREACHABLE`
+ *   (questions/push.ts), so the call ends at once with a clear error instead of hanging.
  */
-import type { FleetMessage, LegacySessionFleet } from './sessionFleet.js';
+import type { JSONRPCResponse } from '@modelcontextprotocol/server';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-/** How long a relay that reached nobody is retried, in ms. */
-const RELAY_RETRY_MS = 5_000;
-/** The pause between two relay attempts, in ms. */
-const RELAY_RETRY_PAUSE_MS = 200;
+import { jsonRpcErrorResponse } from './jsonRpcError.js';
+import type { FleetMessage, LegacySessionFleet, PendingPush } from './sessionFleet.js';
+import { viaStore } from './sessionStoreError.js';
+
 /** How often a holder with waiting pushes checks that relays reach it, in ms. */
 const WATCH_INTERVAL_MS = 1_000;
 
+/** The default of `maxRelayedAnswerBytes`: the largest answer relayed to another instance (1 MiB). */
+export const DEFAULT_MAX_RELAYED_ANSWER_BYTES = 1_048_576;
+
+/** An answer to relay: the session it belongs to, the instance its push id names, and the push the store recorded. */
+export interface AnswerToRelay {
+  readonly sessionId: string;
+  readonly target: string;
+  readonly message: JSONRPCResponse;
+  readonly push: PendingPush;
+}
+
 /**
- * Sends `message` to `target`, retrying for up to 5 s while it reaches nobody (the target is
- * re-subscribing) or the bus fails; rejects with the last failure after that.
+ * Relays `answer` to the instance waiting for it, publishing its body at most once; resolves to
+ * `undefined` once published, or to the response that refuses it (413 when larger than
+ * `maxBytes`, 503 when its instance does not listen or the publish failed). An answer too large
+ * to relay is replaced by a small error for the waiting push, so its call ends now.
  */
-export async function relayPatiently(fleet: LegacySessionFleet, target: string, message: FleetMessage): Promise<void> {
-  const deadline = Date.now() + RELAY_RETRY_MS;
-  for (;;) {
+export async function relayAnswer(
+  fleet: LegacySessionFleet,
+  answer: AnswerToRelay,
+  maxBytes: number,
+): Promise<Response | undefined> {
+  const { sessionId, target, message, push } = answer;
+  const size = new TextEncoder().encode(JSON.stringify(message)).byteLength;
+  const listening = await viaStore('check the instance waiting for an answer', () => fleet.listening(target));
+  if (size > maxBytes) {
+    if (listening) {
+      const error = `The client's answer to the ${push.method} request was ${size} bytes; an answer relayed between instances may have at most ${maxBytes} bytes (maxRelayedAnswerBytes).`;
+      const refused: FleetMessage = {
+        kind: 'answer',
+        sessionId,
+        message: { jsonrpc: '2.0', id: message.id, error: { code: ProtocolErrorCode.InvalidParams, message: error } },
+      };
+      await fleet.send(target, refused).catch(() => undefined);
+    }
+    return jsonRpcErrorResponse(
+      413,
+      -32000,
+      `Payload Too Large: the answer to the ${push.method} request is ${size} bytes; this server relays answers of at most ${maxBytes} bytes (maxRelayedAnswerBytes)`,
+    );
+  }
+  let failure = listening ? undefined : 'it is not listening (it stopped, or lost its connection to the fleet)';
+  if (failure === undefined) {
     try {
-      return await fleet.send(target, message);
+      await fleet.send(target, { kind: 'answer', sessionId, message });
+      return undefined;
     } catch (error) {
-      if (Date.now() + RELAY_RETRY_PAUSE_MS > deadline) throw error;
-      await new Promise((wake) => setTimeout(wake, RELAY_RETRY_PAUSE_MS));
+      failure = `the relay failed (${error instanceof Error ? error.message : String(error)})`;
     }
   }
+  return jsonRpcErrorResponse(
+    503,
+    -32000,
+    `The answer to the ${push.method} request cannot reach this server. Instance ${target}, which asked, cannot receive it: ${failure}. Call the tool again.`,
+  );
 }
 
 /** What {@link watchRelay} watches for and whom it tells. */

@@ -43,6 +43,8 @@ export interface LegacySessionLegOptions {
   readonly maxPerClient: number;
   /** Where sessions are shared with other instances; `undefined`: this process only. */
   readonly fleet: LegacySessionFleet | undefined;
+  /** In a fleet: the largest client answer relayed to another instance, in bytes. */
+  readonly maxRelayedAnswerBytes: number;
   /** Receives serving failures and rejected requests. */
   readonly onerror: (error: Error) => void;
   /** Told each time a session opens here (`+1`, its `initialize` accepted) or closes (`-1`); a throw is ignored. */
@@ -82,7 +84,8 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
       // An observer never changes how sessions are served.
     }
   };
-  const link: FleetLink | undefined = fleet && linkToFleet(fleet, () => table, report);
+  const link: FleetLink | undefined =
+    fleet && linkToFleet(fleet, () => table, { idleMs, maxRelayedAnswerBytes: options.maxRelayedAnswerBytes, report });
   const table: SessionTable = createSessionTable(factory, {
     idleMs,
     maxSessions: options.maxSessions,
@@ -166,9 +169,11 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
     }
     let parsedBody = requestOptions.parsedBody;
     if (link !== undefined && fleet !== undefined && method === 'POST' && parsedBody !== undefined) {
-      parsedBody = await link.routeAnswers(sessionId, parsedBody);
+      const routed = await link.routeAnswers(sessionId, parsedBody);
+      if ('refused' in routed) return routed.refused;
+      parsedBody = routed.rest;
       if (parsedBody === undefined || (Array.isArray(parsedBody) && parsedBody.length === 0)) {
-        // Every message was an answer relayed to another instance.
+        // Every message was an answer relayed to another instance (or dropped: no such push in the fleet).
         const exists =
           table.get(sessionId) !== undefined ||
           (await viaStore('load the session', () => fleet.load(sessionId, idleMs))) !== undefined;

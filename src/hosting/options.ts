@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
+import { DEFAULT_MAX_RELAYED_ANSWER_BYTES } from './fleetRelay.js';
 import type { LegacySessionFleet } from './sessionFleet.js';
 
 /** Options of {@link createDualEraHandler}. */
@@ -83,6 +84,13 @@ export interface DualEraHttpOptions {
    */
   sessionFleet?: LegacySessionFleet;
   /**
+   * With `sessionFleet`: the largest client answer (a JSON-RPC response, in bytes) relayed to the
+   * instance whose push it answers. A larger one is refused with HTTP 413 and the push it answers
+   * fails at once.
+   * @default 1_048_576 (1 MiB)
+   */
+  maxRelayedAnswerBytes?: number;
+  /**
    * How 2025-11-25 (legacy) clients are served: `'sessions'` holds a session per client in this
    * process so the server can push questions mid-call; `'reject'` refuses them with the SDK's
    * modern-only error (HTTP 400, JSON-RPC `-32022` "Unsupported protocol version: 2025-11-25" with
@@ -110,6 +118,7 @@ export interface ResolvedDualEraHttpOptions {
   readonly maxLegacySessionsPerClient: number;
   readonly clientAddress: ((request: Request) => string | null | undefined) | undefined;
   readonly sessionFleet: LegacySessionFleet | undefined;
+  readonly maxRelayedAnswerBytes: number;
   readonly legacy: 'sessions' | 'reject';
   readonly maxRequestBodySize: number;
   readonly onerror: (error: Error) => void;
@@ -210,6 +219,15 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
       'Pass connectRedisFleet(...).sessions from mcp-resolve/redis, or createMemorySessionHub().member().',
     );
   }
+  const maxRelayedAnswerBytes = options.maxRelayedAnswerBytes ?? DEFAULT_MAX_RELAYED_ANSWER_BYTES;
+  if (!Number.isSafeInteger(maxRelayedAnswerBytes) || maxRelayedAnswerBytes <= 0) {
+    throw invalid(
+      api,
+      'maxRelayedAnswerBytes',
+      `must be a positive integer number of bytes (got ${String(maxRelayedAnswerBytes)})`,
+      `The default is ${DEFAULT_MAX_RELAYED_ANSWER_BYTES}.`,
+    );
+  }
   const maxRequestBodySize = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
   if (!Number.isSafeInteger(maxRequestBodySize) || maxRequestBodySize <= 0) {
     throw invalid(
@@ -241,6 +259,7 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
     maxLegacySessionsPerClient,
     clientAddress,
     sessionFleet,
+    maxRelayedAnswerBytes,
     maxRequestBodySize,
     onerror: options.onerror ?? ignoreError,
   };

@@ -77,6 +77,23 @@ export interface SharedSessionStore {
   streamHolder(sessionId: string): Promise<string | undefined>;
 }
 
+/** A push (a server-to-client request) waiting for the client's answer, as the shared store records it. */
+export interface PendingPush {
+  /** The pushed request's method (e.g. `elicitation/create`), for messages about its answer. */
+  readonly method: string;
+}
+
+/**
+ * Which instance waits for the answer to which push: an answer is relayed only to the instance
+ * that recorded its push, only while its session exists, and at most once.
+ */
+export interface SharedPushStore {
+  /** Records that this instance waits for the answer to push `pushId` (`mcpr:<this instance>:<n>`) of session `sessionId`, for at most `ttlMs`. */
+  awaitAnswer(sessionId: string, pushId: string, push: PendingPush, ttlMs: number): Promise<void>;
+  /** Takes the record of push `pushId` of session `sessionId`: `undefined` when the session or the push is unknown, or it was taken already. */
+  takeAnswer(sessionId: string, pushId: string): Promise<PendingPush | undefined>;
+}
+
 /** The messages between instances: one addressed to an instance, or broadcast to all. */
 export interface FleetBus {
   /** This instance's id: unique in the fleet, stable for the life of the process. */
@@ -87,16 +104,17 @@ export interface FleetBus {
   broadcast(message: FleetMessage): Promise<void>;
   /** Starts receiving the messages addressed to this instance or broadcast; resolves to a stop function. */
   subscribe(onmessage: (message: FleetMessage) => void): Promise<() => Promise<void>>;
-  /** Whether messages sent to this instance reach it now; `false` (or a rejection) while its subscription is down. */
-  listening(): Promise<boolean>;
+  /** Whether messages sent to `instanceId` (default: this instance) reach it now; `false` (or a rejection) while its subscription is down. */
+  listening(instanceId?: string): Promise<boolean>;
 }
 
 /**
- * One instance's view of what legacy sessions share: the records ({@link SharedSessionStore}) and
- * the messages between instances ({@link FleetBus}). A backend implements both, usually over one
- * service (Redis: keys and pub/sub); the library's contract tests check both.
+ * One instance's view of what legacy sessions share: the records ({@link SharedSessionStore}), the
+ * pushes waiting for answers ({@link SharedPushStore}) and the messages between instances
+ * ({@link FleetBus}). A backend implements all three, usually over one service (Redis: keys and
+ * pub/sub); the contract suite in the repository's test/contracts checks them.
  */
-export interface LegacySessionFleet extends SharedSessionStore, FleetBus {}
+export interface LegacySessionFleet extends SharedSessionStore, SharedPushStore, FleetBus {}
 
 /** Instances of one process sharing sessions in memory. */
 export interface MemorySessionHub {
@@ -111,6 +129,7 @@ export interface MemorySessionHub {
 export function createMemorySessionHub(now: () => number = Date.now): MemorySessionHub {
   const records = new Map<string, { record: SharedSessionRecord; expiresAt: number; bytes: number; client: string }>();
   const holders = new Map<string, string>();
+  const pushes = new Map<string, Map<string, { push: PendingPush; expiresAt: number }>>();
   const listeners = new Map<string, Set<(message: FleetMessage) => void>>();
 
   const post = (instanceId: string, message: FleetMessage): void => {
@@ -154,12 +173,25 @@ export function createMemorySessionHub(now: () => number = Date.now): MemorySess
         async remove(sessionId) {
           records.delete(sessionId);
           holders.delete(sessionId);
+          pushes.delete(sessionId);
         },
         async claimStream(sessionId) {
           holders.set(sessionId, instanceId);
         },
         async streamHolder(sessionId) {
           return holders.get(sessionId);
+        },
+        async awaitAnswer(sessionId, pushId, push, ttlMs) {
+          const waiting = pushes.get(sessionId) ?? new Map<string, { push: PendingPush; expiresAt: number }>();
+          pushes.set(sessionId, waiting.set(pushId, { push: { method: push.method }, expiresAt: now() + ttlMs }));
+        },
+        async takeAnswer(sessionId, pushId) {
+          const waiting = pushes.get(sessionId);
+          const entry = waiting?.get(pushId);
+          waiting?.delete(pushId);
+          if (waiting?.size === 0) pushes.delete(sessionId);
+          if (fresh(sessionId) === undefined || entry === undefined || entry.expiresAt <= now()) return undefined;
+          return entry.push;
         },
         async send(target, message) {
           if (!listeners.has(target)) throw new Error(`no instance ${JSON.stringify(target)} is listening`);
@@ -176,8 +208,8 @@ export function createMemorySessionHub(now: () => number = Date.now): MemorySess
             if (set.size === 0) listeners.delete(instanceId);
           };
         },
-        async listening() {
-          return listeners.has(instanceId);
+        async listening(target = instanceId) {
+          return listeners.has(target);
         },
       };
     },

@@ -6,6 +6,7 @@
  */
 import type { RequestId } from '@modelcontextprotocol/server';
 import {
+  ProtocolError,
   ProtocolErrorCode,
   isJSONRPCNotification,
   isJSONRPCRequest,
@@ -13,7 +14,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { ANSWER_UNREACHABLE } from '../questions/push.js';
-import { relayPatiently, watchRelay } from './fleetRelay.js';
+import { relayAnswer, watchRelay } from './fleetRelay.js';
 import type { FleetMessage, FleetNotification, LegacySessionFleet } from './sessionFleet.js';
 import { viaStore } from './sessionStoreError.js';
 import type { SessionTable } from './sessionTable.js';
@@ -24,22 +25,42 @@ import { WIRE_ID_PREFIX, pushOwner } from './sessionTransport.js';
 export interface FleetLink {
   /** The hooks every session transport of this instance gets. */
   readonly relay: Relay;
-  /** Relays answers to other instances' pushes and maps this instance's back; returns what is left for the local transport. */
-  routeAnswers(sessionId: string, body: unknown): Promise<unknown>;
+  /**
+   * Relays answers to other instances' pushes and maps this instance's back: what is left of the
+   * body for the local transport, or the response refusing an answer that cannot be relayed.
+   */
+  routeAnswers(sessionId: string, body: unknown): Promise<RoutedBody>;
   /** Publishes a notification to every instance (this one included). */
   publish(notification: FleetNotification): void;
   /** Settles once this instance receives relays (a failure to subscribe is reported). */
   readonly subscribed: Promise<void>;
-  /** Stops watching and receiving. */
+  /** Stops watching and receiving (once: later calls share the first). */
   close(): Promise<void>;
+}
+
+/** A POST body once its answers are routed: what is left for the local transport, or the refusal to answer with. */
+export type RoutedBody = { readonly rest: unknown } | { readonly refused: Response };
+
+/** How an instance links to the fleet. */
+export interface FleetLinkOptions {
+  /** How long a push's record is kept in the shared store, in ms (the session's idle lifetime). */
+  readonly idleMs: number;
+  /** The largest answer relayed to another instance, in bytes. */
+  readonly maxRelayedAnswerBytes: number;
+  readonly report: (error: unknown) => void;
 }
 
 /** Links the sessions of `table()` to `fleet`. */
 export function linkToFleet(
   fleet: LegacySessionFleet,
   table: () => SessionTable,
-  report: (error: unknown) => void,
+  options: FleetLinkOptions,
 ): FleetLink {
+  const { idleMs, maxRelayedAnswerBytes, report } = options;
+  /** Forgets the shared record of a push this instance no longer waits for (it expires with the session otherwise). */
+  const forgetPush = (sessionId: string | undefined, wireId: string): void => {
+    if (sessionId !== undefined) fleet.takeAnswer(sessionId, wireId).catch(() => undefined);
+  };
   const watch = watchRelay({
     fleet,
     waiting: () => [...table().live].some((session) => session.transport.pushes.size > 0),
@@ -52,6 +73,7 @@ export function linkToFleet(
     for (const session of table().live) {
       for (const [wireId, id] of session.transport.pushes) {
         session.transport.pushes.delete(wireId);
+        forgetPush(session.id, wireId);
         failed++;
         session.transport.onmessage?.({
           jsonrpc: '2.0',
@@ -64,9 +86,23 @@ export function linkToFleet(
   }
 
   const relay: Relay = {
-    outbound(transport, message) {
+    async outbound(transport, message) {
       if (isJSONRPCRequest(message)) {
         const wireId = `${WIRE_ID_PREFIX}${fleet.instanceId}:${String(message.id)}`;
+        const sessionId = transport.sessionId;
+        // Recorded before the push leaves: the answer may reach another instance at once.
+        if (sessionId !== undefined) {
+          try {
+            await fleet.awaitAnswer(sessionId, wireId, { method: message.method }, idleMs);
+          } catch (error) {
+            const reason = error instanceof Error ? error.message : String(error);
+            throw new ProtocolError(
+              ProtocolErrorCode.InternalError,
+              `The legacy session store failed to record the ${message.method} request (${reason}), so its answer could not be relayed. Call the tool again.`,
+              { reason: ANSWER_UNREACHABLE },
+            );
+          }
+        }
         transport.pushes.set(wireId, message.id);
         watch.wake();
         return { ...message, id: wireId };
@@ -76,6 +112,7 @@ export function linkToFleet(
         for (const [wireId, localId] of transport.pushes) {
           if (localId !== requestId) continue;
           transport.pushes.delete(wireId);
+          forgetPush(transport.sessionId, wireId);
           return { ...message, params: { ...message.params, requestId: wireId } };
         }
       }
@@ -141,10 +178,14 @@ export function linkToFleet(
     return { transport, localId };
   }
 
-  /** Relays the answers in `body` meant for other instances; maps this instance's to their local ids. */
-  async function routeAnswers(sessionId: string, body: unknown): Promise<unknown> {
+  /**
+   * Relays the answers in `body` meant for other instances (only those whose push the store
+   * records for this session, see fleetRelay.ts); maps this instance's to their local ids.
+   */
+  async function routeAnswers(sessionId: string, body: unknown): Promise<RoutedBody> {
     const messages: unknown[] = Array.isArray(body) ? body : [body];
     const kept: unknown[] = [];
+    let refused: Response | undefined;
     for (const message of messages) {
       if (!isJSONRPCResponse(message)) {
         kept.push(message);
@@ -153,15 +194,31 @@ export function linkToFleet(
       const owner = pushOwner(message.id);
       if (owner === undefined) kept.push(message);
       else if (owner !== fleet.instanceId) {
-        await viaStore('relay an answer', () => relayPatiently(fleet, owner, { kind: 'answer', sessionId, message }));
+        const wireId = String(message.id);
+        const push = await viaStore('take the answered push', () => fleet.takeAnswer(sessionId, wireId));
+        if (push === undefined) {
+          report(
+            new Error(
+              `Dropped an answer: no push ${JSON.stringify(wireId)} of session ${sessionId} waits in the fleet`,
+            ),
+          );
+          continue;
+        }
+        const refusal = await relayAnswer(fleet, { sessionId, target: owner, message, push }, maxRelayedAnswerBytes);
+        refused ??= refusal;
       } else {
         const push = takePush(sessionId, message.id, 'Dropped an answer');
-        if (push !== undefined) kept.push({ ...message, id: push.localId });
+        if (push !== undefined) {
+          forgetPush(sessionId, String(message.id));
+          kept.push({ ...message, id: push.localId });
+        }
       }
     }
-    return Array.isArray(body) ? kept : kept[0];
+    if (refused !== undefined) return { refused };
+    return { rest: Array.isArray(body) ? kept : kept[0] };
   }
 
+  let closing: Promise<void> | undefined;
   const stopping = fleet.subscribe(receive).catch((error: unknown) => {
     report(error);
     return undefined;
@@ -172,10 +229,13 @@ export function linkToFleet(
     routeAnswers,
     publish: (notification) => void fleet.broadcast({ kind: 'notify', notification }).catch(report),
     subscribed: stopping.then(() => undefined),
-    async close() {
-      watch.stop();
-      const stop = await stopping;
-      await stop?.().catch(report);
+    close() {
+      closing ??= (async () => {
+        watch.stop();
+        const stop = await stopping;
+        await stop?.().catch(report);
+      })();
+      return closing;
     },
   };
 }

@@ -15,8 +15,8 @@ export const WIRE_ID_PREFIX = 'mcpr:';
 
 /** How an instance takes part in a fleet, as its sessions' transports see it. */
 export interface Relay {
-  /** Rewrites an outgoing message: push ids become fleet-unique, cancellations follow them. */
-  outbound(transport: SessionTransport, message: JSONRPCMessage): JSONRPCMessage;
+  /** Rewrites an outgoing message: push ids become fleet-unique (and recorded in the shared store), cancellations follow them. */
+  outbound(transport: SessionTransport, message: JSONRPCMessage): Promise<JSONRPCMessage>;
   /** Sends a message meant for the GET stream to the instance holding it; `false` when no other instance does. */
   toStreamHolder(sessionId: string | undefined, message: JSONRPCMessage): Promise<boolean>;
 }
@@ -41,7 +41,7 @@ export class SessionTransport extends WebStandardStreamableHTTPServerTransport {
   }
 
   override async send(message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
-    const outgoing = this.relay?.outbound(this, message) ?? message;
+    const outgoing = this.relay === undefined ? message : await this.relay.outbound(this, message);
     if (options?.relatedRequestId === undefined && !isJSONRPCResponse(outgoing) && this.standaloneStreams === 0) {
       if (this.relay !== undefined && (await this.relay.toStreamHolder(this.sessionId, outgoing))) return;
       if (isJSONRPCRequest(outgoing)) {

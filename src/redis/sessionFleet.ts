@@ -1,14 +1,22 @@
 /**
  * Legacy sessions shared through Redis: one key per session record (its expiry is the idle
  * lifetime, restarted by every request), one key naming the instance that holds the session's
- * GET stream, and pub/sub for relays: a channel per instance plus one for every instance.
- * Pub/sub fits: a relay is only useful to a live instance, so nothing needs to be kept for later.
+ * GET stream, one hash of the session's pushes waiting for an answer (who waits, so an answer is
+ * relayed only to the instance that asked), and pub/sub for relays: a channel per instance plus
+ * one for every instance. Pub/sub fits: a relay is only useful to a live instance, so nothing
+ * needs to be kept for later, and an answer's bytes pass through Redis without being stored.
  *
  * The limits (count, bytes, sessions per client) are kept by Lua scripts next to the records: a
  * sorted set of live sessions and one per client, scored by expiry, a hash of each session's
  * size and client, and a byte total. Every save first releases what expired sessions held.
  */
-import type { FleetMessage, LegacySessionFleet, SessionRefusal, SharedSessionRecord } from '../hosting/sessionFleet.js';
+import type {
+  FleetMessage,
+  LegacySessionFleet,
+  PendingPush,
+  SessionRefusal,
+  SharedSessionRecord,
+} from '../hosting/sessionFleet.js';
 import type { RedisConnection } from './connection.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, isSentinelConnection, withDeadline } from './connection.js';
 
@@ -114,6 +122,18 @@ return false
 `;
 
 /**
+ * Takes a waiting push (KEYS: the session record, the session's push hash; ARGV: the push id): its
+ * record, once, and only while the session exists; `false` otherwise.
+ */
+const TAKE_PUSH = `
+local push = redis.call('HGET', KEYS[2], ARGV[1])
+if not push then return false end
+redis.call('HDEL', KEYS[2], ARGV[1])
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+return push
+`;
+
+/**
  * The connection relays are received on: a second connection to the server, or with Sentinel the
  * sentinel's own pub/sub connection, which follows the primary across a failover.
  */
@@ -144,6 +164,7 @@ export function createRedisSessionFleet(
   const timed = <T>(operation: Promise<T>): Promise<T> => withDeadline(operation, timeoutMs);
   const recordKey = (sessionId: string) => `${prefix}record:${sessionId}`;
   const holderKey = (sessionId: string) => `${prefix}stream:${sessionId}`;
+  const pushesKey = (sessionId: string) => `${prefix}pushes:${sessionId}`;
   const channel = (id: string) => `${prefix}relay:${id}`;
   const everyone = `${prefix}relay-all`;
   const expiry = (ttlMs: number) =>
@@ -198,6 +219,19 @@ export function createRedisSessionFleet(
     async streamHolder(sessionId) {
       return (await timed(redis.get(holderKey(sessionId)))) ?? undefined;
     },
+    async awaitAnswer(sessionId, pushId, push, ttlMs) {
+      const key = pushesKey(sessionId);
+      await timed(redis.hSet(key, pushId, JSON.stringify({ method: push.method })));
+      if (Number.isFinite(ttlMs)) await timed(redis.pExpire(key, Math.ceil(ttlMs)));
+    },
+    async takeAnswer(sessionId, pushId) {
+      const reply = await timed(
+        redis.eval(TAKE_PUSH, { keys: [recordKey(sessionId), pushesKey(sessionId)], arguments: [pushId] }),
+      );
+      if (typeof reply !== 'string') return undefined;
+      const { method } = JSON.parse(reply) as PendingPush;
+      return { method };
+    },
     async send(target, message) {
       // PUBLISH counts the subscribers it reached: none means the instance is down or re-subscribing.
       const receivers = await timed(redis.publish(channel(target), JSON.stringify(message)));
@@ -225,10 +259,10 @@ export function createRedisSessionFleet(
         if (subscriber !== redis) await Promise.resolve(subscriber.destroy()).catch(() => undefined);
       };
     },
-    async listening() {
-      const mine = channel(instanceId);
-      const counts = await timed(redis.pubSubNumSub(mine));
-      return Number(counts[mine] ?? 0) > 0;
+    async listening(target = instanceId) {
+      const name = channel(target);
+      const counts = await timed(redis.pubSubNumSub(name));
+      return Number(counts[name] ?? 0) > 0;
     },
   };
 }

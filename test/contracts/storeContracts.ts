@@ -176,6 +176,28 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
       expect(await b.streamHolder('s-2')).toBe(a.instanceId);
     });
 
+    it('hands a waiting push to one taker, only while its session exists', async () => {
+      const { a, b } = await make();
+      await a.save('s-3', record, 60_000);
+      await a.awaitAnswer('s-3', `mcpr:${a.instanceId}:1`, { method: 'elicitation/create' }, 60_000);
+      await a.awaitAnswer('s-gone', `mcpr:${a.instanceId}:1`, { method: 'elicitation/create' }, 60_000);
+      expect(await b.takeAnswer('s-3', `mcpr:${a.instanceId}:2`)).toBeUndefined();
+      expect(await b.takeAnswer('s-other', `mcpr:${a.instanceId}:1`)).toBeUndefined();
+      expect(await b.takeAnswer('s-gone', `mcpr:${a.instanceId}:1`)).toBeUndefined();
+      expect(await b.takeAnswer('s-3', `mcpr:${a.instanceId}:1`)).toEqual({ method: 'elicitation/create' });
+      expect(await a.takeAnswer('s-3', `mcpr:${a.instanceId}:1`)).toBeUndefined();
+    });
+
+    it('says whether another member listens', async () => {
+      const { a, b } = await make();
+      expect(await b.listening(a.instanceId)).toBe(false);
+      const stop = await a.subscribe(() => {});
+      expect(await b.listening(a.instanceId)).toBe(true);
+      expect(await b.listening()).toBe(false);
+      await stop();
+      expect(await b.listening(a.instanceId)).toBe(false);
+    });
+
     it('relays to a listening member, broadcasts to all, and rejects a send nobody receives', async () => {
       const { a, b } = await make();
       const atA: FleetMessage[] = [];

@@ -8,8 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DualEraHandler, DualEraHttpOptions } from '../../src/hosting/index.js';
 import { createDualEraHandler } from '../../src/hosting/index.js';
 import { createMemorySessionHub, INSTANCE_HEADER } from '../../src/fleet/index.js';
-import type { FleetMessage } from '../../src/fleet/index.js';
-import { relayPatiently } from '../../src/hosting/fleetRelay.js';
+import type { FleetMessage, LegacySessionFleet } from '../../src/fleet/index.js';
 import { connectHttp } from '../../src/testing/index.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
 import { SseReader, openLegacySession, post, send } from '../../scripts/lib/wire.js';
@@ -115,43 +114,110 @@ describe('legacy sessions across instances (in-memory hub)', () => {
     expect((await post(forged, { jsonrpc: '2.0', id: 4, method: 'ping' })).status).toBe(404);
   });
 
-  it('drops (and reports) an answer naming a push no instance waits for', async () => {
+  it('drops (and reports) an answer naming a push no instance waits for, publishing nothing', async () => {
     const errors: string[] = [];
     const hub = createMemorySessionHub();
+    const busB = countingBus(hub.member('b'));
     const a = createDualEraHandler(askNameServer, {
       sessionFleet: hub.member('a'),
       onerror: (e) => errors.push(e.message),
     });
-    const b = createDualEraHandler(askNameServer, {
-      sessionFleet: hub.member('b'),
-      onerror: (e) => errors.push(e.message),
-    });
+    const b = createDualEraHandler(askNameServer, { sessionFleet: busB, onerror: (e) => errors.push(e.message) });
     handlers.push(a, b);
     const sessionId = await openLegacySession({ url: URL_, fetch: hosted(a) });
     const onB = { url: URL_, sessionId, fetch: hosted(b) };
     const answered = await post(onB, { jsonrpc: '2.0', id: 'mcpr:a:99', result: { action: 'cancel' } });
     expect(answered.status).toBe(202);
-    await expect
-      .poll(() => errors.filter((line) => line.startsWith('Dropped a relayed answer')))
-      .toEqual([`Dropped a relayed answer: no push "mcpr:a:99" of session ${sessionId} waits on this instance`]);
+    expect(errors).toContain(`Dropped an answer: no push "mcpr:a:99" of session ${sessionId} waits in the fleet`);
+    expect(busB.sent).toEqual([]);
+  });
+});
+
+/** A fleet member that records what it sends to other instances (kind, target, bytes). */
+function countingBus(member: LegacySessionFleet): LegacySessionFleet & { readonly sent: string[] } {
+  const sent: string[] = [];
+  return Object.assign(Object.create(member) as LegacySessionFleet, {
+    sent,
+    send(target: string, message: FleetMessage) {
+      sent.push(`${message.kind} to ${target}: ${JSON.stringify(message).length} bytes`);
+      return member.send(target, message);
+    },
+  });
+}
+
+/** Two instances of one in-memory fleet; `b`'s messages to other instances are counted. */
+function relayPair(options: DualEraHttpOptions = {}) {
+  const hub = createMemorySessionHub();
+  const errors: string[] = [];
+  const busB = countingBus(hub.member('b'));
+  const onerror = (error: Error) => errors.push(error.message);
+  const a = createDualEraHandler(askNameServer, { ...options, sessionFleet: hub.member('a'), onerror });
+  const b = createDualEraHandler(askNameServer, { ...options, sessionFleet: busB, onerror });
+  handlers.push(a, b);
+  return { a, b, busB, errors };
+}
+
+/** Starts `greet` on `a` over the raw wire and returns its response stream and the push it made. */
+async function pushFromA(a: DualEraHandler, sessionId: string) {
+  const call = new SseReader(
+    await post(
+      { url: URL_, sessionId, fetch: hosted(a) },
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'greet', arguments: {} },
+      },
+    ),
+  );
+  const push = await call.next();
+  expect(push).toMatchObject({ method: 'elicitation/create', id: expect.stringMatching(/^mcpr:a:/) });
+  return { call, pushId: String(push.id) };
+}
+
+describe('the relay carries only what it may (in-memory hub)', () => {
+  it('relays nothing for a session that does not exist, whatever instance the answer names', async () => {
+    const { b, busB } = relayPair();
+    const forged = { url: URL_, sessionId: 'forged', fetch: hosted(b) };
+    for (const id of ['mcpr:a:1', 'mcpr:ghost:1']) {
+      const answered = await post(forged, { jsonrpc: '2.0', id, result: { action: 'accept', content: { name: 'x' } } });
+      expect(answered.status).toBe(404);
+    }
+    expect(busB.sent).toEqual([]);
   });
 
-  it('retries a relay while the instance it is for (re)subscribes, so the message arrives', async () => {
-    const hub = createMemorySessionHub();
-    const received: FleetMessage[] = [];
-    const relaying = relayPatiently(hub.member('b'), 'a', { kind: 'ended', sessionId: 's1' });
-    await new Promise((wake) => setTimeout(wake, 300));
-    const stop = await hub.member('a').subscribe((message) => received.push(message));
-    await relaying;
-    await expect.poll(() => received).toEqual([{ kind: 'ended', sessionId: 's1' }]);
-    await stop();
+  it('relays an answer only for the session whose push it is, and only once', async () => {
+    const { a, b, busB, errors } = relayPair();
+    const sessionId = await openLegacySession({ url: URL_, fetch: hosted(a) });
+    const other = await openLegacySession({ url: URL_, fetch: hosted(a) });
+    const { call, pushId } = await pushFromA(a, sessionId);
+    const answer = { jsonrpc: '2.0', id: pushId, result: { action: 'accept', content: { name: 'Bo' } } };
+    // Posted under another session's id: dropped, nothing published.
+    expect((await post({ url: URL_, sessionId: other, fetch: hosted(b) }, answer)).status).toBe(202);
+    expect(busB.sent).toEqual([]);
+    expect(errors).toContain(
+      `Dropped an answer: no push ${JSON.stringify(pushId)} of session ${other} waits in the fleet`,
+    );
+    // Under its own session: relayed once; the copy is dropped.
+    const onB = { url: URL_, sessionId, fetch: hosted(b) };
+    expect((await post(onB, answer)).status).toBe(202);
+    expect(await call.next()).toMatchObject({
+      id: 7,
+      result: { content: [{ type: 'text', text: 'hello Bo (legacy)' }] },
+    });
+    expect((await post(onB, answer)).status).toBe(202);
+    expect(busB.sent).toEqual([expect.stringMatching(/^answer to a: \d+ bytes$/)]);
   });
 
-  it('answers 503 naming the instance when an answer cannot be relayed for 5 s', async () => {
-    const { instances } = sharedFleet(2);
-    const sessionId = await openLegacySession({ url: URL_, fetch: hosted(instances[0]!) });
-    const onB = { url: URL_, sessionId, fetch: hosted(instances[1]!) };
-    const answered = await post(onB, { jsonrpc: '2.0', id: 'mcpr:gone:1', result: { action: 'cancel' } });
+  it('refuses at once, publishing nothing, an answer whose instance is not listening', async () => {
+    const { a, b, busB } = relayPair();
+    const sessionId = await openLegacySession({ url: URL_, fetch: hosted(a) });
+    const { pushId } = await pushFromA(a, sessionId);
+    await a.close(); // instance a is gone; the session and its push record live on in the shared store
+    const answered = await post(
+      { url: URL_, sessionId, fetch: hosted(b) },
+      { jsonrpc: '2.0', id: pushId, result: { action: 'accept', content: { name: 'Bo' } } },
+    );
     expect(answered.status).toBe(503);
     expect(await answered.json()).toEqual({
       jsonrpc: '2.0',
@@ -159,8 +225,51 @@ describe('legacy sessions across instances (in-memory hub)', () => {
       error: {
         code: -32000,
         message:
-          'Service Unavailable: The legacy session store failed to relay an answer: no instance "gone" is listening; retry later',
+          'The answer to the elicitation/create request cannot reach this server. Instance a, which asked, cannot receive it: it is not listening (it stopped, or lost its connection to the fleet). Call the tool again.',
       },
     });
-  }, 15_000);
+    expect(busB.sent).toEqual([]);
+  });
+
+  it('refuses an answer larger than maxRelayedAnswerBytes with 413, and ends the call that waits for it', async () => {
+    const { a, b, busB } = relayPair({ maxRelayedAnswerBytes: 2_000 });
+    const sessionId = await openLegacySession({ url: URL_, fetch: hosted(a) });
+    const { call, pushId } = await pushFromA(a, sessionId);
+    const answer = { jsonrpc: '2.0', id: pushId, result: { action: 'accept', content: { name: 'x'.repeat(5_000) } } };
+    const size = JSON.stringify(answer).length;
+    const answered = await post({ url: URL_, sessionId, fetch: hosted(b) }, answer);
+    expect(answered.status).toBe(413);
+    expect(await answered.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32000,
+        message: `Payload Too Large: the answer to the elicitation/create request is ${size} bytes; this server relays answers of at most 2000 bytes (maxRelayedAnswerBytes)`,
+      },
+    });
+    // The call ends now with the reason (the tool's own handling of a failed push), not at its timeout.
+    expect(await call.next()).toMatchObject({
+      id: 7,
+      result: {
+        isError: true,
+        content: [
+          {
+            type: 'text',
+            text: expect.stringContaining(
+              `The client's answer to the elicitation/create request was ${size} bytes; an answer relayed between instances may have at most 2000 bytes (maxRelayedAnswerBytes).`,
+            ),
+          },
+        ],
+      },
+    });
+    expect(busB.sent).toEqual([expect.stringMatching(/^answer to a: \d{3} bytes$/)]);
+  });
+
+  it('rejects a maxRelayedAnswerBytes that is not a positive integer', () => {
+    for (const maxRelayedAnswerBytes of [0, -1, 1.5, Number.NaN]) {
+      expect(() => createDualEraHandler(askNameServer, { maxRelayedAnswerBytes })).toThrow(
+        `createDualEraHandler(): maxRelayedAnswerBytes must be a positive integer number of bytes (got ${String(maxRelayedAnswerBytes)}). The default is 1048576.`,
+      );
+    }
+  });
 });
