@@ -7,6 +7,9 @@ import type { RedisClientType, RedisSentinelType } from 'redis';
 import { createClient, createSentinel } from 'redis';
 
 import { McpResolveError } from '../errors.js';
+import { positiveInteger } from '../options.js';
+
+const MS = 'number of milliseconds';
 
 /** A connected node-redis client as this entry uses it: one server, or the primary Sentinel names. */
 export type RedisConnection = RedisClientType | RedisSentinelType;
@@ -33,8 +36,16 @@ export interface RedisConnectOptions {
   readonly commandTimeoutMs?: number;
   /** How long the first connection may take, in ms (default 5,000). */
   readonly connectTimeoutMs?: number;
-  /** Receives connection errors after the first connect (reconnects are automatic). */
+  /**
+   * Receives connection errors after the first connect (reconnects are automatic), and the
+   * warnings of the eviction-policy check at connect (default for those: `console.warn`).
+   */
   readonly onerror?: (error: Error) => void;
+  /**
+   * Start even when Redis may evict keys (its `maxmemory-policy` is not `noeviction`), with one
+   * warning: an evicted replay key lets its token be accepted again (default `false`: refuse to start).
+   */
+  readonly allowEvictingRedis?: boolean;
 }
 
 /** The default command timeout: long enough for a loaded Redis, short enough that a lost one fails a round quickly. */
@@ -55,6 +66,66 @@ export async function withDeadline<T>(operation: Promise<T>, ms: number): Promis
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The one `maxmemory-policy` under which Redis never drops a key the library wrote. */
+const SAFE_POLICY = 'noeviction';
+
+/** The fix the eviction-policy messages name. */
+const POLICY_FIX =
+  'Set maxmemory-policy noeviction on that Redis (CONFIG SET maxmemory-policy noeviction, and in redis.conf so a restart keeps it), or give mcp-resolve a Redis of its own with noeviction';
+
+/**
+ * Reads Redis's `maxmemory-policy` at connect. Any policy but `noeviction` lets Redis drop keys
+ * with an expiry (all replay keys have one) when memory runs short, and an evicted replay key
+ * accepts its token once more: refuse to start, or warn once when `allowEvictingRedis` is set.
+ * A Redis that does not answer `CONFIG GET` (renamed or forbidden on managed services) gets one
+ * warning naming the setting to check.
+ */
+async function checkEvictionPolicy(
+  client: RedisConnection,
+  target: RedisTarget,
+  options: RedisConnectOptions,
+  api: string,
+  timeoutMs: number,
+): Promise<void> {
+  const where = describeRedisTarget(target);
+  const warn = (message: string): void => {
+    const warning = new McpResolveError('invalid_options', message, {
+      data: { api, option: 'allowEvictingRedis' },
+    });
+    if (options.onerror === undefined) console.warn(`mcp-resolve: ${message}`);
+    else options.onerror(warning);
+  };
+  let policy: string | undefined;
+  try {
+    const reply = await withDeadline(client.configGet('maxmemory-policy'), timeoutMs);
+    policy = reply['maxmemory-policy'];
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    warn(
+      `${api}: could not read maxmemory-policy from Redis at ${where} (${reason}). Check that it is noeviction: under any other policy Redis may evict replay keys, and an evicted replay key lets its token be accepted again.`,
+    );
+    return;
+  }
+  if (policy === undefined) {
+    warn(
+      `${api}: Redis at ${where} did not report maxmemory-policy. Check that it is noeviction: under any other policy Redis may evict replay keys, and an evicted replay key lets its token be accepted again.`,
+    );
+    return;
+  }
+  if (policy === SAFE_POLICY) return;
+  if (options.allowEvictingRedis === true) {
+    warn(
+      `WARNING ${api}: Redis at ${where} may evict keys (maxmemory-policy ${policy}) and allowEvictingRedis is set: under memory pressure an evicted replay key lets a used token be accepted again (a completed call's final round runs twice). ${POLICY_FIX}.`,
+    );
+    return;
+  }
+  throw new McpResolveError(
+    'invalid_options',
+    `${api}: Redis at ${where} may evict keys under memory pressure, and an evicted replay key lets a used token be accepted again (got maxmemory-policy ${policy}). ${POLICY_FIX}; allowEvictingRedis: true starts anyway, with a warning.`,
+    { data: { api, option: 'allowEvictingRedis' } },
+  );
 }
 
 /** Redacts the password of a Redis URL for messages. */
@@ -126,11 +197,34 @@ function createConnection(target: RedisTarget, commandTimeoutMs: number, connect
  * Connects to `target` (a URL, or Sentinel addresses and a master name); throws
  * {@link McpResolveError} (`redis_unavailable`) naming the target when Redis cannot be reached or
  * no sentinel knows the master. Commands never wait in an offline queue: while Redis is away they
- * fail at once, so nothing hangs on a lost connection.
+ * fail at once, so nothing hangs on a lost connection. Throws `invalid_options` naming
+ * `maxmemory-policy` when Redis may evict keys (anything but `noeviction`), unless
+ * `allowEvictingRedis` is set.
  */
 export async function connectRedis(target: RedisTarget, options: RedisConnectOptions = {}): Promise<RedisConnection> {
-  const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
-  const connectTimeout = options.connectTimeoutMs ?? 5_000;
+  return openRedis(target, options, 'connectRedis()');
+}
+
+/** {@link connectRedis} for `api` (the public function the caller called, as messages name it). */
+export async function openRedis(
+  target: RedisTarget,
+  options: RedisConnectOptions,
+  api: string,
+): Promise<RedisConnection> {
+  const commandTimeoutMs = positiveInteger(
+    `${api}: commandTimeoutMs`,
+    { api, option: 'commandTimeoutMs' },
+    options.commandTimeoutMs,
+    DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
+    MS,
+  );
+  const connectTimeout = positiveInteger(
+    `${api}: connectTimeoutMs`,
+    { api, option: 'connectTimeoutMs' },
+    options.connectTimeoutMs,
+    5_000,
+    MS,
+  );
   const client = createConnection(target, commandTimeoutMs, connectTimeout);
   let firstError: Error | undefined;
   let connected = false;
@@ -160,6 +254,12 @@ export async function connectRedis(target: RedisTarget, options: RedisConnectOpt
       `Cannot connect to Redis at ${describeRedisTarget(target)}: ${reason}. ${fix}.`,
       { data: { operation: 'connect', target: describeRedisTarget(target) } },
     );
+  }
+  try {
+    await checkEvictionPolicy(client, target, options, api, commandTimeoutMs);
+  } catch (error) {
+    await Promise.resolve(client.destroy()).catch(() => undefined);
+    throw error;
   }
   return client;
 }

@@ -6,7 +6,7 @@ import type { LegacySessionFleet } from '../hosting/sessionFleet.js';
 import type { ReplayStore } from '../state/replay.js';
 import { McpResolveError } from '../errors.js';
 import type { RedisConnectOptions, RedisConnection, RedisSentinelTarget, RedisTarget } from './connection.js';
-import { connectRedis, describeRedisTarget } from './connection.js';
+import { describeRedisTarget, openRedis } from './connection.js';
 import { claimReplayEpoch, createRedisReplayStore } from './replayStore.js';
 import { createRedisSessionFleet } from './sessionFleet.js';
 
@@ -41,7 +41,8 @@ export interface RedisFleet {
 /**
  * Connects to Redis (a URL, or a Sentinel-managed primary) and returns what a fleet member shares;
  * throws `McpResolveError` (`redis_unavailable`) naming the URL or the sentinels and master name
- * when Redis cannot be reached.
+ * when Redis cannot be reached, and (`invalid_options`) when Redis may evict keys (its
+ * `maxmemory-policy` is not `noeviction`) unless `allowEvictingRedis` is set.
  */
 export async function connectRedisFleet(options: RedisFleetOptions): Promise<RedisFleet> {
   const {
@@ -59,7 +60,7 @@ export async function connectRedisFleet(options: RedisFleetOptions): Promise<Red
       data: { api: 'connectRedisFleet()', option: sentinel === undefined ? 'url' : 'sentinel' },
     });
   }
-  const redis = await connectRedis(target, connect);
+  const redis = await openRedis(target, connect, 'connectRedisFleet()');
   try {
     await claimReplayEpoch(redis, `${keyPrefix}replay:`);
   } catch (error) {
