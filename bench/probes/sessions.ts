@@ -18,7 +18,10 @@ const server = new McpResolveServer({ name: 'probe', version: '1.0.0' }).tool(
   { resolve: { name } },
   ({ name }) => name.name,
 );
-const handler = createDualEraHandler(server.createServer, { maxLegacySessions: COUNT + 1 });
+const handler = createDualEraHandler(server.createServer, {
+  maxLegacySessions: COUNT + 1,
+  maxLegacySessionsPerClient: COUNT + 1,
+});
 
 /** Raw requests straight into the handler, as a client on localhost sends them. */
 const into = (sessionId?: string): Target => ({

@@ -19,7 +19,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { principalFrom } from '../state/binding.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import type { FleetNotification, LegacySessionFleet, SessionRefusal, SharedSessionRecord } from './sessionFleet.js';
-import { utf8Length } from './sessionFleet.js';
+import { heldBytes, NODE_BYTES } from './heldBytes.js';
 import type { FleetLink } from './sessionFleetLink.js';
 import { linkToFleet } from './sessionFleetLink.js';
 import { createSessionLocator } from './sessionRecreator.js';
@@ -258,22 +258,24 @@ function keptInitialize(
   const reduce = (message: unknown): unknown => {
     if (refusal !== undefined || !isInitializeRequest(message)) return message;
     const declared = message.params as Record<string, unknown>;
-    const capabilitiesBytes = utf8Length(JSON.stringify(declared['capabilities'] ?? {}));
+    const capabilitiesBytes = heldBytes(declared['capabilities'] ?? {});
     if (capabilitiesBytes > limits.maxCapabilitiesBytes) {
       refusal = invalidParams(
-        `initialize declares ${capabilitiesBytes} bytes of client capabilities, over this server's limit of ` +
-          `${limits.maxCapabilitiesBytes} bytes (maxClientCapabilitiesBytes)`,
+        `initialize declares ${capabilitiesBytes} bytes of client capabilities (JSON, plus ${NODE_BYTES} per ` +
+          `object, array and key), over this server's limit of ${limits.maxCapabilitiesBytes} bytes ` +
+          `(maxClientCapabilitiesBytes)`,
         limits.onerror,
       );
       return message;
     }
     const params: Record<string, unknown> = {};
     for (const name of KEPT_PARAMS) if (declared[name] !== undefined) params[name] = declared[name];
-    const bytes = utf8Length(JSON.stringify(params));
+    const bytes = heldBytes(params);
     if (bytes > limits.maxSessionBytes) {
       refusal = invalidParams(
-        `initialize params (protocol version, capabilities, client info) are ${bytes} bytes, over this server's ` +
-          `limit of ${limits.maxSessionBytes} bytes per legacy session (maxLegacySessionBytes)`,
+        `initialize params (protocol version, capabilities, client info) take ${bytes} bytes (JSON, plus ` +
+          `${NODE_BYTES} per object, array and key), over this server's limit of ${limits.maxSessionBytes} bytes ` +
+          `per legacy session (maxLegacySessionBytes)`,
         limits.onerror,
       );
       return message;

@@ -6,7 +6,7 @@
 import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 
 import type { LegacySessionFleet } from './sessionFleet.js';
-import { utf8Length } from './sessionFleet.js';
+import { heldBytes } from './heldBytes.js';
 import { viaStore } from './sessionStoreError.js';
 import type { Session, SessionTable } from './sessionTable.js';
 
@@ -59,7 +59,7 @@ export function createSessionLocator(options: SessionLocatorOptions): SessionLoc
     const record = await viaStore('load the session', () => store.load(sessionId, idleMs));
     if (record === undefined) return notFound();
     // A copy counts against this instance's count and bytes; the client's share is in the shared store.
-    const share = { bytes: utf8Length(JSON.stringify(record.initialize)), client: undefined };
+    const share = { bytes: heldBytes(record.initialize), client: undefined };
     const refused = table.admit(share);
     if (refused !== undefined) return refused;
     const session = await table.create(request, requestOptions, () => sessionId, share);

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
 import { createMemorySessionHub } from '../../src/fleet/index.js';
+import { heldBytes } from '../../src/hosting/heldBytes.js';
 import type { DualEraHandler, DualEraHttpOptions } from '../../src/hosting/index.js';
 import { createDualEraHandler } from '../../src/hosting/index.js';
 import { serveHttp } from '../../src/node/index.js';
@@ -47,9 +48,9 @@ function initialize(capabilities: object, clientInfo: object = { name: 'raw', ve
   };
 }
 
-/** Declared capabilities of exactly `bytes` bytes of JSON. */
+/** Declared capabilities that a session holds as exactly `bytes` bytes. */
 function capabilitiesOf(bytes: number): object {
-  const overhead = JSON.stringify({ experimental: { pad: { text: '' } } }).length;
+  const overhead = heldBytes({ experimental: { pad: { text: '' } } });
   return { experimental: { pad: { text: 'x'.repeat(bytes - overhead) } } };
 }
 
@@ -65,7 +66,7 @@ describe('declared capabilities and kept initialize params', () => {
     expect(await errorOf(over)).toEqual({
       code: -32602,
       message:
-        "Invalid params: initialize declares 1025 bytes of client capabilities, over this server's limit of 1024 bytes (maxClientCapabilitiesBytes)",
+        "Invalid params: initialize declares 1025 bytes of client capabilities (JSON, plus 64 per object, array and key), over this server's limit of 1024 bytes (maxClientCapabilitiesBytes)",
     });
     await expect(openLegacySession(into(handler), capabilitiesOf(1_024))).resolves.toEqual(expect.any(String));
   });
@@ -74,7 +75,17 @@ describe('declared capabilities and kept initialize params', () => {
     const handler = handlerWith({});
     const response = await post(into(handler), initialize(capabilitiesOf(3_500_000)));
     expect(response.status).toBe(400);
-    expect((await errorOf(response)).message).toContain('3500000 bytes of client capabilities');
+    expect((await errorOf(response)).message).toMatch(
+      /^Invalid params: initialize declares 35\d{5} bytes of client capabilities/,
+    );
+  });
+
+  it('weighs each object and key: 1,000 empty objects in 8 KB of JSON pass a 16 KiB limit', async () => {
+    const handler = handlerWith({});
+    const pad = Object.fromEntries(Array.from({ length: 1_000 }, (_, index) => [`k${index}`, {}]));
+    const response = await post(into(handler), initialize({ experimental: { pad } }));
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toContain('(maxClientCapabilitiesBytes)');
   });
 
   it('refuses an initialize whose kept params pass maxLegacySessionBytes', async () => {
@@ -84,7 +95,7 @@ describe('declared capabilities and kept initialize params', () => {
     const error = await errorOf(response);
     expect(error.code).toBe(-32602);
     expect(error.message).toMatch(
-      /^Invalid params: initialize params \(protocol version, capabilities, client info\) are \d+ bytes, over this server's limit of 2048 bytes per legacy session \(maxLegacySessionBytes\)$/,
+      /^Invalid params: initialize params \(protocol version, capabilities, client info\) take \d+ bytes \(JSON, plus 64 per object, array and key\), over this server's limit of 2048 bytes per legacy session \(maxLegacySessionBytes\)$/,
     );
   });
 
@@ -110,15 +121,15 @@ describe('declared capabilities and kept initialize params', () => {
 
 describe('limits on one instance', () => {
   it('refuses a session past legacySessionBudgetBytes with 503 and Retry-After, and admits one after a DELETE', async () => {
-    // Each session keeps 2,000 bytes of capabilities plus ~100 of the rest: two fit in 4,500, three do not.
-    const handler = handlerWith({ legacySessionBudgetBytes: 4_500, maxClientCapabilitiesBytes: 4_000 });
+    // Each session holds 2,000 bytes of capabilities plus ~540 of the rest: two fit in 5,500, three do not.
+    const handler = handlerWith({ legacySessionBudgetBytes: 5_500, maxClientCapabilitiesBytes: 4_000 });
     const first = await openLegacySession(into(handler, 'a'), capabilitiesOf(2_000));
     await openLegacySession(into(handler, 'b'), capabilitiesOf(2_000));
     const refused = await post(into(handler, 'c'), initialize(capabilitiesOf(2_000)));
     expect(refused.status).toBe(503);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await errorOf(refused)).message).toMatch(
-      /^Service Unavailable: legacy sessions hold \d+ of the 4500 bytes they may keep \(legacySessionBudgetBytes\); retry in \d+ s$/,
+      /^Service Unavailable: legacy sessions hold \d+ of the 5500 bytes they may keep \(legacySessionBudgetBytes\); retry in \d+ s$/,
     );
     expect((await send(into(handler, 'a', undefined, first), { method: 'DELETE' })).status).toBe(200);
     await expect(openLegacySession(into(handler, 'c'), capabilitiesOf(2_000))).resolves.toEqual(expect.any(String));
@@ -180,6 +191,7 @@ describe('limits across a fleet (memory hub)', () => {
   });
 
   it('enforces legacySessionBudgetBytes over the fleet', async () => {
+    // The store counts each record's JSON (~1,700 bytes): two fit in 4,500, three do not.
     const [a, b] = pair({
       legacySessionBudgetBytes: 4_500,
       maxClientCapabilitiesBytes: 4_000,

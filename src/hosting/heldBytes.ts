@@ -1,0 +1,53 @@
+/**
+ * The size a client-declared JSON value takes when a session keeps it: its JSON bytes plus a
+ * fixed cost per object, array and key, so that many small objects weigh what they cost on the
+ * heap (measured: ~90 bytes of heap per `"k":{}` entry of 8 JSON bytes). Iterative: a deeply
+ * nested value cannot overflow the stack.
+ */
+
+/** What each object, array and object key costs on top of its JSON bytes. */
+export const NODE_BYTES = 64;
+
+/** The held size of `value` in bytes. */
+export function heldBytes(value: unknown): number {
+  let total = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') total += utf8Bytes(item) + 2;
+    else if (typeof item === 'number') total += String(item).length;
+    else if (typeof item === 'boolean') total += item ? 4 : 5;
+    else if (Array.isArray(item)) {
+      total += NODE_BYTES + 2 + Math.max(0, item.length - 1);
+      for (const entry of item) pending.push(entry);
+    } else if (typeof item === 'object' && item !== null) {
+      const entries = Object.entries(item);
+      total += NODE_BYTES + 2 + Math.max(0, entries.length - 1);
+      for (const [key, entry] of entries) {
+        if (entry === undefined) continue;
+        total += NODE_BYTES + utf8Bytes(key) + 3;
+        pending.push(entry);
+      }
+    } else total += 4; // null (undefined entries are skipped above, as JSON drops them)
+  }
+  return total;
+}
+
+/** Bytes of `text` in UTF-8, without encoding it. */
+function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    bytes +=
+      unit < 0x80
+        ? 1
+        : unit < 0x800
+          ? 2
+          : unit >= 0xd800 && unit <= 0xdbff
+            ? 4
+            : unit >= 0xdc00 && unit <= 0xdfff
+              ? 0
+              : 3;
+  }
+  return bytes;
+}
