@@ -171,6 +171,28 @@ describe('a task store whose Redis stopped answering (SIGSTOP)', () => {
   });
 });
 
+describe("a write that reaches Redis after its deadline by Redis's clock", () => {
+  it('is refused at once, and the error says this instance may be behind Redis', async () => {
+    const desk = await instance();
+    const taskId = await desk.parked(7);
+    const current = (await desk.store.get(taskId)) as TaskRecord;
+    const cancelled: TaskRecord = { ...current, status: 'cancelled', revision: current.revision + 1, pending: {} };
+    // This instance's clock 10 s behind Redis's: every deadline it writes has passed by Redis's clock.
+    const now = Date.now;
+    Date.now = () => now() - 10_000;
+    let error;
+    try {
+      error = await rejection(desk.store.replace(cancelled, current.revision));
+    } finally {
+      Date.now = now;
+    }
+    expect(error.message).toMatch(
+      /^Task store: the replace of task .* failed: Redis ran the write \d+ ms past its deadline \(storeTimeoutMs 300\) and did not apply it; if this repeats while Redis answers quickly, this instance's clock is behind Redis's \(keep clocks in sync\)\.$/,
+    );
+    expect((await desk.store.get(taskId))?.status).toBe('input_required');
+  });
+});
+
 describe('a task store whose Redis holds writes (CLIENT PAUSE WRITE)', () => {
   it('tasks/cancel whose write is held past its deadline fails masked and is refused when Redis runs it', async () => {
     const desk = await instance();
