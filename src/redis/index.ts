@@ -23,5 +23,5 @@ export {
 export type { RedisReplayStoreOptions } from './replayStore.js';
 export { createRedisSessionFleet, DEFAULT_SESSION_KEY_PREFIX } from './sessionFleet.js';
 export type { RedisSessionFleetOptions } from './sessionFleet.js';
-export { createRedisTaskStore, DEFAULT_TASK_KEY_PREFIX } from './taskStore.js';
+export { createRedisTaskStore, DEFAULT_TASK_KEY_PREFIX, DEFAULT_TASK_STORE_TIMEOUT_MS } from './taskStore.js';
 export type { RedisTaskStoreOptions } from './taskStore.js';

@@ -17,8 +17,8 @@ export interface FailureInfo {
   /** The correlation id the client's message carries, e.g. `3f9a0c2b7d1e`. */
   readonly ref: string;
   /** The request that failed. */
-  readonly method: 'tools/call' | 'prompts/get' | 'resources/read';
-  /** The tool or prompt name, or the resource URI. */
+  readonly method: 'tools/call' | 'prompts/get' | 'resources/read' | 'tasks/get' | 'tasks/update' | 'tasks/cancel';
+  /** The tool or prompt name, the resource URI, or the task id. */
   readonly name: string;
 }
 
@@ -53,11 +53,15 @@ export function logFailure(error: unknown, info: FailureInfo): void {
   else console.error(line);
 }
 
-/** Whether `error` is one whose message was written for the client: a `ToolError` or the library's own. */
+/**
+ * Whether `error` is one whose message was written for the client: a `ToolError` or the library's
+ * own, except `redis_unavailable`, which describes the server's infrastructure for its operator.
+ */
 export function isClientFacing(error: unknown): error is Error {
   // A ToolError is a McpResolveError; the ToolError check keeps one from a copy of the package
   // older than that (branded as a ToolError only) client-facing.
-  return error instanceof McpResolveError || error instanceof ToolError;
+  if (error instanceof McpResolveError) return error.code !== 'redis_unavailable';
+  return error instanceof ToolError;
 }
 
 /** A client-facing error the operator must see too (one log line): a question that is not deterministic. */

@@ -6,6 +6,7 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
+import { throwMasked } from '../round/masking.js';
 import { clientCapabilitiesOf, eraOf } from '../round/requestEra.js';
 import type { RoundServices } from '../round/roundScope.js';
 import { declaresTasks, TaskRefParams, tasksNotDeclared } from './wire.js';
@@ -35,21 +36,44 @@ export interface TaskMethods {
   cancel(taskId: string, ctx: ServerContext, services: RoundServices): Promise<void>;
 }
 
+/** One of the extension's methods. */
+type TaskMethod = 'tasks/get' | 'tasks/update' | 'tasks/cancel';
+
+/**
+ * Serves `method` for `taskId` with `work`: protocol errors (the task does not exist, the gate)
+ * reach the client as they are; any other failure (a task store that did not answer) reaches it
+ * masked, with the ref under which the server's error hook received the cause.
+ */
+async function serveTaskMethod<T>(
+  method: TaskMethod,
+  taskId: string,
+  services: RoundServices,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throwMasked(error, services.maskError, { method, name: taskId });
+  }
+}
+
 /** Registers the extension's methods on `mcp`, served by `runner`. */
 export function registerTaskMethods(mcp: McpServer, runner: TaskMethods, services: RoundServices): void {
   mcp.server.setRequestHandler('tasks/get', { params: TaskRefParams }, async (params, ctx) => {
     assertTaskRequest('tasks/get', ctx, services);
-    return runner.get(params.taskId, ctx, services);
+    return serveTaskMethod('tasks/get', params.taskId, services, () => runner.get(params.taskId, ctx, services));
   });
   mcp.server.setRequestHandler('tasks/update', { params: TaskRefParams }, async (params, ctx) => {
     assertTaskRequest('tasks/update', ctx, services);
     const { inputResponses = {}, droppedInputResponseKeys = [] } = ctx.mcpReq;
-    await runner.update(params.taskId, inputResponses, droppedInputResponseKeys, ctx, services);
+    await serveTaskMethod('tasks/update', params.taskId, services, () =>
+      runner.update(params.taskId, inputResponses, droppedInputResponseKeys, ctx, services),
+    );
     return {};
   });
   mcp.server.setRequestHandler('tasks/cancel', { params: TaskRefParams }, async (params, ctx) => {
     assertTaskRequest('tasks/cancel', ctx, services);
-    await runner.cancel(params.taskId, ctx, services);
+    await serveTaskMethod('tasks/cancel', params.taskId, services, () => runner.cancel(params.taskId, ctx, services));
     return {};
   });
 }

@@ -71,7 +71,10 @@ export interface TaskRecord {
 
 /**
  * Task persistence. Implementations must make `create` durable before it resolves (a `get` right
- * after it finds the task) and must forget a task once its `expiresAt` has passed.
+ * after it finds the task) and must forget a task once its `expiresAt` has passed. A store over a
+ * network should settle every call within a deadline and never apply a write after rejecting it
+ * (the Redis store's writes carry their deadline, which Redis checks); what a call rejects with
+ * reaches the client masked, with a ref.
  */
 export interface TaskStore {
   /** Stores a new task. */

@@ -171,11 +171,14 @@ describe('a Redis full under noeviction', () => {
   }
 
   /**
-   * Fills Redis to the brim: a refused 1 MB key leaves room (its own argument no longer counts),
-   * so smaller keys follow until even a tiny write is refused.
+   * Makes Redis strictly full. A flood alone leaves a little room: Redis refuses a write whose
+   * argument does not fit, and that argument's memory is freed with it, so small writes still pass
+   * for a while (the replay keys' among them). A maxmemory just under what is used refuses them all.
    */
   async function fill(redis: RedisConnection): Promise<void> {
-    for (const bytes of [65_536, 1_024, 16]) await flood(redis, bytes);
+    await flood(redis);
+    const used = Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1]);
+    await redis.configSet('maxmemory', String(used - 65_536));
     await expect(redis.set('probe', '1')).rejects.toThrow(/^OOM command not allowed/);
   }
 
@@ -221,6 +224,7 @@ describe('a Redis full under noeviction', () => {
       });
       expect(refunds).toEqual([]);
     } finally {
+      await fleet.redis.configSet('maxmemory', '8mb');
       await drain(fleet.redis);
     }
     const done = await client.round('refund', { order: 'ORD-9' }, final);
