@@ -201,10 +201,19 @@ export class Ledger {
     );
   }
 
-  /** Notes that this round asks `question`, so next round accepts its answer; returns the request to send. */
+  /**
+   * Notes that this round asks `question`, so next round accepts its answer; returns the request to
+   * send. A question asked again after a rejected answer keeps its attempt count (and the reason)
+   * whatever rounds come between, so a client cannot reset it by leaving the answer out.
+   */
   ask(question: Question): InputRequest {
-    setOwn(this.askedNow, question.key, pinOf(question.rendered));
-    const retry = ownEntry(this.retryNow, question.key);
+    const { key } = question;
+    setOwn(this.askedNow, key, pinOf(question.rendered));
+    let retry = ownEntry(this.retryNow, key);
+    if (retry === undefined) {
+      retry = ownEntry(this.retriesBefore, key);
+      if (retry !== undefined) setOwn(this.retryNow, key, retry);
+    }
     return retry === undefined ? question.rendered.request : askedAgain(question.rendered.request, retry[1]);
   }
 

@@ -46,7 +46,7 @@ export class TaskExecution {
       }
       const capabilities = record.call.clientCapabilities;
       const ctx: ToolContext = { ...base, clientCapabilities: capabilities };
-      const round = new TaskStrategy(record.answers, capabilities);
+      const round = new TaskStrategy(record.answers, capabilities, record.attempts);
       let resolved;
       try {
         resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, { strategy: () => round });
@@ -65,6 +65,7 @@ export class TaskExecution {
             status: 'input_required',
             pending: round.parked,
             answers: round.answers,
+            attempts: round.attempts,
             ...(round.rejected.length > 0 && { statusMessage: round.rejected.join(' ') }),
           };
         });

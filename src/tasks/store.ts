@@ -59,6 +59,8 @@ export interface TaskRecord {
   readonly pending: Record<string, PendingQuestion>;
   /** Answers received so far, by resolver. */
   readonly answers: Record<string, TaskAnswer>;
+  /** How many times each resolver's question was asked after a rejected answer, counted toward its `attempts`. */
+  readonly attempts?: Record<string, number>;
   /** Set once the body has been entered: it never runs again, whatever happens later. */
   readonly bodyStarted: boolean;
   /** When the process running the body last renewed its lease (epoch ms). */

@@ -10,9 +10,10 @@ import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { inputRequired } from '@modelcontextprotocol/server';
 
 import { assertCapability } from '../questions/capabilities.js';
-import { ownEntry, pinOf } from '../questions/ledger.js';
+import { ownEntry, pinOf, setOwn } from '../questions/ledger.js';
 import type { ElicitationResult } from '../questions/markers.js';
-import { readAnswerTo } from '../questions/read.js';
+import { readAnswerTo, RejectedAnswer } from '../questions/read.js';
+import { attemptsOf } from '../questions/reask.js';
 import type { Question } from '../questions/render.js';
 import type { RoundEnd, RoundStrategy } from '../questions/strategy.js';
 import type { PendingQuestion, TaskAnswer } from './store.js';
@@ -30,12 +31,16 @@ export class TaskStrategy implements RoundStrategy {
   readonly answers: Record<string, TaskAnswer>;
   /** Why recorded answers were set aside, for the task's status message. */
   readonly rejected: string[] = [];
+  /** Which attempt each question is at, by question key (1 when absent): written back with the task. */
+  readonly attempts: Record<string, number>;
 
   constructor(
     answers: Readonly<Record<string, TaskAnswer>>,
     private readonly capabilities: ClientCapabilities | undefined,
+    attempts: Readonly<Record<string, number>> = {},
   ) {
     this.answers = { ...answers };
+    this.attempts = { ...attempts };
   }
 
   async recall(question: Question): Promise<ElicitationResult<unknown> | undefined> {
@@ -45,7 +50,12 @@ export class TaskStrategy implements RoundStrategy {
       try {
         return await readAnswerTo(question, recorded.response);
       } catch (error) {
-        this.rejected.push(`${error instanceof Error ? error.message : String(error)} It is asked again.`);
+        // A rejected answer asks again, until the question's attempts run out: then the task fails with the reason.
+        if (!(error instanceof RejectedAnswer)) throw error;
+        const attempt = ownEntry(this.attempts, question.key) ?? 1;
+        if (attempt >= attemptsOf(question.ask)) throw error;
+        setOwn(this.attempts, question.key, attempt + 1);
+        this.rejected.push(`${error.message} It is asked again.`);
       }
     }
     delete this.answers[question.key];
