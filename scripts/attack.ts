@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { INSTALL_HINT, findBinary } from './lib/processes.js';
 import { answerCases } from './attack/answers.js';
 import type { Case, Outcome } from './attack/harness.js';
-import { Scope, children } from './attack/harness.js';
+import { Scope, buildServer, children } from './attack/harness.js';
 import { relayCases } from './attack/relay.js';
 import { replayCases } from './attack/replay.js';
 import { sessionCases } from './attack/sessions.js';
@@ -104,6 +104,7 @@ async function main(): Promise<void> {
   const missing = ['redis-server', 'nginx'].filter((name) => findBinary(name) === undefined);
   if (missing.length > 0) throw new Error(`${missing.join(' and ')} not found. Install with: ${INSTALL_HINT}`);
   ensureBuilt();
+  await buildServer();
   const started = performance.now();
   for (const attack of CASES) {
     if (flags.only !== undefined && !attack.name.includes(flags.only)) continue;

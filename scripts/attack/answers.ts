@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import type * as Library from '../../src/index.js';
-import type { Case, Leg, Outcome } from './harness.js';
+import type { AttackServer, Case, Leg, Outcome, Scope } from './harness.js';
 import { accept, manualHttp, messageOf, outcome, raw, rawSession } from './harness.js';
 
 const DIST = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
@@ -26,14 +26,76 @@ const describe = (leg: Leg) =>
       ? `complete${leg.isError ? ' (error)' : ''}`
       : `error "${leg.message.slice(0, 60)}"`;
 
+/** The default elicitation id across principals, and a call whose `traceparent` has flags `00`. */
+async function idsAndTrace(scope: Scope, server: AttackServer): Promise<Outcome[]> {
+  const alice = await manualHttp(server.url, { token: 'token-alice' });
+  const bob = await manualHttp(server.url, { token: 'token-bob' });
+  scope.defer(async () => void (await Promise.all([alice.close(), bob.close()])));
+  // The id a 2025-11-25 push carries (2026-07-28 URL questions carry none on the wire).
+  const pushedId = async (principal: string) => {
+    const auth = { authorization: `Bearer token-${principal}` };
+    const { sessionId } = await rawSession(server.url, { elicitation: { form: {}, url: {} } }, undefined, auth);
+    const response = await raw(server.url, {
+      headers: { ...auth, 'mcp-session-id': sessionId ?? 'none', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'ask_url', arguments: {} },
+      }),
+    });
+    return elicitationIds(messageOf(response));
+  };
+  const ids = [...(await pushedId('alice')), ...(await pushedId('alice')), ...(await pushedId('bob'))];
+  const computable = createHash('sha256')
+    .update('Open this page to pay.\nhttps://pay.example.com/checkout')
+    .digest('base64url')
+    .slice(0, 22);
+  const distinct = new Set(ids).size;
+  const results = [
+    outcome(
+      'default elicitation id: alice twice, bob once',
+      ids.length === 3 && distinct === 3 && !ids.includes(computable),
+      `${distinct} distinct of ${ids.length}${ids.includes(computable) ? ', equal to SHA-256(message, URL)' : ''} (limit: 3 distinct, not computable)`,
+    ),
+  ];
+  const traceId = 'a'.repeat(31) + '1';
+  const count = async () => Object.values(await server.spans()).reduce((sum, n) => sum + n, 0);
+  const control = await count();
+  await alice.round('echo', { text: 'hi' });
+  await new Promise((wake) => setTimeout(wake, 200));
+  const before = await count();
+  const leg = await alice.round(
+    'echo',
+    { text: 'hi' },
+    { _meta: { traceparent: `00-${traceId}-${'b'.repeat(16)}-00` } },
+  );
+  await new Promise((wake) => setTimeout(wake, 200));
+  const exported = (await count()) - before;
+  results.push(
+    outcome(
+      "a call with the client's traceparent flags 00",
+      exported >= 1 && leg.kind === 'complete',
+      `${exported} spans exported for it; ${before - control} for the same call without traceparent (limit: ≥ 1, tracing not switched off by the client)`,
+    ),
+  );
+  return results;
+}
+
 export const answerCases: readonly Case[] = [
   {
-    name: 'answers: attempts on 2026-07-28, fields and keys nobody asked for',
-    timeoutMs: 40_000,
-    options: ['(answers) attempts for modern calls', 'maxAnswerBytes (65536)', '(answers) inputResponses keys capped'],
+    name: 'answers: attempts, unasked fields and keys, elicitation ids, traceparent',
+    timeoutMs: 50_000,
+    options: [
+      '(answers) attempts for modern calls',
+      'maxAnswerBytes (65536)',
+      '(answers) inputResponses keys capped',
+      '(answers) random per-principal elicitation id',
+      'honorClientTraceFlags (false)',
+    ],
     async run(scope) {
-      const server = await scope.server({});
-      const client = await manualHttp(server.url);
+      const server = await scope.server({ auth: true, otel: true });
+      const client = await manualHttp(server.url, { token: 'token-carol' });
       scope.defer(() => client.close());
       const results: Outcome[] = [];
 
@@ -99,6 +161,7 @@ export const answerCases: readonly Case[] = [
           `${describe(keys)}, next token ${size(keys)} chars (limit: refused, or ≤ ${plain + 512})`,
         ),
       );
+      results.push(...(await idsAndTrace(scope, server)));
       return results;
     },
   },
@@ -146,66 +209,6 @@ export const answerCases: readonly Case[] = [
           `${good.length - refused.length} of ${good.length} accepted (limit: all accepted)`,
         ),
       ];
-    },
-  },
-  {
-    name: 'answers: elicitation ids, traceparent flags 00',
-    timeoutMs: 30_000,
-    options: ['(answers) random per-principal elicitation id', 'honorClientTraceFlags (false)'],
-    async run(scope) {
-      const server = await scope.server({ auth: true, otel: true });
-      const alice = await manualHttp(server.url, { token: 'token-alice' });
-      const bob = await manualHttp(server.url, { token: 'token-bob' });
-      scope.defer(async () => void (await Promise.all([alice.close(), bob.close()])));
-      // The id a 2025-11-25 push carries (2026-07-28 URL questions carry none on the wire).
-      const pushedId = async (principal: string) => {
-        const auth = { authorization: `Bearer token-${principal}` };
-        const { sessionId } = await rawSession(server.url, { elicitation: { form: {}, url: {} } }, undefined, auth);
-        const response = await raw(server.url, {
-          headers: { ...auth, 'mcp-session-id': sessionId ?? 'none', 'mcp-protocol-version': '2025-11-25' },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'tools/call',
-            params: { name: 'ask_url', arguments: {} },
-          }),
-        });
-        return elicitationIds(messageOf(response));
-      };
-      const ids = [...(await pushedId('alice')), ...(await pushedId('alice')), ...(await pushedId('bob'))];
-      const computable = createHash('sha256')
-        .update('Open this page to pay.\nhttps://pay.example.com/checkout')
-        .digest('base64url')
-        .slice(0, 22);
-      const distinct = new Set(ids).size;
-      const results = [
-        outcome(
-          'default elicitation id: alice twice, bob once',
-          ids.length === 3 && distinct === 3 && !ids.includes(computable),
-          `${distinct} distinct of ${ids.length}${ids.includes(computable) ? ', equal to SHA-256(message, URL)' : ''} (limit: 3 distinct, not computable)`,
-        ),
-      ];
-      const traceId = 'a'.repeat(31) + '1';
-      const count = async () => Object.values(await server.spans()).reduce((sum, n) => sum + n, 0);
-      const control = await count();
-      await alice.round('echo', { text: 'hi' });
-      await new Promise((wake) => setTimeout(wake, 200));
-      const before = await count();
-      const leg = await alice.round(
-        'echo',
-        { text: 'hi' },
-        { _meta: { traceparent: `00-${traceId}-${'b'.repeat(16)}-00` } },
-      );
-      await new Promise((wake) => setTimeout(wake, 200));
-      const exported = (await count()) - before;
-      results.push(
-        outcome(
-          "a call with the client's traceparent flags 00",
-          exported >= 1 && leg.kind === 'complete',
-          `${exported} spans exported for it; ${before - control} for the same call without traceparent (limit: ≥ 1, tracing not switched off by the client)`,
-        ),
-      );
-      return results;
     },
   },
 ];

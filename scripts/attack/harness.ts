@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/client';
 import { isCallToolResult, isInputRequiredResult } from '@modelcontextprotocol/client';
+import { build } from 'esbuild';
 import { createClient } from 'redis';
 
 import { startNginx } from '../lib/fleetSetup.js';
@@ -21,8 +22,24 @@ import type { RedisServer } from '../lib/processes.js';
 import { findBinary, freePort, startRedisServer, stopChild } from '../lib/processes.js';
 import type { ServerConfig } from './server.js';
 
-const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
-const DIST_TSCONFIG = fileURLToPath(new URL('./tsconfig.dist.json', import.meta.url));
+const SOURCE = fileURLToPath(new URL('./server.ts', import.meta.url));
+/**
+ * server.ts as plain JavaScript, next to it so that `mcp-resolve/*` resolves through the package's
+ * own exports to dist/ and its other imports to node_modules (and a start takes half the time tsx takes).
+ */
+const SERVER = fileURLToPath(new URL('./.build/server.mjs', import.meta.url));
+
+/** Writes {@link SERVER} from server.ts (types stripped, imports kept). */
+export async function buildServer(): Promise<void> {
+  await build({
+    entryPoints: [SOURCE],
+    outfile: SERVER,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+}
 
 /** What one check of a case found: the measured figure next to the limit. */
 export interface Outcome {
@@ -62,7 +79,7 @@ export interface AttackRedis extends RedisServer {
   info(field: string): Promise<number>;
 }
 
-/** A running attack server (scripts/attack/server.ts on dist/). */
+/** A running attack server (scripts/attack/server.ts on dist/, see {@link buildServer}). */
 export interface AttackServer {
   readonly url: URL;
   readonly port: number;
@@ -136,10 +153,9 @@ export class Scope {
     const [port, probePort] = [await freePort(), await freePort()];
     const full: ServerConfig = { ...config, port, probePort };
     const child = track(
-      spawn(process.execPath, ['--expose-gc', '--import', 'tsx', SERVER], {
+      spawn(process.execPath, ['--expose-gc', SERVER], {
         env: {
           ...process.env,
-          TSX_TSCONFIG_PATH: DIST_TSCONFIG,
           ATTACK_CONFIG: JSON.stringify(full),
           MCP_REQUEST_STATE_KEYS: this.keys,
         },

@@ -1,7 +1,7 @@
 /**
- * The server `npm run attack` attacks: the built package (run under tsx with
- * scripts/attack/tsconfig.dist.json, whose missing `paths` make `mcp-resolve/*` resolve through the
- * package's exports to dist/), configured by the JSON in `ATTACK_CONFIG` (see {@link ServerConfig}).
+ * The server `npm run attack` attacks: the built package (the runner compiles this file to
+ * .build/server.mjs beside it, where `mcp-resolve/*` resolves through the package's own exports to
+ * dist/), configured by the JSON in `ATTACK_CONFIG` (see {@link ServerConfig}).
  *
  * Tools: `refund` (one form question, `attempts: 3`), `refund2` (that question, then another), `ask_url` (one URL question), `audit` (the
  * same question in a task, when `tasks` is set) and `echo`. A probe server on `probePort` answers
