@@ -7,7 +7,6 @@ import { connect } from 'node:net';
 
 import type { AttackServer, Case, Outcome } from './harness.js';
 import { initialize, mb, spread, messageOf, outcome, paddedCapabilities, raw, rawSession, sleep } from './harness.js';
-import { SseReader } from '../lib/wire.js';
 
 /** Sends `text` on a fresh socket and resolves to the status code of the answer (0: closed without one). */
 function rawSocket(port: number, text: string): Promise<number> {
@@ -45,6 +44,21 @@ function trickle(port: number, kind: 'headers' | 'body'): { open(): boolean; sto
     open: () => !closed,
     stop: () => (clearInterval(timer), socket.destroy()),
   };
+}
+
+/** Whether `stream` ends (or breaks) within `ms`, whatever it carried before. */
+async function closed(stream: ReadableStreamDefaultReader<Uint8Array>, ms: number): Promise<boolean> {
+  const deadline = sleep(ms).then(() => 'open' as const);
+  for (;;) {
+    const next = await Promise.race([
+      stream.read().then(
+        ({ done }) => (done ? ('ended' as const) : ('data' as const)),
+        () => 'ended' as const,
+      ),
+      deadline,
+    ]);
+    if (next !== 'data') return next === 'ended';
+  }
 }
 
 /** Heap growth per admitted or refused initialize with `bytes` of capabilities. */
@@ -124,7 +138,7 @@ export const sessionCases: readonly Case[] = [
     options: ['legacySessionIdleMs (short, 1500)'],
     async run(scope) {
       const server = await scope.server({ http: { legacySessionIdleMs: 1_500, maxLegacySessions: 50 } });
-      const streams: SseReader[] = [];
+      const streams: Array<ReadableStreamDefaultReader<Uint8Array>> = [];
       const aborter = new AbortController();
       scope.defer(async () => aborter.abort());
       for (let index = 0; index < 50; index += 1) {
@@ -134,10 +148,10 @@ export const sessionCases: readonly Case[] = [
           headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
           signal: aborter.signal,
         });
-        streams.push(new SseReader(response));
+        if (response.body !== null) streams.push(response.body.getReader());
       }
       await sleep(4_000);
-      const ended = (await Promise.all(streams.map((stream) => stream.ends(300)))).filter(Boolean).length;
+      const ended = (await Promise.all(streams.map((stream) => closed(stream, 300)))).filter(Boolean).length;
       const fresh = await rawSession(server.url, {}, '127.0.0.99');
       return [
         outcome(
