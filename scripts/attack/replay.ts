@@ -24,12 +24,18 @@ export const replayCases: readonly Case[] = [
   {
     name: 'redis volatile-lru refused at start',
     timeoutMs: 20_000,
-    options: ['(redis) maxmemory-policy check at connect'],
+    options: ['(redis) maxmemory-policy check at connect', 'allowEvictingRedis (false)'],
     async run(scope) {
       const redis = await scope.redis(['--maxmemory', '40mb', '--maxmemory-policy', 'volatile-lru']);
       const started = await scope.tryServer({ redis: { url: redis.url, instanceId: 'a' } });
       const refused = !('server' in started);
       const named = refused && started.stderr.some((line) => line.includes('maxmemory-policy'));
+      if ('server' in started) await started.server.stop();
+      // The operator's opt-in: the member starts, with one loud warning naming the setting.
+      const opted = await scope.tryServer({
+        redis: { url: redis.url, instanceId: 'b', extra: { allowEvictingRedis: true } },
+      });
+      const warnings = 'server' in opted ? opted.server.stderr.filter((line) => line.includes('maxmemory-policy')) : [];
       return [
         outcome(
           'redis volatile-lru refused at start',
@@ -37,6 +43,13 @@ export const replayCases: readonly Case[] = [
           refused
             ? `exited ${started.exitCode}, message ${named ? 'names' : 'does not name'} maxmemory-policy (limit: refused, naming it)`
             : 'the fleet member started on an evicting Redis (limit: refused at start, naming maxmemory-policy)',
+        ),
+        outcome(
+          'redis volatile-lru with allowEvictingRedis: true',
+          'server' in opted && warnings.length >= 1 && warnings.length <= 2,
+          'server' in opted
+            ? `started, ${warnings.length} warning lines naming maxmemory-policy (limit: started, one warning)`
+            : `exited ${opted.exitCode} (limit: started with 1 warning)`,
         ),
       ];
     },
