@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'bench/results/', '.conformance/', '.docs-check/', '.exact-check/', 'docs-html/'] },
+  { ignores: ['dist/', 'node_modules/', 'bench/results/', '.conformance/', '.docs-check/', '.exact-check/', 'docs-html/', 'scripts/attack/.build/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,0 +1,148 @@
+/**
+ * The server `npm run attack` attacks: the built package (the runner compiles this file to
+ * .build/server.mjs beside it, where `mcp-resolve/*` resolves through the package's own exports to
+ * dist/), configured by the JSON in `ATTACK_CONFIG` (see {@link ServerConfig}).
+ *
+ * Tools: `refund` (one form question, `attempts: 3`), `refund2` (that question, then another), `ask_url` (one URL question), `audit` (the
+ * same question in a task, when `tasks` is set) and `echo`. A probe server on `probePort` answers
+ * `GET /heap` (heap used after a full GC, bytes) and `GET /spans` (spans exported, by trace id).
+ * Writes `attack-server ready` on stderr once both listen.
+ */
+import { createServer } from 'node:http';
+
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { z } from 'zod';
+
+import type { McpResolveServerOptions } from 'mcp-resolve';
+import { elicit, elicitUrl, McpResolveServer, resolver } from 'mcp-resolve';
+import type { ServeHttpOptions } from 'mcp-resolve/node';
+import { serveHttp } from 'mcp-resolve/node';
+import { otel } from 'mcp-resolve/otel';
+import type { RedisFleet } from 'mcp-resolve/redis';
+import { connectRedisFleet, createRedisTaskStore } from 'mcp-resolve/redis';
+import { createMemoryTaskStore } from 'mcp-resolve/tasks';
+
+/** What `ATTACK_CONFIG` holds. */
+export interface ServerConfig {
+  /** Extra `serveHttp` options (JSON values only); the rest stay at their defaults. */
+  readonly http?: Record<string, unknown>;
+  /** Extra `McpResolveServer` options (JSON values only). */
+  readonly server?: Record<string, unknown>;
+  /** Makes this a fleet member on this Redis (`extra`: more `connectRedisFleet` options). */
+  readonly redis?: { readonly url: string; readonly instanceId: string; readonly extra?: Record<string, unknown> };
+  /** Declares the `audit` task tool on a task store in memory or in the fleet's Redis. */
+  readonly tasks?: 'memory' | 'redis';
+  /** Bearer tokens `token-<principal>` authenticate `<principal>`; anything else is 401. */
+  readonly auth?: boolean;
+  /** Exports spans to an in-memory counter (read with `GET /spans` on the probe port). */
+  readonly otel?: boolean;
+  readonly port: number;
+  readonly probePort: number;
+}
+
+const config = JSON.parse(process.env.ATTACK_CONFIG ?? '{}') as ServerConfig;
+
+/** Spans exported, by trace id. */
+const spans = new Map<string, number>();
+class CountingExporter implements SpanExporter {
+  export(batch: ReadableSpan[], done: (result: { code: 0 }) => void): void {
+    for (const span of batch) {
+      const id = span.spanContext().traceId;
+      spans.set(id, (spans.get(id) ?? 0) + 1);
+    }
+    done({ code: 0 });
+  }
+  async shutdown(): Promise<void> {}
+}
+
+let fleet: RedisFleet | undefined;
+if (config.redis !== undefined) {
+  try {
+    fleet = await connectRedisFleet({
+      url: config.redis.url,
+      instanceId: config.redis.instanceId,
+      ...config.redis.extra,
+      onerror: (error: Error) => console.error(`attack-server: ${error.message}`),
+    });
+  } catch (error) {
+    console.error(`attack-server refused to start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(3);
+  }
+}
+
+const Confirm = z.object({ confirm: z.boolean() });
+const confirm = resolver({ name: 'confirm' }, () => elicit('Confirm the refund?', Confirm, { attempts: 3 }));
+const Reason = z.object({ reason: z.string() });
+const reason = resolver({ name: 'reason', deps: { confirm } }, () => elicit('Why?', Reason));
+const page = resolver({ name: 'page' }, () => elicitUrl('Open this page to pay.', 'https://pay.example.com/checkout'));
+
+const tracerProvider = config.otel
+  ? new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new CountingExporter())] })
+  : undefined;
+const taskStore =
+  config.tasks === 'redis' && fleet !== undefined
+    ? createRedisTaskStore(fleet.redis)
+    : config.tasks === 'memory'
+      ? createMemoryTaskStore()
+      : undefined;
+const serverOptions = {
+  ...config.server,
+  ...(fleet && { requestState: { replayGuard: fleet.replayStore } }),
+  ...(taskStore && { tasks: { store: taskStore, pollIntervalMs: 200 } }),
+  ...(tracerProvider && { telemetry: otel({ tracerProvider, ...config.server }) }),
+} as McpResolveServerOptions;
+
+let server = new McpResolveServer({ name: 'attack', version: '1.0.0' }, serverOptions)
+  .tool('echo', { input: { text: z.string() } }, ({ text }) => text)
+  .tool('refund', { input: { order_id: z.string() }, resolve: { confirm } }, ({ order_id, confirm: answer }) =>
+    answer.confirm ? `Refunded ${order_id}.` : `Kept ${order_id}.`,
+  )
+  .tool(
+    'refund2',
+    { input: { order_id: z.string() }, resolve: { confirm, reason } },
+    ({ order_id }) => `Refunded ${order_id}.`,
+  )
+  .tool('ask_url', { input: {}, resolve: { page } }, () => 'Paid.');
+if (taskStore !== undefined)
+  server = server.tool(
+    'audit',
+    { input: { order_id: z.string() }, resolve: { confirm }, task: 'required' },
+    ({ order_id }) => `Audited ${order_id}.`,
+  );
+
+const httpOptions = {
+  port: config.port,
+  ...config.http,
+  ...(fleet && { sessionFleet: fleet.sessions }),
+  ...(config.auth && {
+    authenticate: (request: Request) => {
+      const token = /^Bearer token-([a-z0-9-]+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
+      if (token === undefined) return new Response('unauthorized', { status: 401 });
+      return { token: `token-${token}`, clientId: token, scopes: [] };
+    },
+  }),
+} as ServeHttpOptions;
+const handle = await serveHttp(server, httpOptions);
+
+const probe = createServer((request, response) => {
+  if (request.url === '/heap') {
+    (globalThis as { gc?: () => void }).gc?.();
+    (globalThis as { gc?: () => void }).gc?.();
+    response.end(String(process.memoryUsage().heapUsed));
+  } else if (request.url === '/spans') {
+    response.end(JSON.stringify(Object.fromEntries(spans)));
+  } else {
+    response.statusCode = 404;
+    response.end();
+  }
+});
+probe.listen(config.probePort, '127.0.0.1', () => console.error(`attack-server ready on ${handle.url.href}`));
+
+const stop = () =>
+  void handle
+    .close()
+    .then(async () => (await fleet?.close(), probe.close(), process.exit(0)))
+    .catch(() => process.exit(1));
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
