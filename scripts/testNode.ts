@@ -1,8 +1,11 @@
 /**
  * Runs the test suite (vitest) and the refund desk on each supported Node line, with Node binaries
  * from the npm registry's `node` package, installed once per line into ~/.cache/mcp-resolve/node.
- * Usage: `npm run test:node [-- 22 24]` (default: 20 22 24). `--except-current` leaves out the line
- * of the Node running this script: CI passes it because `npm test` has just run the suite on it.
+ * Usage: `npm run test:node [-- 22 24]` (default: 22 24). `--except-current` leaves out the line
+ * of the Node running this script. `--line-dependent` runs only what can differ by Node line: the
+ * `unit` and `integration` projects (the `package` project checks dist/, declarations and docs,
+ * the same on every line); CI passes it for the lines other than the one the whole suite ran on.
+ * With `--line-dependent`, dist/ (the integration project runs the built bin) is built only when missing.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -10,7 +13,7 @@ import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 
 /** The Node major lines `engines` promises, oldest first. */
-export const LINES = ['20', '22', '24'] as const;
+export const LINES = ['22', '24'] as const;
 
 /** Where the cached binary of `line` lives. */
 export function nodeBinary(line: string, cacheRoot = defaultCacheRoot()): string {
@@ -50,28 +53,32 @@ interface LineResult {
   readonly seconds: number;
 }
 
-function runLine(line: string): LineResult {
+function runLine(line: string, projects: readonly string[]): LineResult {
   const node = ensureNode(line);
   // Children that start `node` by name (tsx, vitest forks, story servers) get this line's binary too.
   const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` };
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   const started = Date.now();
-  console.log(`\n=== Node ${version}: vitest run ===`);
-  const tests = run(node, ['node_modules/vitest/vitest.mjs', 'run'], env);
+  const only = projects.flatMap((project) => ['--project', project]);
+  console.log(`\n=== Node ${version}: vitest run ${only.join(' ')} ===`);
+  const tests = run(node, ['node_modules/vitest/vitest.mjs', 'run', ...only], env);
   console.log(`\n=== Node ${version}: npm start (the refund desk) ===`);
   const desk = run(node, ['node_modules/tsx/dist/cli.mjs', 'examples/stories/refund-desk/start.ts'], env);
   return { line, version, tests, desk, seconds: Math.round((Date.now() - started) / 1000) };
 }
 
 function main(args: readonly string[]): number {
-  run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], process.env); // the docs check reads dist/
   const exceptCurrent = args.includes('--except-current');
-  const asked = args.filter((arg) => arg !== '--except-current');
+  const projects = args.includes('--line-dependent') ? ['unit', 'integration'] : [];
+  // The package project and the integration project's bin test read dist/; CI has just built it.
+  if (projects.length === 0 || !existsSync('dist/node/ask/cli.js'))
+    run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], process.env);
+  const asked = args.filter((arg) => !arg.startsWith('--'));
   const current = process.versions.node.split('.')[0];
   const lines = (asked.length > 0 ? asked : LINES).filter((line) => !(exceptCurrent && line === current));
   if (exceptCurrent)
     console.log(`test:node: leaving out Node ${process.version}, the running Node (npm test ran on it)`);
-  const results = lines.map(runLine);
+  const results = lines.map((line) => runLine(line, projects));
   console.log('\ntest:node summary');
   for (const result of results) {
     const verdict = (code: number): string => (code === 0 ? 'pass' : `FAIL (exit ${String(code)})`);

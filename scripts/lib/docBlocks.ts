@@ -1,5 +1,5 @@
 /**
- * TypeScript blocks of the Markdown docs, for the docs check (test/docs/codeBlocks.test.ts).
+ * TypeScript blocks of the Markdown docs, for the docs check (test/package/docsCodeBlocks.test.ts).
  * A block's info string says what it is: ```ts is a whole module that must type-check against the
  * built package; ```ts fragment is an excerpt and is not checked; ```ts run also runs (exit 0).
  */

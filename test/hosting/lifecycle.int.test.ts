@@ -51,7 +51,7 @@ describe('closing', () => {
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 100_000);
     try {
       expect(await exit).toBe(0);
       expect(stdout).toBe('closed\n');

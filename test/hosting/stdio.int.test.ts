@@ -45,7 +45,7 @@ function run(input: string, options: { limit?: number; closeAfter?: string } = {
   child.stdin.on('error', () => {}); // the server may close its end first (that is the point)
   child.stdin.write(input);
   if (options.closeAfter === undefined) child.stdin.end();
-  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), 100_000);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => {

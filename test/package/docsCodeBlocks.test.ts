@@ -87,7 +87,7 @@ describe('docs code blocks', () => {
     const run = spawnSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path], {
       cwd: root,
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: 300_000,
     });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
