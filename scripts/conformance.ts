@@ -35,15 +35,9 @@ const CLIENT_SCENARIO = 'sep-2322-client-request-state';
 const MRTR_PREFIX = 'input-required-result-';
 /** Unscored scenarios that must pass all the same: the Tasks extension, which the library implements. */
 const REQUIRED_UNSCORED_PREFIX = 'tasks-';
-const DEFAULT_SERVER = 'npx tsx examples/conformance/server.ts --port {port}';
-// TODO(conformance client): examples/conformance/client.ts does not exist yet. It must take the mock
-// server's URL as its last argument and connect the way the stories do: `connectHttp(url, { era: 'modern',
-// elicit: () => ({ action: 'accept', content: { confirmed: true } }) })` from `mcp-resolve/testing` (pins
-// 2026-07-28, declares `{ elicitation: { form: {} } }`). Then call `test_mrtr_echo_state`,
-// `test_mrtr_unrelated`, `test_mrtr_no_state` and `test_mrtr_no_result_type` with `{}` arguments, tolerate
-// the SDK's `INVALID_RESULT` error on the last one only (the suite's mock omits `resultType`, which the
-// 2.4 client rejects; the check fails only if the client retries), close, and exit 0.
-const DEFAULT_CLIENT = 'npx tsx examples/conformance/client.ts';
+// The fixtures (a server for every scenario, a client for the client scenario) live in scripts/conformance/.
+const DEFAULT_SERVER = 'npx tsx scripts/conformance/server.ts --port {port}';
+const DEFAULT_CLIENT = 'npx tsx scripts/conformance/client.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const prefix = join(root, '.conformance');

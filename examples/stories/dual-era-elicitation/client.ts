@@ -1,4 +1,8 @@
 /**
+ * A SELF-CHECKING CLIENT (test harness, not an example to copy): it plays the person from a script
+ * and checks every result against the story's table; `test/stories/` runs it. Learn the library
+ * from the server files; a real client is any MCP client (the SDK's `Client`, the MCP Inspector).
+ *
  * The dual-era elicitation client: books a table over stdio and HTTP on 2026-07-28 and 2025-11-25.
  * A form question is answered from the requested schema; the URL-mode question is answered the way
  * a browser would: it opens the page on loopback, submits the card form there, and only then tells

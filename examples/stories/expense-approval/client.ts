@@ -1,4 +1,8 @@
 /**
+ * A SELF-CHECKING CLIENT (test harness, not an example to copy): it plays the person from a script
+ * and checks every result against the story's table; `test/stories/` runs it. Learn the library
+ * from the server files; a real client is any MCP client (the SDK's `Client`, the MCP Inspector).
+ *
  * The expense desk client: submits expenses, and on 2026-07-28 follows each one as a task —
  * polls `tasks/get` at the interval the server suggests, shows the approvers' questions when the
  * task waits for input, answers them through `tasks/update` as the people decide (one approver

@@ -1,4 +1,8 @@
 /**
+ * A SELF-CHECKING CLIENT (test harness, not an example to copy): it plays the person from a script
+ * and checks every result against the story's table; `test/stories/` runs it. Learn the library
+ * from the server files; a real client is any MCP client (the SDK's `Client`, the MCP Inspector).
+ *
  * The legacy-elicitation story's client: registers a user through a form question and links an
  * account through a URL-mode question, on 2025-11-25 (each question a push request during the one
  * `tools/call`) and, as a contrast, 2026-07-28 (the same questions as `input_required` rounds).

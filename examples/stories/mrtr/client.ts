@@ -1,4 +1,8 @@
 /**
+ * A SELF-CHECKING CLIENT (test harness, not an example to copy): it plays the person from a script
+ * and checks every result against the story's table; `test/stories/` runs it. Learn the library
+ * from the server files; a real client is any MCP client (the SDK's `Client`, the MCP Inspector).
+ *
  * The mrtr story's client, on 2026-07-28 over stdio and HTTP: the SDK client's automatic loop
  * (one `callTool`, the question answered through the elicitation handler), then a manual loop, one
  * `tools/call` leg at a time, that reads the raw `input_required`, checks the state is opaque,

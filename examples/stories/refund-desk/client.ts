@@ -1,4 +1,8 @@
 /**
+ * A SELF-CHECKING CLIENT (test harness, not an example to copy): it plays the person from a script
+ * and checks every result against the story's table; `test/stories/` runs it. Learn the library
+ * from the server files; a real client is any MCP client (the SDK's `Client`, the MCP Inspector).
+ *
  * The refund desk client: runs every call of the story against the server, answers the questions
  * from a script, and checks each result, question count and round trip against the contract.
  *

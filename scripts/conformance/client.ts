@@ -1,7 +1,7 @@
 /**
  * The conformance client for the suite's client scenario `sep-2322-client-request-state`.
  *
- *   npx tsx examples/conformance/client.ts <url>   # the suite appends its mock server's URL
+ *   npx tsx scripts/conformance/client.ts <url>   # the suite appends its mock server's URL
  *
  * It connects exactly the way the stories do — `connectHttp` from `mcp-resolve/testing`, modern
  * era (pins 2026-07-28), answering elicitations from a script — and calls each of the mock's four
@@ -17,7 +17,7 @@ const TOOLS = ['test_mrtr_echo_state', 'test_mrtr_unrelated', 'test_mrtr_no_stat
 
 const target = process.argv.at(-1);
 if (target === undefined || !URL.canParse(target)) {
-  console.error('usage: npx tsx examples/conformance/client.ts <server url>');
+  console.error('usage: npx tsx scripts/conformance/client.ts <server url>');
   process.exit(2);
 }
 

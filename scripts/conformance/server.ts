@@ -1,7 +1,7 @@
 /**
  * The fixture server of the official MCP conformance suite, written with mcp-resolve's public API.
  *
- *   npx tsx examples/conformance/server.ts [--port N]   # http://127.0.0.1:N/mcp, both eras
+ *   npx tsx scripts/conformance/server.ts [--port N]   # http://127.0.0.1:N/mcp, both eras
  *   npm run conformance                                 # runs the suite against it
  *
  * One URL serves 2026-07-28 (stateless, `input_required` rounds) and 2025-11-25 (sessions, pushed
