@@ -1,6 +1,6 @@
 /** Telemetry that never fails a call, and how a failure is told on a span (its kind, never its message). */
 import type { Span } from '@opentelemetry/api';
-import { SpanStatusCode } from '@opentelemetry/api';
+import { SpanStatusCode } from './api.js';
 
 /** The JSON-RPC code a thrown protocol error carries, if any. */
 export function codeOf(error: unknown): number | undefined {

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { Attributes, MeterProvider, TracerProvider } from '@opentelemetry/api';
-import { metrics, trace } from '@opentelemetry/api';
+import { metrics, trace } from './api.js';
 
 import { McpResolveError } from '../errors.js';
 import type { Telemetry } from '../telemetry/hooks.js';

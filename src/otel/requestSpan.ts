@@ -5,7 +5,7 @@
  * known: the client's `traceparent` when it sent one, else the round that sealed the state.
  */
 import type { Attributes, Context, Link, Span, SpanContext, Tracer } from '@opentelemetry/api';
-import { context as otelContext, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context as otelContext, SpanKind, SpanStatusCode, trace } from './api.js';
 
 import type {
   CarriedTrace,

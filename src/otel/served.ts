@@ -3,7 +3,7 @@
  * `tasks/get`, SDK-registered tools, notifications, …), and the spans of task status changes.
  */
 import type { Attributes } from '@opentelemetry/api';
-import { context as otelContext, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context as otelContext, SpanKind, SpanStatusCode, trace } from './api.js';
 
 import type { ServedMessage, TaskChange } from '../telemetry/hooks.js';
 import { referenceAttributes, rpcErrorAttributes, serverSpanName } from './reference.js';

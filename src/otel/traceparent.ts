@@ -1,6 +1,6 @@
 /** W3C trace context from a request's `params._meta`: a malformed `traceparent` is ignored (a new trace starts). */
 import type { Context, SpanContext } from '@opentelemetry/api';
-import { createTraceState, isSpanContextValid, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
+import { createTraceState, isSpanContextValid, ROOT_CONTEXT, trace, TraceFlags } from './api.js';
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 

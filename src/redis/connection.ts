@@ -3,11 +3,12 @@
  * itself, speaks RESP3, ships its own types, supports per-client command timeouts (which the
  * fail-closed replay check relies on), and follows a Sentinel-managed primary (`createSentinel`).
  */
+import type * as Redis from 'redis';
 import type { RedisClientType, RedisSentinelType } from 'redis';
-import { createClient, createSentinel } from 'redis';
 
 import { McpResolveError } from '../errors.js';
 import { positiveInteger } from '../options.js';
+import { loadPeer } from '../peer.js';
 
 const MS = 'number of milliseconds';
 
@@ -177,12 +178,17 @@ function sentinelNodes(target: RedisSentinelTarget): { host: string; port: numbe
 }
 
 /** An unconnected client for `target`: commands never queue offline and each has a deadline. */
-function createConnection(target: RedisTarget, commandTimeoutMs: number, connectTimeout: number): RedisConnection {
+function createConnection(
+  redis: typeof Redis,
+  target: RedisTarget,
+  commandTimeoutMs: number,
+  connectTimeout: number,
+): RedisConnection {
   const socket = { connectTimeout, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) };
   const commandOptions = { timeout: commandTimeoutMs };
   if (typeof target === 'string')
-    return createClient({ url: target, disableOfflineQueue: true, commandOptions, socket });
-  return createSentinel({
+    return redis.createClient({ url: target, disableOfflineQueue: true, commandOptions, socket });
+  return redis.createSentinel({
     name: target.masterName,
     sentinelRootNodes: sentinelNodes(target),
     commandOptions,
@@ -196,7 +202,8 @@ function createConnection(target: RedisTarget, commandTimeoutMs: number, connect
 /**
  * Connects to `target` (a URL, or Sentinel addresses and a master name); throws
  * {@link McpResolveError} (`redis_unavailable`) naming the target when Redis cannot be reached or
- * no sentinel knows the master. Commands never wait in an offline queue: while Redis is away they
+ * no sentinel knows the master, or (`invalid_usage`) naming `npm install redis` when the optional
+ * peer `redis` is not installed. Commands never wait in an offline queue: while Redis is away they
  * fail at once, so nothing hangs on a lost connection. Throws `invalid_options` naming
  * `maxmemory-policy` when Redis may evict keys (anything but `noeviction`), unless
  * `allowEvictingRedis` is set.
@@ -225,7 +232,9 @@ export async function openRedis(
     5_000,
     MS,
   );
-  const client = createConnection(target, commandTimeoutMs, connectTimeout);
+  // The optional peer `redis` is loaded here, so a missing package names its install line.
+  const redis = await loadPeer(() => import('redis'), 'redis', api);
+  const client = createConnection(redis, target, commandTimeoutMs, connectTimeout);
   let firstError: Error | undefined;
   let connected = false;
   client.on('error', (event: unknown) => {

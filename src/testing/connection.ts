@@ -3,10 +3,10 @@
  * scripted answers registered and the transport observed for counting.
  */
 
-import type { ClientCapabilities, Implementation, Transport } from '@modelcontextprotocol/client';
-import { Client } from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities, Implementation, Transport } from '@modelcontextprotocol/client';
 
 import { McpResolveError } from '../errors.js';
+import { sdk } from './clientSdk.js';
 import type { ScriptedAnswers } from './scriptedAnswers.js';
 import { assertCapabilitiesCover, capabilitiesFor, installAnswers } from './scriptedAnswers.js';
 import type { Counters } from './counters.js';
@@ -118,7 +118,7 @@ function createClient(api: string, options: ConnectOptions): Client {
   }
   const capabilities = options.capabilities ?? capabilitiesFor(options);
   assertCapabilitiesCover(api, capabilities, options);
-  return new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
+  return new sdk.Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
     capabilities,
     ...(era === 'modern'
       ? { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } }

@@ -3,8 +3,8 @@
  */
 
 import type { StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/client';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
+import { sdk } from './clientSdk.js';
 import type { ConnectOptions, TestConnection } from './connection.js';
 import { connectObserved } from './connection.js';
 import { ObservedTransport } from './observedTransport.js';
@@ -17,7 +17,7 @@ export interface HttpConnectOptions extends ConnectOptions {
 
 /** Connects a client on `options.era` to the endpoint at `url`; closing ends a legacy session with DELETE. */
 export async function connectHttp(url: URL, options: HttpConnectOptions): Promise<TestConnection> {
-  const transport = new StreamableHTTPClientTransport(url, options.transportOptions);
+  const transport = new sdk.StreamableHTTPClientTransport(url, options.transportOptions);
   const connection = await connectObserved(
     'connectHttp()',
     options,

@@ -5,9 +5,10 @@
  */
 import type { CallToolResult, ClientCapabilities, InputRequest, McpServerFactory } from '@modelcontextprotocol/server';
 import { InMemoryTransport, isCallToolResult, isInputRequiredResult } from '@modelcontextprotocol/server';
-import { Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 
 import { serveTransport } from '../hosting/serveTransport.js';
+import { sdk } from './clientSdk.js';
 import { MODERN_PROTOCOL_VERSION } from './connection.js';
 
 /** What one leg came back with: the final result, or the questions and state of an `input_required` round. */
@@ -45,7 +46,7 @@ export async function connectManual(
 ): Promise<ManualConnection> {
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
   const served = serveTransport(factory, serverEnd, {});
-  const client = new Client(
+  const client = new sdk.Client(
     { name: 'mcp-resolve-manual', version: '0.0.0' },
     {
       capabilities,

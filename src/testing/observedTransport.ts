@@ -5,7 +5,7 @@
  */
 
 import type { Transport } from '@modelcontextprotocol/client';
-import { isJSONRPCRequest } from '@modelcontextprotocol/client';
+import { isJSONRPCRequest } from '@modelcontextprotocol/server';
 
 import { ForwardingTransport } from '../hosting/forwardingTransport.js';
 import { adaptTaskResult } from './tasks.js';

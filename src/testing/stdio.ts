@@ -5,8 +5,9 @@
 import type { Stream } from 'node:stream';
 
 import type { StdioServerParameters } from '@modelcontextprotocol/client/stdio';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
+import { stdio as stdioSdk } from './clientSdk.js';
 import type { ConnectOptions, TestConnection } from './connection.js';
 import { connectObserved } from './connection.js';
 import type { TransportObserver } from './observedTransport.js';
@@ -49,7 +50,7 @@ export async function connectStdio(
   args: string[],
   options: StdioConnectOptions,
 ): Promise<TestConnection> {
-  const transport = new StdioClientTransport({
+  const transport = new stdioSdk.StdioClientTransport({
     command,
     args,
     ...(options.env !== undefined && { env: options.env }),

@@ -9,7 +9,7 @@
  * {@link taskOf} reads. Nothing else about the message changes.
  */
 import type { CallToolResult, Client, InputRequest, JSONRPCMessage } from '@modelcontextprotocol/client';
-import { isJSONRPCResultResponse } from '@modelcontextprotocol/client';
+import { isJSONRPCResultResponse } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 import { TASKS_EXTENSION } from '../tasks/wire.js';
