@@ -23,7 +23,7 @@ import { onCleanup, textOf } from '../resolvers/helpers.js';
 import { TASK_CLIENT, until } from './helpers.js';
 
 /** Shorter than any test's own timeout, so a hang fails the test rather than passing it. */
-const STORE_TIMEOUT_MS = 300;
+const STORE_TIMEOUT_MS = 1_000;
 
 let redis: RedisServer;
 beforeAll(async () => {
@@ -124,7 +124,7 @@ describe('a task store whose Redis stopped answering (SIGSTOP)', () => {
     expectReported(desk.failures, ref, 'tasks/get', taskId);
     expect(String((desk.failures[0]?.error as Error).message)).toMatch(
       new RegExp(
-        `^Task store: the read of task ${taskId} failed: Redis did not answer \\(no answer within 300 ms\\)\\.$`,
+        `^Task store: the read of task ${taskId} failed: Redis did not answer \\(no answer within 1000 ms\\)\\.$`,
       ),
     );
     expect((await getTask(desk.client, taskId)).status).toBe('input_required');
@@ -187,7 +187,7 @@ describe("a write that reaches Redis after its deadline by Redis's clock", () =>
       Date.now = now;
     }
     expect(error.message).toMatch(
-      /^Task store: the replace of task .* failed: Redis ran the write \d+ ms past its deadline \(storeTimeoutMs 300\) and did not apply it; if this repeats while Redis answers quickly, this instance's clock is behind Redis's \(keep clocks in sync\)\.$/,
+      /^Task store: the replace of task .* failed: Redis ran the write \d+ ms past its deadline \(storeTimeoutMs 1000\) and did not apply it; if this repeats while Redis answers quickly, this instance's clock is behind Redis's \(keep clocks in sync\)\.$/,
     );
     expect((await desk.store.get(taskId))?.status).toBe('input_required');
   });
