@@ -217,6 +217,7 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
     },
     async close() {
       closed = true;
+      await link?.drain();
       await Promise.all([...table.live].map((session) => table.close(session)));
       await link?.close();
     },

@@ -21,6 +21,9 @@ import type { SessionTable } from './sessionTable.js';
 import type { Relay, SessionTransport } from './sessionTransport.js';
 import { WIRE_ID_PREFIX, pushOwner } from './sessionTransport.js';
 
+/** How long stopping waits for calls whose pushes it failed to answer their clients, in ms. */
+const DRAIN_MS = 2_000;
+
 /** One instance's link to the fleet. */
 export interface FleetLink {
   /** The hooks every session transport of this instance gets. */
@@ -34,6 +37,12 @@ export interface FleetLink {
   publish(notification: FleetNotification): void;
   /** Settles once this instance receives relays (a failure to subscribe is reported). */
   readonly subscribed: Promise<void>;
+  /**
+   * Before this instance stops: fails every push waiting for an answer (its answer could reach no
+   * one once this instance is gone), and waits, at most 2 s, until their calls have answered the
+   * client on their own streams, so the client learns now instead of at its timeout.
+   */
+  drain(): Promise<void>;
   /** Stops watching and receiving (once: later calls share the first). */
   close(): Promise<void>;
 }
@@ -64,15 +73,20 @@ export function linkToFleet(
   const watch = watchRelay({
     fleet,
     waiting: () => [...table().live].some((session) => session.transport.pushes.size > 0),
-    interrupted: failPushes,
+    interrupted: (reason) => void failPushes(reason),
   });
 
-  /** Fails every push waiting for an answer the fleet relay may have lost, so its call ends now. */
-  function failPushes(reason: string): void {
+  /**
+   * Fails every push waiting for an answer the fleet relay may have lost, so its call ends now;
+   * resolves once those calls have answered the client (or their transports closed).
+   */
+  function failPushes(reason: string): Promise<void> {
+    const answered: Array<Promise<void>> = [];
     let failed = 0;
     for (const session of table().live) {
-      for (const [wireId, id] of session.transport.pushes) {
+      for (const [wireId, { localId: id, call }] of session.transport.pushes) {
         session.transport.pushes.delete(wireId);
+        if (call !== undefined) answered.push(session.transport.responded(call));
         forgetPush(session.id, wireId);
         failed++;
         session.transport.onmessage?.({
@@ -83,10 +97,11 @@ export function linkToFleet(
       }
     }
     if (failed > 0) report(new Error(`Failed ${failed} waiting push(es): ${reason}`));
+    return Promise.all(answered).then(() => undefined);
   }
 
   const relay: Relay = {
-    async outbound(transport, message) {
+    async outbound(transport, message, call) {
       if (isJSONRPCRequest(message)) {
         const wireId = `${WIRE_ID_PREFIX}${fleet.instanceId}:${String(message.id)}`;
         const sessionId = transport.sessionId;
@@ -103,13 +118,13 @@ export function linkToFleet(
             );
           }
         }
-        transport.pushes.set(wireId, message.id);
+        transport.pushes.set(wireId, { localId: message.id, call });
         watch.wake();
         return { ...message, id: wireId };
       }
       if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
         const requestId: unknown = message.params?.requestId;
-        for (const [wireId, localId] of transport.pushes) {
+        for (const [wireId, { localId }] of transport.pushes) {
           if (localId !== requestId) continue;
           transport.pushes.delete(wireId);
           forgetPush(transport.sessionId, wireId);
@@ -169,7 +184,7 @@ export function linkToFleet(
     dropped: string,
   ): { transport: SessionTransport; localId: RequestId } | undefined {
     const transport = table().get(sessionId)?.transport;
-    const localId = typeof wireId === 'string' ? transport?.pushes.get(wireId) : undefined;
+    const localId = typeof wireId === 'string' ? transport?.pushes.get(wireId)?.localId : undefined;
     if (transport === undefined || localId === undefined || typeof wireId !== 'string') {
       report(new Error(`${dropped}: no push ${JSON.stringify(wireId)} of session ${sessionId} waits on this instance`));
       return undefined;
@@ -229,6 +244,13 @@ export function linkToFleet(
     routeAnswers,
     publish: (notification) => void fleet.broadcast({ kind: 'notify', notification }).catch(report),
     subscribed: stopping.then(() => undefined),
+    async drain() {
+      const reason = `Instance ${fleet.instanceId}, which asked, is shutting down. Call the tool again.`;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const bound = new Promise<void>((settle) => (timer = setTimeout(settle, DRAIN_MS)));
+      await Promise.race([failPushes(reason), bound]);
+      clearTimeout(timer);
+    },
     close() {
       closing ??= (async () => {
         watch.stop();

@@ -15,8 +15,11 @@ export const WIRE_ID_PREFIX = 'mcpr:';
 
 /** How an instance takes part in a fleet, as its sessions' transports see it. */
 export interface Relay {
-  /** Rewrites an outgoing message: push ids become fleet-unique (and recorded in the shared store), cancellations follow them. */
-  outbound(transport: SessionTransport, message: JSONRPCMessage): Promise<JSONRPCMessage>;
+  /**
+   * Rewrites an outgoing message: push ids become fleet-unique (and recorded in the shared store),
+   * cancellations follow them; `call` is the client request a push is related to.
+   */
+  outbound(transport: SessionTransport, message: JSONRPCMessage, call: RequestId | undefined): Promise<JSONRPCMessage>;
   /** Sends a message meant for the GET stream to the instance holding it; `false` when no other instance does. */
   toStreamHolder(sessionId: string | undefined, message: JSONRPCMessage): Promise<boolean>;
 }
@@ -30,8 +33,10 @@ export interface Relay {
 export class SessionTransport extends WebStandardStreamableHTTPServerTransport {
   /** Open standalone GET streams of this session on this instance (0 or 1). */
   standaloneStreams = 0;
-  /** In a fleet: pushes waiting for the client's answer, local id by wire id. */
-  readonly pushes = new Map<string, RequestId>();
+  /** In a fleet: pushes waiting for the client's answer by wire id: the local id, and the client request it is related to. */
+  readonly pushes = new Map<string, { readonly localId: RequestId; readonly call: RequestId | undefined }>();
+  /** Who waits for the response to a client request (see {@link SessionTransport.responded}). */
+  private readonly responseWaiters = new Map<RequestId, Array<() => void>>();
 
   constructor(
     options: ConstructorParameters<typeof WebStandardStreamableHTTPServerTransport>[0],
@@ -41,7 +46,8 @@ export class SessionTransport extends WebStandardStreamableHTTPServerTransport {
   }
 
   override async send(message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
-    const outgoing = this.relay === undefined ? message : await this.relay.outbound(this, message);
+    const outgoing =
+      this.relay === undefined ? message : await this.relay.outbound(this, message, options?.relatedRequestId);
     if (options?.relatedRequestId === undefined && !isJSONRPCResponse(outgoing) && this.standaloneStreams === 0) {
       if (this.relay !== undefined && (await this.relay.toStreamHolder(this.sessionId, outgoing))) return;
       if (isJSONRPCRequest(outgoing)) {
@@ -51,7 +57,27 @@ export class SessionTransport extends WebStandardStreamableHTTPServerTransport {
         );
       }
     }
-    return super.send(outgoing, options);
+    await super.send(outgoing, options);
+    if (isJSONRPCResponse(outgoing) && outgoing.id !== undefined) this.settleWaiters(outgoing.id);
+  }
+
+  /** Resolves once the response to client request `id` has been written, or the transport closed. */
+  responded(id: RequestId): Promise<void> {
+    return new Promise((settle) => this.responseWaiters.set(id, [...(this.responseWaiters.get(id) ?? []), settle]));
+  }
+
+  override async close(): Promise<void> {
+    try {
+      await super.close();
+    } finally {
+      for (const id of [...this.responseWaiters.keys()]) this.settleWaiters(id);
+    }
+  }
+
+  private settleWaiters(id: RequestId): void {
+    const waiters = this.responseWaiters.get(id);
+    this.responseWaiters.delete(id);
+    for (const settle of waiters ?? []) settle();
   }
 
   /** Writes a message relayed from another instance to this session's GET stream, as it is. */

@@ -12,6 +12,7 @@ import type { FleetMessage, LegacySessionFleet } from '../../src/fleet/index.js'
 import { connectHttp } from '../../src/testing/index.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
 import { SseReader, openLegacySession, post, send } from '../../scripts/lib/wire.js';
+import { partitionable } from '../fixtures/partitionable.js';
 
 const URL_ = new URL('http://localhost/mcp');
 const handlers: DualEraHandler[] = [];
@@ -146,12 +147,15 @@ function countingBus(member: LegacySessionFleet): LegacySessionFleet & { readonl
 }
 
 /** Two instances of one in-memory fleet; `b`'s messages to other instances are counted. */
-function relayPair(options: DualEraHttpOptions = {}) {
+function relayPair(
+  options: DualEraHttpOptions = {},
+  memberA: (member: LegacySessionFleet) => LegacySessionFleet = (member) => member,
+) {
   const hub = createMemorySessionHub();
   const errors: string[] = [];
   const busB = countingBus(hub.member('b'));
   const onerror = (error: Error) => errors.push(error.message);
-  const a = createDualEraHandler(askNameServer, { ...options, sessionFleet: hub.member('a'), onerror });
+  const a = createDualEraHandler(askNameServer, { ...options, sessionFleet: memberA(hub.member('a')), onerror });
   const b = createDualEraHandler(askNameServer, { ...options, sessionFleet: busB, onerror });
   handlers.push(a, b);
   return { a, b, busB, errors };
@@ -210,10 +214,12 @@ describe('the relay carries only what it may (in-memory hub)', () => {
   });
 
   it('refuses at once, publishing nothing, an answer whose instance is not listening', async () => {
-    const { a, b, busB } = relayPair();
+    let partition: ReturnType<typeof partitionable> | undefined;
+    const { a, b, busB } = relayPair({}, (member) => (partition = partitionable(member)).fleet);
     const sessionId = await openLegacySession({ url: URL_, fetch: hosted(a) });
     const { pushId } = await pushFromA(a, sessionId);
-    await a.close(); // instance a is gone; the session and its push record live on in the shared store
+    // Instance a is cut off (crashed, as the others see it); the session and its push record live on in the store.
+    await partition!.cut();
     const answered = await post(
       { url: URL_, sessionId, fetch: hosted(b) },
       { jsonrpc: '2.0', id: pushId, result: { action: 'accept', content: { name: 'Bo' } } },

@@ -7,15 +7,22 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
+import { z } from 'zod';
+
+import type { LegacySessionFleet } from '../../src/fleet/index.js';
 import type { DualEraHandler } from '../../src/hosting/index.js';
 import { createDualEraHandler } from '../../src/hosting/index.js';
 import type { RedisConnection, RedisFleet } from '../../src/redis/index.js';
 import { connectRedis, connectRedisFleet } from '../../src/redis/index.js';
+import type { ServerSource } from '../../src/hosting/source.js';
+import { pushElicit } from '../../src/mrtr/index.js';
+import { McpResolveServer } from '../../src/server/server.js';
 import { connectHttp } from '../../src/testing/index.js';
 import type { RedisServer } from '../../scripts/lib/processes.js';
 import { startRedisServer } from '../../scripts/lib/processes.js';
 import { SseReader, openLegacySession, post } from '../../scripts/lib/wire.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
+import { partitionable } from '../fixtures/partitionable.js';
 
 const URL_ = new URL('http://localhost/mcp');
 let redis: RedisServer;
@@ -38,14 +45,23 @@ afterAll(async () => {
   await redis?.dispose();
 });
 
+/** How a test shapes its pair of instances. */
+interface PairOptions {
+  readonly maxRelayedAnswerBytes?: number;
+  readonly server?: () => ServerSource;
+  /** The fleet instance `index` uses (default: its Redis sessions as they are). */
+  readonly fleet?: (index: number, sessions: LegacySessionFleet) => LegacySessionFleet;
+}
+
 /** Two instances `r-0` and `r-1` sharing sessions through the test's redis-server. */
-async function startPair(maxRelayedAnswerBytes?: number) {
+async function startPair(options: PairOptions = {}) {
+  const { maxRelayedAnswerBytes } = options;
   const keyPrefix = `relay${prefix++}:`;
   const instances: Array<{ handler: DualEraHandler; fleet: RedisFleet }> = [];
   for (const index of [0, 1]) {
     const fleet = await connectRedisFleet({ url: redis.url, instanceId: `r-${index}`, keyPrefix });
-    const handler = createDualEraHandler(askNameServer, {
-      sessionFleet: fleet.sessions,
+    const handler = createDualEraHandler(options.server?.() ?? askNameServer, {
+      sessionFleet: options.fleet?.(index, fleet.sessions) ?? fleet.sessions,
       ...(maxRelayedAnswerBytes !== undefined && { maxRelayedAnswerBytes }),
     });
     instances.push({ handler, fleet });
@@ -156,39 +172,92 @@ describe('the fleet relay over Redis carries only what it may', () => {
     expect(await call.next()).toMatchObject({ id: 1, result: { isError: true } });
   });
 
-  it("refuses at once, publishing nothing, the official client's answer to an instance that stopped; the client reports it", async () => {
-    const [first, second] = await startPair();
-    let target = first.handler;
-    const answers: Array<{ status: number; body: string }> = [];
-    const errors: string[] = [];
-    const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-      const request = new Request(input, init);
-      const isAnswer = request.method === 'POST' && 'result' in ((await request.clone().json()) as object);
-      const response = await hosted(target)(request);
-      if (isAnswer) answers.push({ status: response.status, body: await response.clone().text() });
-      return response;
-    };
-    let publishes = 0;
-    const connection = await connectHttp(URL_, {
-      era: 'legacy',
-      elicit: async () => {
-        // The instance that asked stops before the human answers; the answer reaches the other one.
-        await first.handler.close();
-        target = second.handler;
-        publishes = (await received()).publishes;
-        return { action: 'accept', content: { name: 'Ada' } };
-      },
-      transportOptions: { fetch },
+  it("ends the official client's call at once when the instance that asked stops while the human answers", async () => {
+    const [first, second] = await startPair({ server: askingServer });
+    const client = officialClient(first.handler, async () => {
+      // The instance that asked stops (a deploy, a scale-in) before the human answers.
+      await first.handler.close();
+      client.target = second.handler;
+      return { action: 'accept', content: { name: 'Ada' } };
     });
+    const connection = await client.connect();
+    const result = await connection.client.callTool({ name: 'ask', arguments: {} });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: 'The answer to the elicitation/create request cannot reach this server. Instance r-0, which asked, is shutting down. Call the tool again.',
+        },
+      ],
+    });
+    await connection.close();
+  });
+
+  it("refuses at once, publishing nothing, the official client's answer to an instance cut off from the fleet; the client reports it and its call ends", async () => {
+    let partition: ReturnType<typeof partitionable> | undefined;
+    const [first, second] = await startPair({
+      server: askingServer,
+      fleet: (index, sessions) => (index === 0 ? (partition = partitionable(sessions)).fleet : sessions),
+    });
+    let publishes = 0;
+    const client = officialClient(first.handler, async () => {
+      // The first instance loses Redis while the human answers: nothing it asks of the fleet succeeds any more.
+      await partition!.cut();
+      client.target = second.handler;
+      publishes = (await received()).publishes;
+      return { action: 'accept', content: { name: 'Ada' } };
+    });
+    const connection = await client.connect();
+    const errors: string[] = [];
     connection.client.onerror = (error) => errors.push(error.message);
-    void connection.client.callTool({ name: 'greet', arguments: {} }).catch(() => undefined);
-    await expect.poll(() => answers.length).toBe(1);
+    const result = await connection.client.callTool({ name: 'ask', arguments: {} });
+    // The call ends on its own stream: the instance that asked finds it cannot hear the fleet.
+    expect(result).toMatchObject({
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: expect.stringMatching(
+            /^The answer to the elicitation\/create request cannot reach this server\. The fleet relay to instance r-0 was interrupted/,
+          ),
+        },
+      ],
+    });
+    // The answer, posted to the other instance, was refused at once and nothing was published.
+    await expect.poll(() => client.answers.length).toBe(1);
     const message =
       'The answer to the elicitation/create request cannot reach this server. Instance r-0, which asked, cannot receive it: it is not listening (it stopped, or lost its connection to the fleet). Call the tool again.';
-    expect(answers[0]!.status).toBe(503);
-    expect(JSON.parse(answers[0]!.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message } });
+    expect(client.answers[0]!.status).toBe(503);
+    expect(JSON.parse(client.answers[0]!.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message } });
     await expect.poll(() => errors.some((line) => line.includes(message))).toBe(true);
     expect((await received()).publishes).toBe(publishes);
     await connection.close();
   });
 });
+
+/** A server whose tool `ask` pushes one question on legacy sessions and greets with the answer. */
+function askingServer() {
+  return new McpResolveServer({ name: 'asking', version: '1.0.0' }).tool('ask', { input: {} }, async (_args, ctx) => {
+    const answer = await pushElicit(ctx, 'Name?', z.object({ name: z.string() }));
+    return answer.action === 'accept' ? `hello ${answer.value.name}` : 'nobody';
+  });
+}
+
+/** The official client (through connectHttp) on a fetch that sends every request to `target` and records the responses to its answers. */
+function officialClient(first: DualEraHandler, elicit: () => Promise<{ action: 'accept'; content: { name: string } }>) {
+  const answers: Array<{ status: number; body: string }> = [];
+  const state = {
+    target: first,
+    answers,
+    fetch: async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const request = new Request(input, init);
+      const isAnswer = request.method === 'POST' && 'result' in ((await request.clone().json()) as object);
+      const response = await hosted(state.target)(request);
+      if (isAnswer) answers.push({ status: response.status, body: await response.clone().text() });
+      return response;
+    },
+    connect: () => connectHttp(URL_, { era: 'legacy', elicit, transportOptions: { fetch: state.fetch } }),
+  };
+  return state;
+}
