@@ -58,7 +58,7 @@ export async function startInstanceProcess(
     output += chunk;
     if (onstderr !== undefined) for (const line of chunk.split('\n')) if (line !== '') onstderr(line);
   });
-  await waitForPort(port, 20_000, () =>
+  await waitForPort(port, 60_000, () =>
     child.exitCode !== null ? `instance ${id} exited (${String(child.exitCode)}):\n${output}` : undefined,
   );
   return { id, port, child };
@@ -109,7 +109,7 @@ export async function startNginx(
       stdio: ['ignore', 'ignore', 'inherit'],
     }),
   );
-  await waitForPort(port, 10_000, () =>
+  await waitForPort(port, 60_000, () =>
     nginx.exitCode !== null ? `nginx exited (${String(nginx.exitCode)})` : undefined,
   );
   return nginx;

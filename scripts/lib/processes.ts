@@ -119,7 +119,7 @@ export async function startRedisServer(
     child = started;
     started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await waitForPort(port, 10_000, () =>
+    await waitForPort(port, 60_000, () =>
       started.exitCode !== null ? `redis-server exited (${String(started.exitCode)}):\n${output}` : undefined,
     );
   };

@@ -34,7 +34,7 @@ beforeAll(async () => {
   instances = await Promise.all(
     ports.map((port, index) => startStoryInstance(`otel-${index}`, port, url, env, track, ['--otel', `file:${spans}`])),
   );
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await Promise.all(children.map((child) => stopChild(child)));
@@ -74,5 +74,5 @@ describe('the desk through the Redis fleet', () => {
     const legacyTraces = all.slice(modernTraces.length);
     expect(legacyTraces.map((rounds) => rounds.length)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(legacyTraces.every(([span]) => span?.attributes['mcp.protocol.version'] === '2025-11-25')).toBe(true);
-  }, 60_000);
+  }, 120_000);
 });

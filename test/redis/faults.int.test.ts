@@ -27,7 +27,7 @@ beforeAll(async () => {
   primary = await startRedisServer();
   replica = await startRedisServer({ args: () => ['--replicaof', '127.0.0.1', String(primary.port)] });
   await replicasInSync(primary.port, 1);
-}, 30_000);
+}, 120_000);
 afterAll(async () => {
   for (const connection of connections.splice(0)) await connection.destroy();
   await replica?.dispose();
@@ -157,7 +157,7 @@ describe('Redis Sentinel', () => {
   let group: SentinelGroup;
   beforeAll(async () => {
     group = await startSentinelGroup('faults');
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await group?.dispose();
   });

@@ -229,7 +229,7 @@ describe('the refund desk as a Redis fleet (round-robin, no affinity)', () => {
     });
     expect(again.structuredContent).toEqual(RECEIPT);
     await connection.close();
-  }, 30_000);
+  }, 120_000);
 
   it('delivers a relay only to a listening instance, and says whether this one listens', async () => {
     const keyPrefix = `t${prefix++}:`;
