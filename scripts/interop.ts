@@ -35,7 +35,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PYTHON_DIR = join(ROOT, 'interop', 'python');
 const CACHE = join(ROOT, 'node_modules', '.cache', 'mcp-resolve-interop');
 const STORY = (name: string): string => join(ROOT, 'examples', 'stories', name, 'server.ts');
-const CONFORMANCE = join(ROOT, 'examples', 'conformance', 'server.ts');
+const CONFORMANCE = join(ROOT, 'scripts', 'conformance', 'server.ts');
 const PROTOCOL: Record<Era, string> = { modern: '2026-07-28', legacy: '2025-11-25' };
 const ERAS: readonly Era[] = ['modern', 'legacy'];
 

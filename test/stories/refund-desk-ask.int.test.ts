@@ -60,7 +60,7 @@ const GUIDED_CONVERSATION: readonly Step[] = [
   { expect: '? ORD-7002 has several items (enamel-mug, canvas-tote, sticker-pack).' },
   { expect: ANSWER_KEYS, type: '' },
   { expect: 'Refund the whole order' },
-  { expect: 'Leave ticked to refund every item' },
+  { expect: 'Tick to refund every item' },
   { expect: '[y/N] > ', type: 'n' },
   { expect: '2) canvas-tote ($24.00)' },
   { expect: 'choose 1-3 > ', type: '9' },
