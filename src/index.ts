@@ -33,6 +33,8 @@ export type {
   SampleResult,
 } from './questions/markers.js';
 export { DEFAULT_ANSWER_ATTEMPTS, elicit, elicitUrl, listRoots, sample, sampledText } from './questions/markers.js';
+export { pickList } from './questions/pickList.js';
+export type { PickOption } from './questions/pickList.js';
 export type {
   AnyResolver,
   ArgShape,
