@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TEST = join(ROOT, 'test');
 /** Folders of test/ that test something other than one src/ folder. */
-const BESIDE_SRC = new Set(['architecture', 'contracts', 'fixtures', 'package', 'stories']);
+const BESIDE_SRC = new Set(['architecture', 'contracts', 'examples', 'fixtures', 'package', 'stories']);
 const TEST_FILE = /\.(int\.)?test\.ts$|\.test-d\.ts$/;
 
 function walk(dir: string): string[] {
