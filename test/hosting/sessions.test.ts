@@ -25,9 +25,9 @@ describe('legacy sessions over HTTP', () => {
   it('opens a standalone GET stream whose headers arrive at once, one per session', async () => {
     const sessionId = await openLegacySession({ url: served.url });
     const session = { url: served.url, sessionId };
-    const started = Date.now();
+    // fetch resolves on the response's headers; the stream sends no event, so headers held back
+    // until a first event would leave this await hanging (and the test failing) instead.
     const listening = await send(session, { method: 'GET' });
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(listening.status).toBe(200);
     expect(listening.headers.get('content-type')).toContain('text/event-stream');
     expect(listening.headers.get('mcp-session-id')).toBe(sessionId);
