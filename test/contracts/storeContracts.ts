@@ -165,7 +165,7 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
       expect((await a.save('next', record, 400, limits))?.limit).toBe('maxLegacySessionsPerClient');
       // Nobody touches it any more: once it has expired, its share is released.
       await expect
-        .poll(() => a.save('next', record, 60_000, limits), { timeout: 5_000, interval: 100 })
+        .poll(() => a.save('next', record, 60_000, limits), { timeout: 20_000, interval: 100 })
         .toBeUndefined();
     });
 

@@ -8,7 +8,7 @@ import { answers, firstText } from '../testing/scripted.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
 import { SseReader, openLegacySession, post, send } from '../../scripts/lib/wire.js';
 
-const CALL = { timeout: 5_000 };
+const CALL = { timeout: 20_000 };
 
 let served: HttpServerHandle;
 beforeAll(async () => {

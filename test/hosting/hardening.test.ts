@@ -103,7 +103,7 @@ describe('a push whose client has gone', () => {
     const { aborter } = await pushedCall(handle.url, outcomes);
     aborter.abort();
     await expect
-      .poll(() => outcomes, { timeout: 3_000 })
+      .poll(() => outcomes, { timeout: 20_000 })
       .toEqual(['failed: SdkError: The client closed the response stream of this request.']);
   });
 
@@ -113,7 +113,7 @@ describe('a push whose client has gone', () => {
     handles.push(handle);
     const { sessionId, events } = await pushedCall(handle.url, outcomes);
     expect((await send({ url: handle.url, sessionId }, { method: 'DELETE' })).status).toBe(200);
-    await expect.poll(() => outcomes.length, { timeout: 3_000 }).toBe(1);
+    await expect.poll(() => outcomes.length, { timeout: 20_000 }).toBe(1);
     expect(outcomes[0]).toBe('failed: SdkError: Connection closed');
     await events.cancel();
   });

@@ -24,8 +24,8 @@ describe('closing', () => {
     const served = await serveHttp(askNameServer);
     const legacy = await connectHttp(served.url, { era: 'legacy', elicit: answers.elicit });
     const modern = await connectHttp(served.url, { era: 'modern', elicit: answers.elicit });
-    await legacy.client.callTool({ name: 'greet', arguments: {} }, { timeout: 5_000 });
-    await modern.client.callTool({ name: 'greet', arguments: {} }, { timeout: 5_000 });
+    await legacy.client.callTool({ name: 'greet', arguments: {} }, { timeout: 60_000 });
+    await modern.client.callTool({ name: 'greet', arguments: {} }, { timeout: 60_000 });
     await Promise.all([legacy.close(), modern.close()]);
     await served.close();
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -211,7 +211,7 @@ describe('legacy without a back-channel (legacy only: modern calls need no back-
         params: { name: 'survey', arguments: { id: 'z' } },
       }),
     });
-    const reply = await withDeadline(readJsonRpc(await handler.fetch(request)), 5_000);
+    const reply = await withDeadline(readJsonRpc(await handler.fetch(request)), 20_000);
     expect(reply).toMatchObject({ id: 1, error: { code: -32603 } });
     expect(JSON.stringify(reply)).toMatch(
       /Resolver 'name' needs to ask the client.*no channel for server-to-client requests/,
@@ -239,7 +239,7 @@ describe('legacy without a back-channel (legacy only: modern calls need no back-
         params: { name: 'plain', arguments: { n: 1 } },
       }),
     });
-    const reply = await withDeadline(readJsonRpc(await handler.fetch(request)), 5_000);
+    const reply = await withDeadline(readJsonRpc(await handler.fetch(request)), 20_000);
     expect(reply).toMatchObject({ id: 2, result: { content: [{ type: 'text', text: '2' }] } });
   });
 });
@@ -332,7 +332,7 @@ describe('legacy per-question timeout (legacy only: a modern question holds no s
       { signal: cancelCall.signal },
     );
     await expect(pending).rejects.toThrow('the client gave up on the call');
-    await withDeadline(questionWithdrawn, 5_000);
+    await withDeadline(questionWithdrawn, 20_000);
     // One more round trip on the same connection: anything the cancelled call still sent has arrived by now.
     await connection.client.listTools();
     expect(later).toEqual([]);

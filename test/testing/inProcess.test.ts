@@ -7,7 +7,7 @@ import { connectInProcess } from '../../src/testing/index.js';
 import { answers, firstText } from './scripted.js';
 import { askNameServer } from './fixtures/askNameServer.js';
 
-const CALL = { timeout: 5_000 };
+const CALL = { timeout: 20_000 };
 
 let open: TestConnection[] = [];
 async function connect(...args: Parameters<typeof connectInProcess>): Promise<TestConnection> {

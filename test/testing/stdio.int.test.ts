@@ -21,7 +21,7 @@ describe('connectStdio', () => {
     });
     try {
       expect(connection.client.getProtocolEra()).toBe(era);
-      const result = await connection.client.callTool({ name: 'greet', arguments: {} }, { timeout: 5_000 });
+      const result = await connection.client.callTool({ name: 'greet', arguments: {} }, { timeout: 60_000 });
       expect(firstText(result)).toBe(`hello Ann (${era})`);
       expect(connection.counters.legs).toEqual({ 'tools/call': legs });
       expect(connection.counters.questions).toEqual({ 'elicitation/create': 1 });
