@@ -15,6 +15,8 @@ export type {
   FleetNotification,
   LegacySessionFleet,
   MemorySessionHub,
+  PendingPush,
+  SharedPushStore,
   SharedSessionRecord,
   SharedSessionStore,
 } from '../hosting/sessionFleet.js';
