@@ -15,8 +15,10 @@ export type {
   FleetNotification,
   LegacySessionFleet,
   MemorySessionHub,
+  PendingPush,
   SessionAdmission,
   SessionRefusal,
+  SharedPushStore,
   SharedSessionRecord,
   SharedSessionStore,
 } from '../hosting/sessionFleet.js';

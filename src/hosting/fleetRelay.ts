@@ -14,10 +14,11 @@
  *   (questions/push.ts), so the call ends at once with a clear error instead of hanging.
  */
 import type { JSONRPCResponse } from '@modelcontextprotocol/server';
-import { ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
+import { ANSWER_UNREACHABLE } from '../questions/push.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
-import type { FleetMessage, LegacySessionFleet, PendingPush } from './sessionFleet.js';
+import type { FleetMessage, LegacySessionFleet } from './sessionFleet.js';
 import { viaStore } from './sessionStoreError.js';
 
 /** How often a holder with waiting pushes checks that relays reach it, in ms. */
@@ -26,26 +27,58 @@ const WATCH_INTERVAL_MS = 1_000;
 /** The default of `maxRelayedAnswerBytes`: the largest answer relayed to another instance (1 MiB). */
 export const DEFAULT_MAX_RELAYED_ANSWER_BYTES = 1_048_576;
 
-/** An answer to relay: the session it belongs to, the instance its push id names, and the push the store recorded. */
+/**
+ * Records in the shared store that this instance waits for the answer to push `wireId`; a store
+ * failure fails the push (`ANSWER_UNREACHABLE`), since no other instance could relay its answer.
+ */
+export async function recordPush(
+  fleet: LegacySessionFleet,
+  sessionId: string,
+  wireId: string,
+  method: string,
+  ttlMs: number,
+): Promise<void> {
+  try {
+    await fleet.awaitAnswer(sessionId, wireId, { method }, ttlMs);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `The legacy session store failed to record the ${method} request (${reason}), so its answer could not be relayed. Call the tool again.`,
+      { reason: ANSWER_UNREACHABLE },
+    );
+  }
+}
+
+/** An answer posted on session `sessionId` for a push of instance `target`. */
 export interface AnswerToRelay {
   readonly sessionId: string;
   readonly target: string;
   readonly message: JSONRPCResponse;
-  readonly push: PendingPush;
 }
 
 /**
- * Relays `answer` to the instance waiting for it, publishing its body at most once; resolves to
- * `undefined` once published, or to the response that refuses it (413 when larger than
- * `maxBytes`, 503 when its instance does not listen or the publish failed). An answer too large
- * to relay is replaced by a small error for the waiting push, so its call ends now.
+ * Relays `answer` to the instance waiting for it if the store holds that push for the session
+ * (dropped and reported otherwise), publishing its body at most once; resolves to `undefined`
+ * once published or dropped, or to the response that refuses it (413 when larger than `maxBytes`,
+ * 503 when its instance does not listen or the publish failed). An answer too large to relay is
+ * replaced by a small error for the waiting push, so its call ends now.
  */
 export async function relayAnswer(
   fleet: LegacySessionFleet,
   answer: AnswerToRelay,
   maxBytes: number,
+  report: (error: unknown) => void,
 ): Promise<Response | undefined> {
-  const { sessionId, target, message, push } = answer;
+  const { sessionId, target, message } = answer;
+  const wireId = String(message.id);
+  const push = await viaStore('take the answered push', () => fleet.takeAnswer(sessionId, wireId));
+  if (push === undefined) {
+    report(
+      new Error(`Dropped an answer: no push ${JSON.stringify(wireId)} of session ${sessionId} waits in the fleet`),
+    );
+    return undefined;
+  }
   const size = new TextEncoder().encode(JSON.stringify(message)).byteLength;
   const listening = await viaStore('check the instance waiting for an answer', () => fleet.listening(target));
   if (size > maxBytes) {

@@ -6,7 +6,6 @@
  */
 import type { RequestId } from '@modelcontextprotocol/server';
 import {
-  ProtocolError,
   ProtocolErrorCode,
   isJSONRPCNotification,
   isJSONRPCRequest,
@@ -14,9 +13,8 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { ANSWER_UNREACHABLE } from '../questions/push.js';
-import { relayAnswer, watchRelay } from './fleetRelay.js';
+import { recordPush, relayAnswer, watchRelay } from './fleetRelay.js';
 import type { FleetMessage, FleetNotification, LegacySessionFleet } from './sessionFleet.js';
-import { viaStore } from './sessionStoreError.js';
 import type { SessionTable } from './sessionTable.js';
 import type { Relay, SessionTransport } from './sessionTransport.js';
 import { WIRE_ID_PREFIX, pushOwner } from './sessionTransport.js';
@@ -106,18 +104,7 @@ export function linkToFleet(
         const wireId = `${WIRE_ID_PREFIX}${fleet.instanceId}:${String(message.id)}`;
         const sessionId = transport.sessionId;
         // Recorded before the push leaves: the answer may reach another instance at once.
-        if (sessionId !== undefined) {
-          try {
-            await fleet.awaitAnswer(sessionId, wireId, { method: message.method }, idleMs);
-          } catch (error) {
-            const reason = error instanceof Error ? error.message : String(error);
-            throw new ProtocolError(
-              ProtocolErrorCode.InternalError,
-              `The legacy session store failed to record the ${message.method} request (${reason}), so its answer could not be relayed. Call the tool again.`,
-              { reason: ANSWER_UNREACHABLE },
-            );
-          }
-        }
+        if (sessionId !== undefined) await recordPush(fleet, sessionId, wireId, message.method, idleMs);
         transport.pushes.set(wireId, { localId: message.id, call });
         watch.wake();
         return { ...message, id: wireId };
@@ -209,17 +196,7 @@ export function linkToFleet(
       const owner = pushOwner(message.id);
       if (owner === undefined) kept.push(message);
       else if (owner !== fleet.instanceId) {
-        const wireId = String(message.id);
-        const push = await viaStore('take the answered push', () => fleet.takeAnswer(sessionId, wireId));
-        if (push === undefined) {
-          report(
-            new Error(
-              `Dropped an answer: no push ${JSON.stringify(wireId)} of session ${sessionId} waits in the fleet`,
-            ),
-          );
-          continue;
-        }
-        const refusal = await relayAnswer(fleet, { sessionId, target: owner, message, push }, maxRelayedAnswerBytes);
+        const refusal = await relayAnswer(fleet, { sessionId, target: owner, message }, maxRelayedAnswerBytes, report);
         refused ??= refusal;
       } else {
         const push = takePush(sessionId, message.id, 'Dropped an answer');
