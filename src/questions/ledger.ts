@@ -3,18 +3,20 @@
  * its sealed `requestState`. One format for every client of the questions layer (the resolver
  * engine and `journaled`):
  *
- * `{ "v": 2, "a": { key: [pin, response] }, "q": { key: pin }, "r"?: { key: [attempt, reason] }, "s"?: { key: [value] | [] } }`
+ * `{ "v": 2, "a": { key: [pin, response] }, "q": { key: pin }, "r"?: { key: [attempt, reason] }, "s"?: { key: [value] | [] }, "k"?: seed }`
  *
  * - `a`: recorded answers, each pinned to the exact question it answered ({@link pinOf});
  * - `q`: the questions the previous round asked, by pin (a response to anything else is ignored);
  * - `r`: of those, the ones asked again after a rejected answer: which attempt, and the reason shown;
- * - `s`: recorded step results (`journaled` only; `[]` stands for `undefined`).
+ * - `s`: recorded step results (`journaled` only; `[]` stands for `undefined`);
+ * - `k`: the call's random seed for default elicitation ids (stable across its rounds).
  */
 import type { InputRequest } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
 import { reducedAnswer } from './bounds.js';
 import type { ElicitationResult } from './markers.js';
+import { newElicitationSeed } from './markers.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';
 import { askedAgain, attemptsOf } from './reask.js';
 import type { Question } from './render.js';
@@ -33,6 +35,8 @@ interface WireLedger {
   s?: Record<string, unknown[]>;
   /** Keys whose question changed since the round before (answered, then asked anew). */
   d?: string[];
+  /** The call's random seed for default elicitation ids. */
+  k?: string;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -78,6 +82,8 @@ export class Ledger {
   private readonly retryNow: Record<string, Retry> = {};
   private readonly driftNow = new Set<string>();
   private readonly steps: Record<string, unknown[]>;
+  /** The call's random seed for default elicitation ids (`k`), minted the first time one is needed. */
+  private seed: string | undefined;
 
   private constructor(
     /** Whether the round carried state at all (a first round carries none). */
@@ -135,7 +141,14 @@ export class Ledger {
         setOwn(retries, key, [entry[0], entry[1]]);
       }
     }
-    return new Ledger(true, answers, asked, steps, retries, new Set(drift));
+    const ledger = new Ledger(true, answers, asked, steps, retries, new Set(drift));
+    if (typeof wire.k === 'string') ledger.seed = wire.k;
+    return ledger;
+  }
+
+  /** The call's seed for default elicitation ids: carried from the round before, or minted now and carried on. */
+  elicitationSeed(): string {
+    return (this.seed ??= newElicitationSeed());
   }
 
   /**
@@ -238,6 +251,7 @@ export class Ledger {
     if (Object.keys(this.steps).length > 0) wire.s = this.steps;
     const drift = [...this.driftNow].filter((key) => Object.hasOwn(this.askedNow, key));
     if (drift.length > 0) wire.d = drift;
+    if (this.seed !== undefined) wire.k = this.seed;
     return JSON.stringify(wire);
   }
 }
