@@ -182,6 +182,7 @@ export function formQuestion<T>(
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** C0 and C1 control characters (a line break or tab included). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what it finds
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 function invalidUrl(message: string): McpResolveError {
