@@ -16,7 +16,7 @@ import type { InputRequest } from '@modelcontextprotocol/server';
 import { McpResolveError } from '../errors.js';
 import { reducedAnswer } from './bounds.js';
 import type { ElicitationResult } from './markers.js';
-import { newElicitationSeed } from './markers.js';
+import { newElicitationSeed } from './urlQuestion.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';
 import { askedAgain, attemptsOf } from './reask.js';
 import type { Question } from './render.js';
@@ -39,9 +39,8 @@ interface WireLedger {
   k?: string;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The value under `key` when `record` has it as its own property (never something from `Object.prototype`). */
 export function ownEntry<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
@@ -99,14 +98,10 @@ export class Ledger {
   }
 
   /** The ledger of a call's first round. */
-  static fresh(): Ledger {
-    return new Ledger(false, {}, {}, {});
-  }
+  static fresh = (): Ledger => new Ledger(false, {}, {}, {});
 
   /** The ledger of a round whose carried state could not be read: nothing recorded, and no first-round leniency. */
-  static blank(): Ledger {
-    return new Ledger(true, {}, {}, {});
-  }
+  static blank = (): Ledger => new Ledger(true, {}, {}, {});
 
   /** Decodes a carried ledger; `undefined` for anything this version did not write. */
   static decode(plaintext: string): Ledger | undefined {
@@ -142,8 +137,7 @@ export class Ledger {
       }
     }
     const ledger = new Ledger(true, answers, asked, steps, retries, new Set(drift));
-    if (typeof wire.k === 'string') ledger.seed = wire.k;
-    return ledger;
+    return Object.assign(ledger, typeof wire.k === 'string' && { seed: wire.k });
   }
 
   /** The call's seed for default elicitation ids: carried from the round before, or minted now and carried on. */
@@ -229,9 +223,7 @@ export class Ledger {
   }
 
   /** Which attempt at `key` this round asks: 1, or more when an earlier answer was rejected. */
-  attempt(key: string): number {
-    return ownEntry(this.retryNow, key)?.[0] ?? 1;
-  }
+  attempt = (key: string): number => ownEntry(this.retryNow, key)?.[0] ?? 1;
 
   /** The recorded result of step `key` (`[value]`, or `[]` for `undefined`), if it ran in an earlier round. */
   step(key: string): readonly unknown[] | undefined {

@@ -13,8 +13,7 @@ import type {
 } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
-import { utf8 } from '../state/bytes.js';
-import { defaultPrimitives } from '../state/primitives.js';
+import { checkedUrl } from './urlQuestion.js';
 
 const MARKER = Symbol.for('mcp-resolve.marker');
 
@@ -178,17 +177,6 @@ export function formQuestion<T>(
   return { [MARKER]: 'elicit', message, schema, options };
 }
 
-/** Hosts a page may be served from over plain `http:` (development on this machine only). */
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** C0 and C1 control characters (a line break or tab included). */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what it finds
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
-
-function invalidUrl(message: string): McpResolveError {
-  return new McpResolveError('invalid_declaration', message, { data: { kind: 'question', field: 'url' } });
-}
-
 /**
  * Asks the person to visit `url` (URL-mode elicitation, for input that must not pass through the
  * client). Needs the client's `elicitation.url` capability. Refuses at once a URL that is not
@@ -196,54 +184,15 @@ function invalidUrl(message: string): McpResolveError {
  * a password or a control character. The elicitation id is random per call unless given.
  */
 export function elicitUrl(message: string, url: string, options: ElicitUrlOptions = {}): ElicitUrl {
-  if (CONTROL_CHARACTERS.test(url)) {
-    throw invalidUrl(
-      `elicitUrl(): the URL contains a control character (got ${JSON.stringify(url)}). Remove line breaks, tabs and other control characters from it.`,
-    );
-  }
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw invalidUrl(`elicitUrl(): '${url}' is not an absolute URL.`);
-  }
-  const secure = parsed.protocol === 'https:' || (parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname));
-  if (!secure) {
-    throw invalidUrl(
-      parsed.protocol === 'http:'
-        ? `elicitUrl(): the URL must use https (got 'http:' for host '${parsed.hostname}'). Serve the page over https; plain http is allowed only for localhost, 127.0.0.1 and [::1] during development.`
-        : `elicitUrl(): the URL must use https (got '${parsed.protocol}'). Send the person to an https page your server serves.`,
-    );
-  }
-  if (parsed.username !== '' || parsed.password !== '') {
-    throw invalidUrl(
-      `elicitUrl(): the URL carries a user name or password (got '${parsed.protocol}//…@${parsed.host}'). Leave credentials out of the URL: the page signs the person in itself.`,
-    );
-  }
+  const href = checkedUrl(url);
   const { onAsked, elicitationId } = options;
   return {
     [MARKER]: 'elicitUrl',
     message,
-    url: parsed.href,
+    url: href,
     ...(elicitationId !== undefined && { elicitationId }),
     ...(onAsked && { onAsked }),
   };
-}
-
-/**
- * The default elicitation id of the URL question under `key` in a call whose random seed is `seed`:
- * 22 base64url characters of SHA-256 (node:crypto where present, else @noble/hashes: same bytes).
- * The seed is random per call and kept with the call (sealed state, task), so the id is stable
- * across its rounds, differs for every call, and cannot be computed from the question.
- */
-export function defaultElicitationId(seed: string, key: string): string {
-  const primitives = defaultPrimitives();
-  return primitives.encodeBase64url(primitives.sha256([utf8(`${seed}\n${key}`)])).slice(0, 22);
-}
-
-/** A fresh random seed for a call's default elicitation ids (Web Crypto). */
-export function newElicitationSeed(): string {
-  return crypto.randomUUID();
 }
 
 /** Asks the client's LLM to complete `params`. */

@@ -11,7 +11,8 @@ import { utf8 } from '../state/bytes.js';
 import { defaultPrimitives } from '../state/primitives.js';
 import { formProperty } from './forms.js';
 import type { Ask, AskKind, ElicitUrl } from './markers.js';
-import { askKind, defaultElicitationId } from './markers.js';
+import { askKind } from './markers.js';
+import { defaultElicitationId } from './urlQuestion.js';
 
 /** A question ready to send: the wire request, its kind, and the digest answers are pinned to. */
 export interface RenderedQuestion {

@@ -20,7 +20,7 @@ import type { ElicitationResult } from './markers.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS, pushQuestion } from './push.js';
 import type { Question } from './render.js';
 import { identified, onModernWire } from './render.js';
-import { newElicitationSeed } from './markers.js';
+import { newElicitationSeed } from './urlQuestion.js';
 
 /** An answer a strategy obtained for a pending question (a rejection says why there is none). */
 export interface Answer {
