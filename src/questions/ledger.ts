@@ -3,18 +3,20 @@
  * its sealed `requestState`. One format for every client of the questions layer (the resolver
  * engine and `journaled`):
  *
- * `{ "v": 2, "a": { key: [pin, response] }, "q": { key: pin }, "r"?: { key: [attempt, reason] }, "s"?: { key: [value] | [] } }`
+ * `{ "v": 2, "a": { key: [pin, response] }, "q": { key: pin }, "r"?: { key: [attempt, reason] }, "s"?: { key: [value] | [] }, "k"?: seed }`
  *
  * - `a`: recorded answers, each pinned to the exact question it answered ({@link pinOf});
  * - `q`: the questions the previous round asked, by pin (a response to anything else is ignored);
  * - `r`: of those, the ones asked again after a rejected answer: which attempt, and the reason shown;
- * - `s`: recorded step results (`journaled` only; `[]` stands for `undefined`).
+ * - `s`: recorded step results (`journaled` only; `[]` stands for `undefined`);
+ * - `k`: the call's random seed for default elicitation ids (stable across its rounds).
  */
 import type { InputRequest } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
 import { reducedAnswer } from './bounds.js';
 import type { ElicitationResult } from './markers.js';
+import { newElicitationSeed } from './urlQuestion.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';
 import { askedAgain, attemptsOf } from './reask.js';
 import type { Question } from './render.js';
@@ -33,11 +35,12 @@ interface WireLedger {
   s?: Record<string, unknown[]>;
   /** Keys whose question changed since the round before (answered, then asked anew). */
   d?: string[];
+  /** The call's random seed for default elicitation ids. */
+  k?: string;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The value under `key` when `record` has it as its own property (never something from `Object.prototype`). */
 export function ownEntry<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
@@ -78,6 +81,8 @@ export class Ledger {
   private readonly retryNow: Record<string, Retry> = {};
   private readonly driftNow = new Set<string>();
   private readonly steps: Record<string, unknown[]>;
+  /** The call's random seed for default elicitation ids (`k`), minted the first time one is needed. */
+  private seed: string | undefined;
 
   private constructor(
     /** Whether the round carried state at all (a first round carries none). */
@@ -93,14 +98,10 @@ export class Ledger {
   }
 
   /** The ledger of a call's first round. */
-  static fresh(): Ledger {
-    return new Ledger(false, {}, {}, {});
-  }
+  static fresh = (): Ledger => new Ledger(false, {}, {}, {});
 
   /** The ledger of a round whose carried state could not be read: nothing recorded, and no first-round leniency. */
-  static blank(): Ledger {
-    return new Ledger(true, {}, {}, {});
-  }
+  static blank = (): Ledger => new Ledger(true, {}, {}, {});
 
   /** Decodes a carried ledger; `undefined` for anything this version did not write. */
   static decode(plaintext: string): Ledger | undefined {
@@ -135,7 +136,13 @@ export class Ledger {
         setOwn(retries, key, [entry[0], entry[1]]);
       }
     }
-    return new Ledger(true, answers, asked, steps, retries, new Set(drift));
+    const ledger = new Ledger(true, answers, asked, steps, retries, new Set(drift));
+    return Object.assign(ledger, typeof wire.k === 'string' && { seed: wire.k });
+  }
+
+  /** The call's seed for default elicitation ids: carried from the round before, or minted now and carried on. */
+  elicitationSeed(): string {
+    return (this.seed ??= newElicitationSeed());
   }
 
   /**
@@ -218,9 +225,7 @@ export class Ledger {
   }
 
   /** Which attempt at `key` this round asks: 1, or more when an earlier answer was rejected. */
-  attempt(key: string): number {
-    return ownEntry(this.retryNow, key)?.[0] ?? 1;
-  }
+  attempt = (key: string): number => ownEntry(this.retryNow, key)?.[0] ?? 1;
 
   /** The recorded result of step `key` (`[value]`, or `[]` for `undefined`), if it ran in an earlier round. */
   step(key: string): readonly unknown[] | undefined {
@@ -240,6 +245,7 @@ export class Ledger {
     if (Object.keys(this.steps).length > 0) wire.s = this.steps;
     const drift = [...this.driftNow].filter((key) => Object.hasOwn(this.askedNow, key));
     if (drift.length > 0) wire.d = drift;
+    if (this.seed !== undefined) wire.k = this.seed;
     return JSON.stringify(wire);
   }
 }

@@ -13,8 +13,7 @@ import type {
 } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
-import { utf8 } from '../state/bytes.js';
-import { defaultPrimitives } from '../state/primitives.js';
+import { checkedUrl } from './urlQuestion.js';
 
 const MARKER = Symbol.for('mcp-resolve.marker');
 
@@ -55,7 +54,8 @@ export interface ElicitUrl {
   readonly [MARKER]: 'elicitUrl';
   readonly message: string;
   readonly url: string;
-  readonly elicitationId: string;
+  /** The id given with {@link ElicitUrlOptions.elicitationId}; absent, the library assigns a random one per call. */
+  readonly elicitationId?: string;
   /** The author's hook for reporting the page step's completion (see {@link ElicitUrlOptions.onAsked}). */
   readonly onAsked?: (complete: CompleteElicitation) => void;
 }
@@ -74,7 +74,11 @@ export interface UrlElicitation {
 
 /** Options of {@link elicitUrl}. */
 export interface ElicitUrlOptions {
-  /** The id the client reports completion under; derived from the message and URL when omitted (questions must be deterministic). */
+  /**
+   * The id the client reports completion under. When omitted, the library assigns a random id per
+   * call, kept for the rest of the call (in the sealed state on 2026-07-28, on the task for a task),
+   * so no other call and no other principal gets the same id.
+   */
   readonly elicitationId?: string;
   /**
    * Called each time the question is sent on a 2025-11-25 connection, before the client answers,
@@ -175,27 +179,20 @@ export function formQuestion<T>(
 
 /**
  * Asks the person to visit `url` (URL-mode elicitation, for input that must not pass through the
- * client). Needs the client's `elicitation.url` capability. The elicitation id defaults to a digest
- * of the message and URL, so the same question gets the same id every round.
+ * client). Needs the client's `elicitation.url` capability. Refuses at once a URL that is not
+ * absolute `https:` (`http:` only for localhost, 127.0.0.1 and [::1]), or that carries a user name,
+ * a password or a control character. The elicitation id is random per call unless given.
  */
 export function elicitUrl(message: string, url: string, options: ElicitUrlOptions = {}): ElicitUrl {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new McpResolveError('invalid_declaration', `elicitUrl(): '${url}' is not an absolute URL.`, {
-      data: { kind: 'question', field: 'url' },
-    });
-  }
-  const elicitationId = options.elicitationId ?? stableId(`${message}\n${parsed.href}`);
-  const { onAsked } = options;
-  return { [MARKER]: 'elicitUrl', message, url: parsed.href, elicitationId, ...(onAsked && { onAsked }) };
-}
-
-/** 22 base64url characters of SHA-256 (node:crypto where present, else @noble/hashes: same bytes). */
-function stableId(text: string): string {
-  const primitives = defaultPrimitives();
-  return primitives.encodeBase64url(primitives.sha256([utf8(text)])).slice(0, 22);
+  const href = checkedUrl(url);
+  const { onAsked, elicitationId } = options;
+  return {
+    [MARKER]: 'elicitUrl',
+    message,
+    url: href,
+    ...(elicitationId !== undefined && { elicitationId }),
+    ...(onAsked && { onAsked }),
+  };
 }
 
 /** Asks the client's LLM to complete `params`. */

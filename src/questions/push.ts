@@ -95,5 +95,5 @@ function announceUrlQuestion(ctx: ToolContext, question: Question): void {
   const { ask } = question;
   const completerOf = ctx[elicitationCompleter];
   if (askKind(ask) !== 'elicitUrl' || !('onAsked' in ask) || ask.onAsked === undefined || !completerOf) return;
-  ask.onAsked(completerOf(ask.elicitationId));
+  ask.onAsked(completerOf(ask.elicitationId ?? ''));
 }

@@ -95,7 +95,7 @@ export async function readAnswer(
       if (view.action !== 'accept') return { action: view.action };
       // A URL-mode answer carries no content: the work happens on the page.
       if (kind === 'elicitUrl') {
-        return { action: 'accept', value: { elicitationId: (ask as ElicitUrl).elicitationId } };
+        return { action: 'accept', value: { elicitationId: (ask as ElicitUrl).elicitationId ?? '' } };
       }
       if (view.content === undefined) {
         throw new ToolError(`Resolver '${label}': the answer was accepted with no content.`);

@@ -10,8 +10,9 @@ import { McpResolveError } from '../errors.js';
 import { utf8 } from '../state/bytes.js';
 import { defaultPrimitives } from '../state/primitives.js';
 import { formProperty } from './forms.js';
-import type { Ask, AskKind } from './markers.js';
+import type { Ask, AskKind, ElicitUrl } from './markers.js';
 import { askKind } from './markers.js';
+import { defaultElicitationId } from './urlQuestion.js';
 
 /** A question ready to send: the wire request, its kind, and the digest answers are pinned to. */
 export interface RenderedQuestion {
@@ -124,6 +125,32 @@ function digestOf(value: unknown): string {
   return primitives.encodeBase64url(primitives.sha256([utf8(canonicalize(value) ?? '')]));
 }
 
+/**
+ * `question` with its elicitation id when it is a URL question declared without one: the call's
+ * default id for its key (see {@link defaultElicitationId}), in the marker (the consumer's value) and
+ * in the request (a 2025-11-25 push); the digest stays that of the question as declared. Any other
+ * question is returned as is.
+ */
+export function identified(question: Question, seed: () => string): Question {
+  const { ask, rendered } = question;
+  if (askKind(ask) !== 'elicitUrl') return question;
+  const urlAsk = ask as ElicitUrl;
+  const { request } = rendered;
+  if (urlAsk.elicitationId !== undefined || request.method !== 'elicitation/create') return question;
+  const elicitationId = defaultElicitationId(seed(), question.key);
+  return {
+    ...question,
+    ask: { ...urlAsk, elicitationId },
+    rendered: {
+      kind: rendered.kind,
+      request: { ...request, params: { ...request.params, elicitationId } } as InputRequest,
+      get digest() {
+        return rendered.digest;
+      },
+    },
+  };
+}
+
 /** Renders the marker a resolver (named `label` in messages) returned. */
 export function renderQuestion(ask: Ask, label: string): RenderedQuestion {
   const kind = askKind(ask);
@@ -139,7 +166,11 @@ export function renderQuestion(ask: Ask, label: string): RenderedQuestion {
     }
     case 'elicitUrl': {
       const { message, url, elicitationId } = ask as Extract<Ask, { url: string }>;
-      request = { method: 'elicitation/create', params: { mode: 'url', message, url, elicitationId } };
+      // A default id is assigned per call by the strategy (see `identified`): '' until then, so the digest is stable.
+      request = {
+        method: 'elicitation/create',
+        params: { mode: 'url', message, url, elicitationId: elicitationId ?? '' },
+      };
       break;
     }
     case 'sample':

@@ -19,7 +19,8 @@ import type { Ledger } from './ledger.js';
 import type { ElicitationResult } from './markers.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS, pushQuestion } from './push.js';
 import type { Question } from './render.js';
-import { onModernWire } from './render.js';
+import { identified, onModernWire } from './render.js';
+import { newElicitationSeed } from './urlQuestion.js';
 
 /** An answer a strategy obtained for a pending question (a rejection says why there is none). */
 export interface Answer {
@@ -48,7 +49,9 @@ export interface RoundStrategy {
 export function modernStrategy(ctx: ToolContext, ledger: Ledger): RoundStrategy {
   const trace = ctx[requestTrace];
   return {
-    async recall(question, unprompted) {
+    async recall(asked, unprompted) {
+      // A URL question's default id comes from the call's seed, carried in the sealed state.
+      const question = identified(asked, () => ledger.elicitationSeed());
       const responses = ctx.mcpReq.inputResponses;
       if (responses !== undefined && Object.hasOwn(responses, question.key)) {
         assertAnswerSize(`Resolver '${question.label}'`, responses[question.key], limitOf(ctx));
@@ -67,7 +70,8 @@ export function modernStrategy(ctx: ToolContext, ledger: Ledger): RoundStrategy 
     async end(pending) {
       const inputRequests: Record<string, InputRequest> = {};
       for (const question of pending) {
-        inputRequests[question.key] = onModernWire(ledger.ask(question));
+        // Mints the seed now, so the id the answer reads next round is this call's.
+        inputRequests[question.key] = onModernWire(ledger.ask(identified(question, () => ledger.elicitationSeed())));
         trace?.asked(question.key, questionKind(question.ask), ledger.attempt(question.key));
       }
       return { kind: 'reply', result: inputRequired({ inputRequests, requestState: ledger.encode() }) };
@@ -85,6 +89,9 @@ export function limitOf(ctx: ToolContext): number {
  * order, and a decline that ends the call stops them (modern sends them together, before any answer).
  */
 export function legacyStrategy(ctx: ToolContext, timeoutMs: number): RoundStrategy {
+  // One legacy call is one round: its URL questions' default ids come from a seed of its own.
+  let seed: string | undefined;
+  const seedOf = (): string => (seed ??= newElicitationSeed());
   return {
     recall: async () => undefined,
     admit(question) {
@@ -93,7 +100,8 @@ export function legacyStrategy(ctx: ToolContext, timeoutMs: number): RoundStrate
     },
     async end(pending) {
       const answers: Answer[] = [];
-      for (const question of pending) {
+      for (const asked of pending) {
+        const question = identified(asked, seedOf);
         const outcome = pushQuestion(ctx, question, timeoutMs);
         answers.push({ question, outcome });
         // A failed push, or a decline that ends the call, ends the round: later questions are not sent.

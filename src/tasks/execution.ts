@@ -46,7 +46,7 @@ export class TaskExecution {
       }
       const capabilities = record.call.clientCapabilities;
       const ctx: ToolContext = { ...base, clientCapabilities: capabilities };
-      const round = new TaskStrategy(record.answers, capabilities, record.attempts);
+      const round = new TaskStrategy(record.answers, capabilities, record.attempts, record.taskId);
       let resolved;
       try {
         resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, { strategy: () => round });

@@ -15,6 +15,7 @@ import type { ElicitationResult } from '../questions/markers.js';
 import { readAnswerTo, RejectedAnswer } from '../questions/read.js';
 import { attemptsOf } from '../questions/reask.js';
 import type { Question } from '../questions/render.js';
+import { identified } from '../questions/render.js';
 import type { RoundEnd, RoundStrategy } from '../questions/strategy.js';
 import type { PendingQuestion, TaskAnswer } from './store.js';
 
@@ -38,12 +39,15 @@ export class TaskStrategy implements RoundStrategy {
     answers: Readonly<Record<string, TaskAnswer>>,
     private readonly capabilities: ClientCapabilities | undefined,
     attempts: Readonly<Record<string, number>> = {},
+    /** The seed of default elicitation ids: the task id (random, and visible to its principal only). */
+    private readonly seed: string = '',
   ) {
     this.answers = { ...answers };
     this.attempts = { ...attempts };
   }
 
-  async recall(question: Question): Promise<ElicitationResult<unknown> | undefined> {
+  async recall(asked: Question): Promise<ElicitationResult<unknown> | undefined> {
+    const question = identified(asked, () => this.seed);
     const recorded = ownEntry(this.answers, question.key);
     if (recorded === undefined) return undefined;
     if (recorded.digest === pinOf(question.rendered)) {
@@ -68,7 +72,8 @@ export class TaskStrategy implements RoundStrategy {
 
   end(pending: readonly Question[]): Promise<RoundEnd> {
     const inputRequests: Record<string, PendingQuestion['request']> = {};
-    for (const question of pending) {
+    for (const asked of pending) {
+      const question = identified(asked, () => this.seed);
       const key = mintKey();
       this.parked[key] = { node: question.key, digest: pinOf(question.rendered), request: question.rendered.request };
       inputRequests[key] = question.rendered.request;

@@ -1,7 +1,7 @@
 /** URL-mode questions: elicitUrl(message, url) as a resolver marker, on both eras, gated on elicitation.url. */
 import type { ElicitRequest } from '@modelcontextprotocol/client';
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { elicitUrl, McpResolveError, outcome, resolver } from 'mcp-resolve';
+import { elicit, elicitUrl, McpResolveError, outcome, resolver } from 'mcp-resolve';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -55,11 +55,36 @@ describe.each(ERAS)('elicitUrl (%s)', (era) => {
     const sentIds = () => seen.map((params) => ('elicitationId' in params ? params.elicitationId : undefined));
     expect(sentIds()).toEqual([era === 'legacy' ? id : undefined]);
 
-    // The same question gets the same id (deterministic, so it pins across rounds); another order, another id.
+    // The default id is random per call: the same question asked again gets another id.
     const again = await call(connection, 'checkout', { order_id: 'ORD-1' });
-    const other = await call(connection, 'checkout', { order_id: 'ORD-2' });
-    expect(textOf(again)).toBe(`paid under ${id}`);
-    expect(textOf(other)).not.toBe(`paid under ${id}`);
+    expect(textOf(again)).toMatch(/^paid under [A-Za-z0-9_-]{22}$/);
+    expect(textOf(again)).not.toBe(`paid under ${id}`);
+    expect(runs.body).toBe(2);
+  });
+
+  it('keeps a call’s default id stable across its rounds', async () => {
+    const pay = resolver({ name: 'payment' }, () => elicitUrl('Pay on the payment page.', 'https://pay.example/p'));
+    const confirm = resolver({ name: 'confirm', deps: { payment: pay } }, ({ payment }) =>
+      elicit(`Confirm payment ${payment.elicitationId}?`, z.object({ ok: z.boolean() })),
+    );
+    const server = newServer().tool(
+      'checkout',
+      { resolve: { payment: pay, confirm } },
+      ({ payment }) => `paid under ${payment.elicitationId}`,
+    );
+    const messages: string[] = [];
+    const connection = await connect(server, {
+      era,
+      capabilities: URL_CAPABLE,
+      elicit: (params) => {
+        messages.push(params.message);
+        return params.mode === 'url' ? { action: 'accept' } : { action: 'accept', content: { ok: true } };
+      },
+    });
+    const result = await call(connection, 'checkout');
+    const id = /^paid under ([A-Za-z0-9_-]{22})$/.exec(textOf(result))?.[1];
+    expect(id).toBeDefined();
+    expect(messages).toEqual(['Pay on the payment page.', `Confirm payment ${id}?`]);
   });
 
   it('a decline aborts an unwrapped consumer with the question named; an outcome consumer branches', async () => {
@@ -173,6 +198,69 @@ describe('elicitUrl completion (notifications/elicitation/complete)', () => {
 });
 
 describe('elicitUrl() declaration', () => {
+  it.each([
+    [
+      'http://pay.example/1',
+      "elicitUrl(): the URL must use https (got 'http:' for host 'pay.example'). Serve the page over https; plain http is allowed only for localhost, 127.0.0.1 and [::1] during development.",
+    ],
+    [
+      'javascript:alert(1)',
+      "elicitUrl(): the URL must use https (got 'javascript:'). Send the person to an https page your server serves.",
+    ],
+    [
+      'data:text/html,<script>1</script>',
+      "elicitUrl(): the URL must use https (got 'data:'). Send the person to an https page your server serves.",
+    ],
+    [
+      'file:///etc/passwd',
+      "elicitUrl(): the URL must use https (got 'file:'). Send the person to an https page your server serves.",
+    ],
+    [
+      'vbscript:msgbox',
+      "elicitUrl(): the URL must use https (got 'vbscript:'). Send the person to an https page your server serves.",
+    ],
+    [
+      'https://user:secret@pay.example/1',
+      "elicitUrl(): the URL carries a user name or password (got 'https://…@pay.example'). Leave credentials out of the URL: the page signs the person in itself.",
+    ],
+    [
+      'https://pay.example/1\nSet-Cookie: x',
+      'elicitUrl(): the URL contains a control character (got "https://pay.example/1\\nSet-Cookie: x"). Remove line breaks, tabs and other control characters from it.',
+    ],
+  ])('refuses %j with an exact message naming the problem and the fix', (url, message) => {
+    expect(() => elicitUrl('Pay', url)).toThrow(McpResolveError);
+    expect(() => elicitUrl('Pay', url)).toThrow(message);
+  });
+
+  it('takes https anywhere and plain http on localhost, 127.0.0.1 and [::1]', () => {
+    for (const url of [
+      'https://pay.example/1',
+      'http://localhost:3000/pay',
+      'http://127.0.0.1:9/pay',
+      'http://[::1]:9/pay',
+    ]) {
+      expect(elicitUrl('Pay', url).url).toBe(new URL(url).href);
+    }
+  });
+
+  it('the legacy push carries only a checked URL (a javascript: URL never reaches the client)', async () => {
+    const pay = resolver({ name: 'payment' }, () => elicitUrl('Pay', 'javascript:alert(1)'));
+    const server = newServer().tool('checkout', { resolve: { payment: pay } }, () => 'paid');
+    let asked = 0;
+    const connection = await connect(server, {
+      era: 'legacy',
+      capabilities: URL_CAPABLE,
+      elicit: () => {
+        asked++;
+        return { action: 'accept' };
+      },
+    });
+    const result = await call(connection, 'checkout');
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("elicitUrl(): the URL must use https (got 'javascript:')");
+    expect(asked).toBe(0);
+  });
+
   it('refuses a URL that is not absolute, and takes an explicit elicitation id', () => {
     expect(() => elicitUrl('Pay', '/pay/1')).toThrow(McpResolveError);
     expect(() => elicitUrl('Pay', '/pay/1')).toThrow("elicitUrl(): '/pay/1' is not an absolute URL.");

@@ -5,7 +5,7 @@
  */
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { elicit, resolver } from 'mcp-resolve';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 
 import { createLogLimiter } from '../../src/logLimiter.js';
@@ -52,5 +52,30 @@ describe('createLogLimiter', () => {
     expect(scheduled).toHaveLength(1);
     scheduled[0]?.();
     expect(lines.at(-1)).toBe('mcp-resolve: 5 more like this in the last 10 s: client left');
+  });
+});
+
+describe('calls whose client left, through the default error hook', () => {
+  it('write 5 lines, then count the rest instead of a line per call', async () => {
+    const { SdkError, SdkErrorCode } = await import('@modelcontextprotocol/server');
+    const { logFailure } = await import('../../src/round/masking.js');
+    const { CLIENT_LEFT_REASON } = await import('../../src/clientLeft.js');
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => void lines.push(line));
+    try {
+      for (let i = 0; i < 20; i++) {
+        const error =
+          i % 2 === 0
+            ? new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed')
+            : new SdkError(SdkErrorCode.RequestTimeout, CLIENT_LEFT_REASON);
+        logFailure(error, { ref: `r${i}`, method: 'tools/call', name: 'ask' });
+      }
+      // A failure of another kind is never held back.
+      logFailure(new Error('db down'), { ref: 'x', method: 'tools/call', name: 'ask' });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines).toHaveLength(6);
+    expect(lines.at(-1)).toBe("mcp-resolve: tools/call 'ask' failed [ref x]: Error: db down");
   });
 });
