@@ -12,7 +12,7 @@ import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import { createLegacySessionLeg } from './legacySessions.js';
 import type { DualEraHttpOptions } from './options.js';
 import { createRebindingGuard } from './rebindingGuard.js';
-import { resolveDualEraHttpOptions } from './options.js';
+import { resolveDualEraHttpOptions } from './resolveDualEraHttpOptions.js';
 import type { ServerSource } from './source.js';
 import { announceHttpHosting, factoryOf, telemetryOf } from './source.js';
 

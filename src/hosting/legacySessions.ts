@@ -9,17 +9,20 @@
  * answer to a push, and messages for a GET stream held elsewhere, are relayed between instances.
  *
  * The parts: sessionTable.ts (the sessions this instance holds), sessionTransport.ts (one
- * session's transport), sessionFleetLink.ts (relays and notifications across the fleet) and
- * sessionRecreator.ts (a local copy recreated from the shared record); this file routes requests.
+ * session's transport), sessionFleetLink.ts (relays and notifications across the fleet),
+ * sessionRecreator.ts (a local copy recreated from the shared record), sessionAdmission.ts (the
+ * session limits), keptInitialize.ts and clientOf.ts (what a new session keeps, whom it counts
+ * against); this file routes requests.
  */
 
 import type { McpHandlerRequestOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 
-import { principalFrom } from '../state/binding.js';
+import { clientOf } from './clientOf.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
+import { keptInitialize } from './keptInitialize.js';
+import { fleetRefusal } from './sessionAdmission.js';
 import type { FleetNotification, LegacySessionFleet, SessionRefusal, SharedSessionRecord } from './sessionFleet.js';
-import { heldBytes, NODE_BYTES } from './heldBytes.js';
 import type { FleetLink } from './sessionFleetLink.js';
 import { linkToFleet } from './sessionFleetLink.js';
 import { createSessionLocator } from './sessionRecreator.js';
@@ -234,138 +237,4 @@ async function endEverywhere(store: LegacySessionFleet, sessionId: string): Prom
 /** Whether a parsed POST body is (or contains) an `initialize` request. */
 function opensSession(body: unknown): boolean {
   return Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
-}
-
-/** What a new session keeps: the body with its `initialize` params reduced, those params, and their size. */
-interface KeptInitialize {
-  readonly body: unknown;
-  readonly params: Record<string, unknown>;
-  readonly bytes: number;
-}
-
-/** The `initialize` params a session keeps: what the SDK server reads of them, nothing else. */
-const KEPT_PARAMS = ['protocolVersion', 'capabilities', 'clientInfo'] as const;
-
-/**
- * The parsed body with each `initialize` reduced to the params a session keeps, or the 400 to
- * answer when its declared capabilities or its kept params are over their limits.
- */
-function keptInitialize(
-  body: unknown,
-  limits: Pick<LegacySessionLegOptions, 'maxCapabilitiesBytes' | 'maxSessionBytes' | 'onerror'>,
-): KeptInitialize | Response {
-  let kept: { params: Record<string, unknown>; bytes: number } | undefined;
-  let refusal: Response | undefined;
-  const reduce = (message: unknown): unknown => {
-    if (refusal !== undefined || !isInitializeRequest(message)) return message;
-    const declared = message.params as Record<string, unknown>;
-    const capabilitiesBytes = heldBytes(declared['capabilities'] ?? {});
-    if (capabilitiesBytes > limits.maxCapabilitiesBytes) {
-      refusal = invalidParams(
-        `initialize declares ${capabilitiesBytes} bytes of client capabilities (JSON, plus ${NODE_BYTES} per ` +
-          `object, array and key), over this server's limit of ${limits.maxCapabilitiesBytes} bytes ` +
-          `(maxClientCapabilitiesBytes)`,
-        limits.onerror,
-      );
-      return message;
-    }
-    const params: Record<string, unknown> = {};
-    for (const name of KEPT_PARAMS) if (declared[name] !== undefined) params[name] = declared[name];
-    const bytes = heldBytes(params);
-    if (bytes > limits.maxSessionBytes) {
-      refusal = invalidParams(
-        `initialize params (protocol version, capabilities, client info) take ${bytes} bytes (JSON, plus ` +
-          `${NODE_BYTES} per object, array and key), over this server's limit of ${limits.maxSessionBytes} bytes ` +
-          `per legacy session (maxLegacySessionBytes)`,
-        limits.onerror,
-      );
-      return message;
-    }
-    kept ??= { params, bytes };
-    return { ...message, params };
-  };
-  const reduced = Array.isArray(body) ? body.map(reduce) : reduce(body);
-  if (refusal !== undefined) return refusal;
-  return { body: reduced, params: kept?.params ?? {}, bytes: kept?.bytes ?? 0 };
-}
-
-function invalidParams(problem: string, onerror: (error: Error) => void): Response {
-  try {
-    onerror(new Error(`Refused a legacy session: ${problem}`));
-  } catch {
-    // Reporting must never change a response.
-  }
-  return jsonRpcErrorResponse(400, -32602, `Invalid params: ${problem}`);
-}
-
-/**
- * The opaque id of the client a new session counts against: a hash of its principal when the
- * request is authenticated, else of its remote address (an IPv6 address by its /64 network), else
- * of one bucket shared by every anonymous client without an address.
- */
-async function clientOf(requestOptions: LegacyRequestOptions): Promise<string> {
-  const principal = principalFrom(requestOptions.authInfo);
-  const address = requestOptions.clientAddress;
-  const name =
-    principal !== undefined
-      ? `principal:${principal}`
-      : address !== undefined && address !== ''
-        ? `address:${addressBucket(address)}`
-        : 'unknown';
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(name));
-  return [...new Uint8Array(digest, 0, 16)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-/** An IPv4 address as it is (also when IPv4-mapped); an IPv6 address by its first four groups (its /64 network). */
-export function addressBucket(address: string): string {
-  const bare = address
-    .trim()
-    .replace(/^\[|\]$/g, '')
-    .replace(/%.*$/, '')
-    .toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
-  if (mapped !== null) return mapped[1] ?? bare;
-  if (!bare.includes(':')) return bare;
-  const [head = '', tail = ''] = bare.split('::', 2);
-  const left = head === '' ? [] : head.split(':');
-  const right = bare.includes('::') && tail !== '' ? tail.split(':') : [];
-  const groups = bare.includes('::')
-    ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
-    : left;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
-}
-
-/** The answer to a session the shared store refused: 429 for the client's own limit, else 503. */
-function fleetRefusal(refusal: SessionRefusal, options: LegacySessionLegOptions): Response {
-  const retryAfter = Number.isFinite(refusal.retryAfterMs) ? Math.max(1, Math.ceil(refusal.retryAfterMs / 1000)) : 30;
-  const headers = { 'Retry-After': String(retryAfter) };
-  let status = 503;
-  let message: string;
-  switch (refusal.limit) {
-    case 'maxLegacySessionsPerClient':
-      status = 429;
-      message =
-        `Too Many Requests: this client holds its maximum of ${options.maxPerClient} legacy sessions ` +
-        `(maxLegacySessionsPerClient); end one with DELETE or retry in ${retryAfter} s`;
-      break;
-    case 'maxLegacySessions':
-      message =
-        `Service Unavailable: the fleet holds its maximum of ${options.maxSessions} legacy sessions ` +
-        `(maxLegacySessions); retry in ${retryAfter} s`;
-      break;
-    case 'legacySessionBudgetBytes':
-      message =
-        `Service Unavailable: the fleet's legacy sessions hold the ${options.budgetBytes} bytes they may keep ` +
-        `(legacySessionBudgetBytes); retry in ${retryAfter} s`;
-      break;
-  }
-  try {
-    options.onerror(new Error(`Refused a legacy session: the shared store is at ${refusal.limit}`));
-  } catch {
-    // Reporting must never change a response.
-  }
-  return jsonRpcErrorResponse(status, -32000, message, headers);
 }

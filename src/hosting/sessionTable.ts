@@ -1,47 +1,20 @@
 /**
  * The sessions one instance holds on the legacy leg: opening one (a fresh server from the factory
  * on its own transport), serving a request on it, its idle clock (restarted in the shared store
- * while busy, in a fleet), the cap on how many are live, and closing.
+ * while busy, in a fleet), and closing; sessionAdmission.ts caps how many are live.
  */
 import type { AuthInfo, McpHandlerRequestOptions, McpServerFactory, Server } from '@modelcontextprotocol/server';
 import { McpServer } from '@modelcontextprotocol/server';
 
-import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import { cancelOnLeave } from './leavingClient.js';
 import { observeBody } from './observeBody.js';
+import { admitSession } from './sessionAdmission.js';
 import type { FleetNotification, LegacySessionFleet } from './sessionFleet.js';
+import type { Session, SessionShare } from './session.js';
 import type { Relay } from './sessionTransport.js';
 import { SessionTransport } from './sessionTransport.js';
 
-/** The `Retry-After` (seconds) of a refused session when no idle session will expire sooner. */
-const DEFAULT_RETRY_AFTER_SECONDS = 30;
-
-/** One session as this instance holds it. */
-export interface Session {
-  id: string | undefined;
-  readonly server: McpServer | Server;
-  readonly transport: SessionTransport;
-  /** Bytes of initialize params the session keeps (their JSON), counted against the budget. */
-  readonly bytes: number;
-  /** The client the session counts against; `undefined` for a copy recreated from the shared store. */
-  readonly client: string | undefined;
-  /** Requests in flight plus POST response bodies still streaming (not the GET stream); the idle clock runs only at 0. */
-  busy: number;
-  /** When the idle clock started (ms since the epoch), for `Retry-After` and eviction order. */
-  idleSince: number;
-  idleTimer: ReturnType<typeof setTimeout> | undefined;
-  /** In a fleet: restarts the shared idle clock while the session is busy here. */
-  keepAlive: ReturnType<typeof setInterval> | undefined;
-  closing: Promise<void> | undefined;
-}
-
-/** What a session about to open will hold, for admission. */
-export interface SessionShare {
-  /** Bytes of initialize params it keeps. */
-  readonly bytes: number;
-  /** The client it counts against (`undefined`: a recreated copy, counted in the shared store). */
-  readonly client: string | undefined;
-}
+export type { Session, SessionShare } from './session.js';
 
 /** What the table needs from the leg. */
 export interface SessionTableOptions {
@@ -88,7 +61,7 @@ export interface SessionTable {
 
 /** Creates the session table of one instance, serving sessions from `factory`. */
 export function createSessionTable(factory: McpServerFactory, options: SessionTableOptions): SessionTable {
-  const { idleMs, maxSessions, budgetBytes, maxPerClient, fleet, report, counted } = options;
+  const { idleMs, fleet, report, counted } = options;
   const byId = new Map<string, Session>();
   const live = new Set<Session>();
 
@@ -170,66 +143,6 @@ export function createSessionTable(factory: McpServerFactory, options: SessionTa
     });
   }
 
-  function admit(share: SessionShare): Response | undefined {
-    if (fleet === undefined && share.client !== undefined) {
-      const mine = [...live].filter((session) => session.client === share.client);
-      if (mine.length >= maxPerClient) {
-        const retryAfter = retryAfterSeconds(mine);
-        report(new Error(`Refused a legacy session: its client holds ${maxPerClient} sessions`));
-        return jsonRpcErrorResponse(
-          429,
-          -32000,
-          `Too Many Requests: this client holds its maximum of ${maxPerClient} legacy sessions ` +
-            `(maxLegacySessionsPerClient); end one with DELETE or retry in ${retryAfter} s`,
-          { 'Retry-After': String(retryAfter) },
-        );
-      }
-    }
-    for (;;) {
-      const overCount = live.size >= maxSessions;
-      const held = heldBytes();
-      if (!overCount && held + share.bytes <= budgetBytes) return undefined;
-      // In a fleet the local copies are a cache of the shared store: close the oldest idle one.
-      const idle = fleet === undefined ? undefined : oldestIdle(live, true);
-      if (idle === undefined) {
-        const retryAfter = retryAfterSeconds(live);
-        report(
-          new Error(
-            `Refused a legacy session: ${overCount ? `${maxSessions} sessions are live` : `${held} bytes are held`}`,
-          ),
-        );
-        const message = overCount
-          ? `Service Unavailable: this server holds its maximum of ${maxSessions} legacy sessions; retry in ${retryAfter} s`
-          : `Service Unavailable: legacy sessions hold ${held} of the ${budgetBytes} bytes they may keep ` +
-            `(legacySessionBudgetBytes); retry in ${retryAfter} s`;
-        return jsonRpcErrorResponse(503, -32000, message, { 'Retry-After': String(retryAfter) });
-      }
-      void close(idle); // a local copy only: the session lives on in the shared store
-    }
-  }
-
-  function heldBytes(): number {
-    let held = 0;
-    for (const session of live) held += session.bytes;
-    return held;
-  }
-
-  /** The session idle longest among `sessions`; with `evictable`, only one with no GET stream open here. */
-  function oldestIdle(sessions: Iterable<Session>, evictable = false): Session | undefined {
-    let oldest: Session | undefined;
-    for (const session of sessions) {
-      if (session.busy > 0 || (evictable && session.transport.standaloneStreams > 0)) continue;
-      if (oldest === undefined || session.idleSince < oldest.idleSince) oldest = session;
-    }
-    return oldest;
-  }
-
-  function retryAfterSeconds(sessions: Iterable<Session>): number {
-    const idle = oldestIdle(sessions);
-    if (idle === undefined || !Number.isFinite(idleMs)) return DEFAULT_RETRY_AFTER_SECONDS;
-    return Math.max(1, Math.ceil((idle.idleSince + idleMs - Date.now()) / 1000));
-  }
-
   async function create(
     request: Request,
     requestOptions: McpHandlerRequestOptions,
@@ -277,6 +190,8 @@ export function createSessionTable(factory: McpServerFactory, options: SessionTa
     }
   }
 
+  const admit = (share: SessionShare): Response | undefined =>
+    admitSession(live, share, options, (idle) => void close(idle));
   return { live, get: (sessionId) => byId.get(sessionId), create, serve, admit, armIdle, close, notifyAll };
 }
 

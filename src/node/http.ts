@@ -17,13 +17,12 @@ import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import type { NodeServerResponseLike } from '@modelcontextprotocol/node';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 
-import { McpResolveError } from '../errors.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHandler.js';
 import { createDualEraHandler } from '../hosting/dualEraHandler.js';
 import { isMalformedHost, MALFORMED_HOST_BODY } from '../hosting/rebindingGuard.js';
 import type { DualEraHttpOptions } from '../hosting/options.js';
-import { positiveInteger } from '../hosting/options.js';
+import { resolveServerTimeouts } from './serverTimeouts.js';
 
 export { createDualEraHandler } from '../hosting/dualEraHandler.js';
 export type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHandler.js';
@@ -57,14 +56,6 @@ export interface ServeHttpOptions extends DualEraHttpOptions {
   maxConnections?: number;
 }
 
-/** The default of {@link ServeHttpOptions.headersTimeoutMs}. */
-const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-/** The default of {@link ServeHttpOptions.requestTimeoutMs}. */
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** The default of {@link ServeHttpOptions.keepAliveTimeoutMs}. */
-const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
-/** The default of {@link ServeHttpOptions.maxConnections}. */
-const DEFAULT_MAX_CONNECTIONS = 1_024;
 /** How often Node checks header and request deadlines at most (its own default is 30 s). */
 const MAX_DEADLINE_CHECK_MS = 1_000;
 
@@ -88,32 +79,7 @@ export async function serveHttp(
   telemetry?: Telemetry,
 ): Promise<HttpServerHandle> {
   const host = options.host ?? '127.0.0.1';
-  const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new McpResolveError(
-      'invalid_options',
-      `serveHttp(): port must be an integer from 0 to 65535 (got ${String(port)}). Pass 0 for a free port.`,
-      { data: { api: 'serveHttp()', option: 'port' } },
-    );
-  }
-  const api = 'serveHttp()';
-  const headersTimeout = positiveInteger(api, 'headersTimeoutMs', options.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
-  const requestTimeout = positiveInteger(api, 'requestTimeoutMs', options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS);
-  const keepAliveTimeout = positiveInteger(
-    api,
-    'keepAliveTimeoutMs',
-    options.keepAliveTimeoutMs,
-    DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
-  );
-  const maxConnections = positiveInteger(api, 'maxConnections', options.maxConnections, DEFAULT_MAX_CONNECTIONS);
-  if (headersTimeout > requestTimeout) {
-    throw new McpResolveError(
-      'invalid_options',
-      `${api}: headersTimeoutMs must not exceed requestTimeoutMs (got ${headersTimeout} > ${requestTimeout}). ` +
-        'Raise requestTimeoutMs or lower headersTimeoutMs.',
-      { data: { api, option: 'headersTimeoutMs' } },
-    );
-  }
+  const { port, headersTimeout, requestTimeout, keepAliveTimeout, maxConnections } = resolveServerTimeouts(options);
   const {
     port: _port,
     host: _host,

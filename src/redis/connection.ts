@@ -9,6 +9,9 @@ import type { RedisClientType, RedisSentinelType } from 'redis';
 import { McpResolveError } from '../errors.js';
 import { positiveInteger } from '../options.js';
 import { loadPeer } from '../peer.js';
+import { checkEvictionPolicy } from './evictionPolicy.js';
+
+export { withDeadline } from './withDeadline.js';
 
 const MS = 'number of milliseconds';
 
@@ -51,83 +54,6 @@ export interface RedisConnectOptions {
 
 /** The default command timeout: long enough for a loaded Redis, short enough that a lost one fails a round quickly. */
 export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 2_000;
-
-/**
- * Settles with `operation`, or rejects after `ms` when Redis has not answered. node-redis times out
- * only commands still queued; a command already written to a Redis that stopped answering would
- * wait for the connection to reset, so every call this entry makes carries its own deadline.
- */
-export async function withDeadline<T>(operation: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([operation, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** The one `maxmemory-policy` under which Redis never drops a key the library wrote. */
-const SAFE_POLICY = 'noeviction';
-
-/** The fix the eviction-policy messages name. */
-const POLICY_FIX =
-  'Set maxmemory-policy noeviction on that Redis (CONFIG SET maxmemory-policy noeviction, and in redis.conf so a restart keeps it), or give mcp-resolve a Redis of its own with noeviction';
-
-/**
- * Reads Redis's `maxmemory-policy` at connect. Any policy but `noeviction` lets Redis drop keys
- * with an expiry (all replay keys have one) when memory runs short, and an evicted replay key
- * accepts its token once more: refuse to start, or warn once when `allowEvictingRedis` is set.
- * A Redis that does not answer `CONFIG GET` (renamed or forbidden on managed services) gets one
- * warning naming the setting to check.
- */
-async function checkEvictionPolicy(
-  client: RedisConnection,
-  target: RedisTarget,
-  options: RedisConnectOptions,
-  api: string,
-  timeoutMs: number,
-): Promise<void> {
-  const where = describeRedisTarget(target);
-  const warn = (message: string): void => {
-    const warning = new McpResolveError('invalid_options', message, {
-      data: { api, option: 'allowEvictingRedis' },
-    });
-    if (options.onerror === undefined) console.warn(`mcp-resolve: ${message}`);
-    else options.onerror(warning);
-  };
-  let policy: string | undefined;
-  try {
-    const reply = await withDeadline(client.configGet('maxmemory-policy'), timeoutMs);
-    policy = reply['maxmemory-policy'];
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    warn(
-      `${api}: could not read maxmemory-policy from Redis at ${where} (${reason}). Check that it is noeviction: under any other policy Redis may evict replay keys, and an evicted replay key lets its token be accepted again.`,
-    );
-    return;
-  }
-  if (policy === undefined) {
-    warn(
-      `${api}: Redis at ${where} did not report maxmemory-policy. Check that it is noeviction: under any other policy Redis may evict replay keys, and an evicted replay key lets its token be accepted again.`,
-    );
-    return;
-  }
-  if (policy === SAFE_POLICY) return;
-  if (options.allowEvictingRedis === true) {
-    warn(
-      `WARNING ${api}: Redis at ${where} may evict keys (maxmemory-policy ${policy}) and allowEvictingRedis is set: under memory pressure an evicted replay key lets a used token be accepted again (a completed call's final round runs twice). ${POLICY_FIX}.`,
-    );
-    return;
-  }
-  throw new McpResolveError(
-    'invalid_options',
-    `${api}: Redis at ${where} may evict keys under memory pressure, and an evicted replay key lets a used token be accepted again (got maxmemory-policy ${policy}). ${POLICY_FIX}; allowEvictingRedis: true starts anyway, with a warning.`,
-    { data: { api, option: 'allowEvictingRedis' } },
-  );
-}
 
 /** Redacts the password of a Redis URL for messages. */
 export function describeRedisUrl(url: string): string {
@@ -265,7 +191,7 @@ export async function openRedis(
     );
   }
   try {
-    await checkEvictionPolicy(client, target, options, api, commandTimeoutMs);
+    await checkEvictionPolicy(client, describeRedisTarget(target), options, api, commandTimeoutMs);
   } catch (error) {
     await Promise.resolve(client.destroy()).catch(() => undefined);
     throw error;

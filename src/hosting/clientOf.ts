@@ -1,0 +1,49 @@
+/** `clientOf` and `addressBucket`: the client a new legacy session counts against. */
+import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
+
+import { principalFrom } from '../state/binding.js';
+
+/** What {@link clientOf} reads of a request's options: its `authInfo` and the client's remote address. */
+export interface ClientRequestOptions extends Pick<McpHandlerRequestOptions, 'authInfo'> {
+  readonly clientAddress?: string | undefined;
+}
+
+/**
+ * The opaque id of the client a new session counts against: a hash of its principal when the
+ * request is authenticated, else of its remote address (an IPv6 address by its /64 network), else
+ * of one bucket shared by every anonymous client without an address.
+ */
+export async function clientOf(requestOptions: ClientRequestOptions): Promise<string> {
+  const principal = principalFrom(requestOptions.authInfo);
+  const address = requestOptions.clientAddress;
+  const name =
+    principal !== undefined
+      ? `principal:${principal}`
+      : address !== undefined && address !== ''
+        ? `address:${addressBucket(address)}`
+        : 'unknown';
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(name));
+  return [...new Uint8Array(digest, 0, 16)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** An IPv4 address as it is (also when IPv4-mapped); an IPv6 address by its first four groups (its /64 network). */
+export function addressBucket(address: string): string {
+  const bare = address
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '')
+    .toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
+  if (mapped !== null) return mapped[1] ?? bare;
+  if (!bare.includes(':')) return bare;
+  const [head = '', tail = ''] = bare.split('::', 2);
+  const left = head === '' ? [] : head.split(':');
+  const right = bare.includes('::') && tail !== '' ? tail.split(':') : [];
+  const groups = bare.includes('::')
+    ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
