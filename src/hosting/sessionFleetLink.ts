@@ -4,20 +4,14 @@
  * for them (and those relays watched, see fleetRelay.ts), notifications to every instance, and the
  * messages other instances send here.
  */
-import type { RequestId } from '@modelcontextprotocol/server';
-import {
-  ProtocolErrorCode,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResponse,
-} from '@modelcontextprotocol/server';
+import { isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResponse } from '@modelcontextprotocol/server';
 
-import { ANSWER_UNREACHABLE } from '../questions/push.js';
 import { recordPush, relayAnswer, watchRelay } from './fleetRelay.js';
 import type { FleetMessage, FleetNotification, LegacySessionFleet } from './sessionFleet.js';
 import type { SessionTable } from './sessionTable.js';
-import type { Relay, SessionTransport } from './sessionTransport.js';
+import type { Relay } from './sessionTransport.js';
 import { WIRE_ID_PREFIX, pushOwner } from './sessionTransport.js';
+import { failWaitingPushes, takeWaitingPush } from './waitingPushes.js';
 
 /** How long stopping waits for calls whose pushes it failed to answer their clients, in ms. */
 const DRAIN_MS = 2_000;
@@ -74,29 +68,8 @@ export function linkToFleet(
     interrupted: (reason) => void failPushes(reason),
   });
 
-  /**
-   * Fails every push waiting for an answer the fleet relay may have lost, so its call ends now;
-   * resolves once those calls have answered the client (or their transports closed).
-   */
-  function failPushes(reason: string): Promise<void> {
-    const answered: Array<Promise<void>> = [];
-    let failed = 0;
-    for (const session of table().live) {
-      for (const [wireId, { localId: id, call }] of session.transport.pushes) {
-        session.transport.pushes.delete(wireId);
-        if (call !== undefined) answered.push(session.transport.responded(call));
-        forgetPush(session.id, wireId);
-        failed++;
-        session.transport.onmessage?.({
-          jsonrpc: '2.0',
-          id,
-          error: { code: ProtocolErrorCode.InternalError, message: reason, data: { reason: ANSWER_UNREACHABLE } },
-        });
-      }
-    }
-    if (failed > 0) report(new Error(`Failed ${failed} waiting push(es): ${reason}`));
-    return Promise.all(answered).then(() => undefined);
-  }
+  /** Fails every push waiting here (see {@link failWaitingPushes}). */
+  const failPushes = (reason: string): Promise<void> => failWaitingPushes(table().live, reason, forgetPush, report);
 
   const relay: Relay = {
     async outbound(transport, message, call) {
@@ -161,24 +134,8 @@ export function linkToFleet(
     }
   }
 
-  /**
-   * Takes the push of session `sessionId` that `wireId` names off its waiting list: its transport
-   * and local id, or `undefined` (reported, starting with `dropped`) when no such push waits here.
-   */
-  function takePush(
-    sessionId: string,
-    wireId: unknown,
-    dropped: string,
-  ): { transport: SessionTransport; localId: RequestId } | undefined {
-    const transport = table().get(sessionId)?.transport;
-    const localId = typeof wireId === 'string' ? transport?.pushes.get(wireId)?.localId : undefined;
-    if (transport === undefined || localId === undefined || typeof wireId !== 'string') {
-      report(new Error(`${dropped}: no push ${JSON.stringify(wireId)} of session ${sessionId} waits on this instance`));
-      return undefined;
-    }
-    transport.pushes.delete(wireId);
-    return { transport, localId };
-  }
+  const takePush = (sessionId: string, wireId: unknown, dropped: string) =>
+    takeWaitingPush(table().get(sessionId)?.transport, sessionId, wireId, dropped, report);
 
   /**
    * Relays the answers in `body` meant for other instances (only those whose push the store

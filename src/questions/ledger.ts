@@ -17,6 +17,7 @@ import { McpResolveError } from '../errors.js';
 import { reducedAnswer } from './bounds.js';
 import type { ElicitationResult } from './markers.js';
 import { newElicitationSeed } from './urlQuestion.js';
+import { isRecord, ownEntry, setOwn } from './ownKeys.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';
 import { askedAgain, attemptsOf } from './reask.js';
 import type { Question } from './render.js';
@@ -37,19 +38,6 @@ interface WireLedger {
   d?: string[];
   /** The call's random seed for default elicitation ids. */
   k?: string;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The value under `key` when `record` has it as its own property (never something from `Object.prototype`). */
-export function ownEntry<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
-  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
-}
-
-/** Sets `record[key]` as an own data property, even for a key such as `__proto__`. */
-export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**
@@ -98,10 +86,14 @@ export class Ledger {
   }
 
   /** The ledger of a call's first round. */
-  static fresh = (): Ledger => new Ledger(false, {}, {}, {});
+  static fresh(): Ledger {
+    return new Ledger(false, {}, {}, {});
+  }
 
   /** The ledger of a round whose carried state could not be read: nothing recorded, and no first-round leniency. */
-  static blank = (): Ledger => new Ledger(true, {}, {}, {});
+  static blank(): Ledger {
+    return new Ledger(true, {}, {}, {});
+  }
 
   /** Decodes a carried ledger; `undefined` for anything this version did not write. */
   static decode(plaintext: string): Ledger | undefined {
@@ -225,7 +217,9 @@ export class Ledger {
   }
 
   /** Which attempt at `key` this round asks: 1, or more when an earlier answer was rejected. */
-  attempt = (key: string): number => ownEntry(this.retryNow, key)?.[0] ?? 1;
+  attempt(key: string): number {
+    return ownEntry(this.retryNow, key)?.[0] ?? 1;
+  }
 
   /** The recorded result of step `key` (`[value]`, or `[]` for `undefined`), if it ran in an earlier round. */
   step(key: string): readonly unknown[] | undefined {

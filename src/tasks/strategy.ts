@@ -10,7 +10,8 @@ import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { inputRequired } from '@modelcontextprotocol/server';
 
 import { assertCapability } from '../questions/capabilities.js';
-import { ownEntry, pinOf, setOwn } from '../questions/ledger.js';
+import { pinOf } from '../questions/ledger.js';
+import { ownEntry, setOwn } from '../questions/ownKeys.js';
 import type { ElicitationResult } from '../questions/markers.js';
 import { readAnswerTo, RejectedAnswer } from '../questions/read.js';
 import { attemptsOf } from '../questions/reask.js';
