@@ -9,9 +9,11 @@
  *   body is published at most once: a PUBLISH that timed out may still be delivered, and each
  *   retry would put the whole answer through Redis again. An answer A cannot receive is refused at
  *   once (HTTP 503, "cannot reach this server"); a push A made stays A's to fail.
- * - A, while pushes wait, checks every second that messages still reach it ({@link watchRelay});
- *   when they may not have, it fails the waiting pushes with `ANSWER_UNREACHABLE`
- *   (questions/push.ts), so the call ends at once with a clear error instead of hanging.
+ * - A, while pushes wait, checks every second that messages still reach it and that the store still
+ *   holds the sessions they belong to ({@link watchRelay}); when messages may not reach it, or the
+ *   store lost a session's records (an empty restart: no instance could relay its answers any
+ *   more), it fails those pushes with `ANSWER_UNREACHABLE` (questions/push.ts), so the call ends
+ *   at once with a clear error instead of hanging.
  */
 import type { JSONRPCResponse } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
@@ -120,6 +122,8 @@ export interface RelayWatchOptions {
   waiting(): boolean;
   /** Relays may have been lost: fail every waiting push with `reason`. */
   interrupted(reason: string): void;
+  /** Fails the waiting pushes whose sessions the shared store no longer holds (it lost its data). */
+  verify(): Promise<void>;
 }
 
 /** A running watch: `wake` after a push is sent, `stop` when the instance closes. */
@@ -149,13 +153,13 @@ export function watchRelay(options: RelayWatchOptions): RelayWatch {
       (listening) => (listening ? undefined : 'its subscription was down'),
       (error: unknown) => `the check failed: ${error instanceof Error ? error.message : String(error)}`,
     );
-    timer = undefined;
     if (failure !== undefined && !stopped) {
       options.interrupted(
         `The fleet relay to instance ${fleet.instanceId} was interrupted while this request waited for its answer ` +
           `(${failure}), so the answer may never arrive. Call the tool again.`,
       );
-    }
+    } else if (!stopped) await options.verify();
+    timer = undefined;
     schedule();
   }
 

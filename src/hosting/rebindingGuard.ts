@@ -29,7 +29,7 @@ export function refusedNameLine(header: 'Host' | 'Origin', value: string, allowe
 const HOST_CHARACTERS = /^[A-Za-z0-9.-]+(:[0-9]*)?$|^\[[0-9A-Fa-f:.]+\](:[0-9]*)?$/;
 
 /**
- * Whether `value` is not a well-formed `Host` header (RFC 9110 §7.2: `host [ ":" port ]`): userinfo,
+ * Whether `value` is not a well-formed `Host` header (RFC 9110, section 7.2: `host [ ":" port ]`): userinfo,
  * spaces, a port above 65535, an unclosed IPv6 bracket. Such a request is answered 400 before anything
  * parses its URL (which would otherwise fail as a server error).
  */

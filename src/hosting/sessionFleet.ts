@@ -112,7 +112,7 @@ export interface FleetBus {
  * One instance's view of what legacy sessions share: the records ({@link SharedSessionStore}), the
  * pushes waiting for answers ({@link SharedPushStore}) and the messages between instances
  * ({@link FleetBus}). A backend implements all three, usually over one service (Redis: keys and
- * pub/sub); the contract suite in the repository's test/contracts checks them.
+ * pub/sub); the library's contract tests check them.
  */
 export interface LegacySessionFleet extends SharedSessionStore, SharedPushStore, FleetBus {}
 

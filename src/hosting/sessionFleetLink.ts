@@ -8,6 +8,7 @@ import { isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResponse } from '@mod
 
 import { recordPush, relayAnswer, watchRelay } from './fleetRelay.js';
 import type { FleetMessage, FleetNotification, LegacySessionFleet } from './sessionFleet.js';
+import type { Session } from './session.js';
 import type { SessionTable } from './sessionTable.js';
 import type { Relay } from './sessionTransport.js';
 import { WIRE_ID_PREFIX, pushOwner } from './sessionTransport.js';
@@ -66,7 +67,21 @@ export function linkToFleet(
     fleet,
     waiting: () => [...table().live].some((session) => session.transport.pushes.size > 0),
     interrupted: (reason) => void failPushes(reason),
+    verify: failOrphanedPushes,
   });
+
+  /** Fails the waiting pushes of sessions the shared store lost (their answers could be relayed by no one). */
+  async function failOrphanedPushes(): Promise<void> {
+    const lost: Session[] = [];
+    for (const session of table().live) {
+      if (session.id === undefined || session.transport.pushes.size === 0) continue;
+      // A store that fails is the listening check's to report; only a record that is gone counts here.
+      if ((await fleet.load(session.id, idleMs).catch(() => null)) === undefined) lost.push(session);
+    }
+    const reason =
+      "The fleet's shared store lost this session's records while this request waited for its answer, so no instance can relay the answer. Call the tool again.";
+    if (lost.length > 0) await failWaitingPushes(lost, reason, forgetPush, report);
+  }
 
   /** Fails every push waiting here (see {@link failWaitingPushes}). */
   const failPushes = (reason: string): Promise<void> => failWaitingPushes(table().live, reason, forgetPush, report);

@@ -146,6 +146,29 @@ describe('the fleet relay over Redis carries only what it may', () => {
     expect(await call.next()).toMatchObject({ id: 1, result: { content: [{ type: 'text' }] } });
   });
 
+  it('ends a waiting call with a clear error, relaying nothing, when the store loses its data (an empty restart)', async () => {
+    const [first, second] = await startPair();
+    const sessionId = await openLegacySession({ url: URL_, fetch: hosted(first.handler) });
+    const call = new SseReader(
+      await post(
+        { url: URL_, sessionId, fetch: hosted(first.handler) },
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: {} } },
+      ),
+    );
+    const push = await call.next();
+    // The second instance holds a copy of the session; then the store loses everything, as an empty restart does.
+    const onSecond = { url: URL_, sessionId, fetch: hosted(second.handler) };
+    expect((await post(onSecond, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    await probe.flushAll();
+    const traffic = await receivedDuring(async () => {
+      await post(onSecond, answer(String(push.id), 100_000));
+    });
+    expect(traffic.publishes).toBe(0); // the answer can no longer be checked, so it is not relayed
+    const reply = await call.next();
+    expect(reply).toMatchObject({ id: 1, result: { isError: true } });
+    expect(JSON.stringify(reply)).toContain("shared store lost this session's records");
+  });
+
   it('refuses an answer over maxRelayedAnswerBytes (default 1 MiB) and ends its call with a small relayed error', async () => {
     const [first, second] = await startPair();
     const sessionId = await openLegacySession({ url: URL_, fetch: hosted(first.handler) });
