@@ -23,6 +23,9 @@ import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import type { FleetMessage, LegacySessionFleet } from './sessionFleet.js';
 import { viaStore } from './sessionStoreError.js';
 
+/** How long an instance relaying an answer waits for a failing store to answer its check, in ms. */
+const RELAY_PATIENCE_MS = 5_000;
+
 /** How often a holder with waiting pushes checks that relays reach it, in ms. */
 const WATCH_INTERVAL_MS = 1_000;
 
@@ -74,7 +77,7 @@ export async function relayAnswer(
 ): Promise<Response | undefined> {
   const { sessionId, target, message } = answer;
   const wireId = String(message.id);
-  const push = await viaStore('take the answered push', () => fleet.takeAnswer(sessionId, wireId));
+  const push = await patiently(() => viaStore('take the answered push', () => fleet.takeAnswer(sessionId, wireId)));
   if (push === undefined) {
     report(
       new Error(`Dropped an answer: no push ${JSON.stringify(wireId)} of session ${sessionId} waits in the fleet`),
@@ -82,7 +85,9 @@ export async function relayAnswer(
     return undefined;
   }
   const size = new TextEncoder().encode(JSON.stringify(message)).byteLength;
-  const listening = await viaStore('check the instance waiting for an answer', () => fleet.listening(target));
+  const listening = await patiently(() =>
+    viaStore('check the instance waiting for an answer', () => fleet.listening(target)),
+  );
   if (size > maxBytes) {
     if (listening) {
       const error = `The client's answer to the ${push.method} request was ${size} bytes; an answer relayed between instances may have at most ${maxBytes} bytes (maxRelayedAnswerBytes).`;
@@ -113,6 +118,23 @@ export async function relayAnswer(
     -32000,
     `The answer to the ${push.method} request cannot reach this server. Instance ${target}, which asked, cannot receive it: ${failure}. Call the tool again.`,
   );
+}
+
+/**
+ * Runs `operation` again while the store fails, for up to {@link RELAY_PATIENCE_MS}: a stalled
+ * store (a failover, a pause) comes back within it, and the answer's bytes wait here meanwhile.
+ * Only a check is repeated, never a publish, so no retry puts the answer through the store twice.
+ */
+async function patiently<T>(operation: () => Promise<T>): Promise<T> {
+  const until = Date.now() + RELAY_PATIENCE_MS;
+  for (;;) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (Date.now() >= until) throw error;
+      await new Promise((wake) => setTimeout(wake, 250));
+    }
+  }
 }
 
 /** What {@link watchRelay} watches for and whom it tells. */

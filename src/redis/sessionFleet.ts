@@ -130,7 +130,12 @@ export function createRedisSessionFleet(
     },
     async takeAnswer(sessionId, pushId) {
       const reply = await timed(
-        redis.eval(TAKE_PUSH, { keys: [recordKey(sessionId), pushesKey(sessionId)], arguments: [pushId] }),
+        // Refused by Redis past its deadline: a take abandoned while Redis was stalled never consumes
+        // the record, so the relaying instance's next try can still take it.
+        redis.eval(TAKE_PUSH, {
+          keys: [recordKey(sessionId), pushesKey(sessionId)],
+          arguments: [pushId, String(Date.now() + timeoutMs)],
+        }),
       );
       if (typeof reply !== 'string') return undefined;
       const { method } = JSON.parse(reply) as PendingPush;

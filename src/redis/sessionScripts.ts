@@ -87,10 +87,15 @@ return false
 `;
 
 /**
- * Takes a waiting push (KEYS: the session record, the session's push hash; ARGV: the push id): its
- * record, once, and only while the session exists; `false` otherwise.
+ * Takes a waiting push (KEYS: the session record, the session's push hash; ARGV: the push id, the
+ * caller's deadline in ms since the epoch): its record, once, and only while the session exists;
+ * `false` otherwise; an error, consuming nothing, once Redis's clock is past the deadline.
  */
 export const TAKE_PUSH = `
+local t = redis.call('TIME')
+if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[2]) then
+  return redis.error_reply('DEADLINE the take arrived after its caller gave up')
+end
 local push = redis.call('HGET', KEYS[2], ARGV[1])
 if not push then return false end
 redis.call('HDEL', KEYS[2], ARGV[1])
