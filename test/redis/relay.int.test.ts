@@ -48,6 +48,7 @@ afterAll(async () => {
 /** How a test shapes its pair of instances. */
 interface PairOptions {
   readonly maxRelayedAnswerBytes?: number;
+  readonly commandTimeoutMs?: number;
   readonly server?: () => ServerSource;
   /** The fleet instance `index` uses (default: its Redis sessions as they are). */
   readonly fleet?: (index: number, sessions: LegacySessionFleet) => LegacySessionFleet;
@@ -59,7 +60,12 @@ async function startPair(options: PairOptions = {}) {
   const keyPrefix = `relay${prefix++}:`;
   const instances: Array<{ handler: DualEraHandler; fleet: RedisFleet }> = [];
   for (const index of [0, 1]) {
-    const fleet = await connectRedisFleet({ url: redis.url, instanceId: `r-${index}`, keyPrefix });
+    const fleet = await connectRedisFleet({
+      url: redis.url,
+      instanceId: `r-${index}`,
+      keyPrefix,
+      ...(options.commandTimeoutMs !== undefined && { commandTimeoutMs: options.commandTimeoutMs }),
+    });
     const handler = createDualEraHandler(options.server?.() ?? askNameServer, {
       sessionFleet: options.fleet?.(index, fleet.sessions) ?? fleet.sessions,
       ...(maxRelayedAnswerBytes !== undefined && { maxRelayedAnswerBytes }),
@@ -167,6 +173,24 @@ describe('the fleet relay over Redis carries only what it may', () => {
     const reply = await call.next();
     expect(reply).toMatchObject({ id: 1, result: { isError: true } });
     expect(JSON.stringify(reply)).toContain("shared store lost this session's records");
+  });
+
+  it('relays an answer posted while Redis holds writes past the command deadline, once Redis is back (an abandoned take consumes nothing)', async () => {
+    const [first, second] = await startPair({ commandTimeoutMs: 300 });
+    const sessionId = await openLegacySession({ url: URL_, fetch: hosted(first.handler) });
+    const call = new SseReader(
+      await post(
+        { url: URL_, sessionId, fetch: hosted(first.handler) },
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: {} } },
+      ),
+    );
+    const push = await call.next();
+    // Scripts wait while writes are paused: the first take times out here and runs in Redis later.
+    await probe.sendCommand(['CLIENT', 'PAUSE', '1000', 'WRITE']);
+    const status = (await post({ url: URL_, sessionId, fetch: hosted(second.handler) }, answer(String(push.id), 10)))
+      .status;
+    expect(status).toBe(202);
+    expect(await call.next()).toMatchObject({ id: 1, result: { content: [{ type: 'text' }] } });
   });
 
   it('refuses an answer over maxRelayedAnswerBytes (default 1 MiB) and ends its call with a small relayed error', async () => {
