@@ -84,6 +84,18 @@ function hosted(handler: DualEraHandler) {
   };
 }
 
+/** Opens a legacy session on `handler` and calls `greet` there: the session, the call's stream and its push. */
+async function greetOn(handler: DualEraHandler) {
+  const sessionId = await openLegacySession({ url: URL_, fetch: hosted(handler) });
+  const call = new SseReader(
+    await post(
+      { url: URL_, sessionId, fetch: hosted(handler) },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: {} } },
+    ),
+  );
+  return { sessionId, call, push: await call.next() };
+}
+
 /** What Redis has received so far: PUBLISH commands and bytes from every client. */
 async function received(): Promise<{ publishes: number; bytes: number }> {
   const stats = await probe.info('stats');
@@ -126,19 +138,7 @@ describe('the fleet relay over Redis carries only what it may', () => {
 
   it('publishes a real answer once, and drops its copies and answers to pushes nobody made', async () => {
     const [first, second] = await startPair();
-    const sessionId = await openLegacySession({ url: URL_, fetch: hosted(first.handler) });
-    const call = new SseReader(
-      await post(
-        { url: URL_, sessionId, fetch: hosted(first.handler) },
-        {
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name: 'greet', arguments: {} },
-        },
-      ),
-    );
-    const push = await call.next();
+    const { sessionId, call, push } = await greetOn(first.handler);
     const onSecond = { url: URL_, sessionId, fetch: hosted(second.handler) };
     const statuses: number[] = [];
     const traffic = await receivedDuring(async () => {
@@ -154,14 +154,7 @@ describe('the fleet relay over Redis carries only what it may', () => {
 
   it('ends a waiting call with a clear error, relaying nothing, when the store loses its data (an empty restart)', async () => {
     const [first, second] = await startPair();
-    const sessionId = await openLegacySession({ url: URL_, fetch: hosted(first.handler) });
-    const call = new SseReader(
-      await post(
-        { url: URL_, sessionId, fetch: hosted(first.handler) },
-        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: {} } },
-      ),
-    );
-    const push = await call.next();
+    const { sessionId, call, push } = await greetOn(first.handler);
     // The second instance holds a copy of the session; then the store loses everything, as an empty restart does.
     const onSecond = { url: URL_, sessionId, fetch: hosted(second.handler) };
     expect((await post(onSecond, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
@@ -177,16 +170,9 @@ describe('the fleet relay over Redis carries only what it may', () => {
 
   it('relays an answer posted while Redis holds writes past the command deadline, once Redis is back (an abandoned take consumes nothing)', async () => {
     const [first, second] = await startPair({ commandTimeoutMs: 300 });
-    const sessionId = await openLegacySession({ url: URL_, fetch: hosted(first.handler) });
-    const call = new SseReader(
-      await post(
-        { url: URL_, sessionId, fetch: hosted(first.handler) },
-        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'greet', arguments: {} } },
-      ),
-    );
-    const push = await call.next();
+    const { sessionId, call, push } = await greetOn(first.handler);
     // Scripts wait while writes are paused: the first take times out here and runs in Redis later.
-    await probe.sendCommand(['CLIENT', 'PAUSE', '1000', 'WRITE']);
+    await probe.clientPause(1000, 'WRITE');
     const status = (await post({ url: URL_, sessionId, fetch: hosted(second.handler) }, answer(String(push.id), 10)))
       .status;
     expect(status).toBe(202);
@@ -195,19 +181,7 @@ describe('the fleet relay over Redis carries only what it may', () => {
 
   it('refuses an answer over maxRelayedAnswerBytes (default 1 MiB) and ends its call with a small relayed error', async () => {
     const [first, second] = await startPair();
-    const sessionId = await openLegacySession({ url: URL_, fetch: hosted(first.handler) });
-    const call = new SseReader(
-      await post(
-        { url: URL_, sessionId, fetch: hosted(first.handler) },
-        {
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name: 'greet', arguments: {} },
-        },
-      ),
-    );
-    const push = await call.next();
+    const { sessionId, call, push } = await greetOn(first.handler);
     let status = 0;
     const traffic = await receivedDuring(async () => {
       status = (await post({ url: URL_, sessionId, fetch: hosted(second.handler) }, answer(String(push.id), 1_100_000)))
