@@ -7,15 +7,12 @@
 import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/server';
 
 import { ToolError } from '../errors.js';
+import { isRecord } from './ownKeys.js';
 
 /** The largest answer a server accepts by default, in bytes of JSON (64 KiB). */
 export const DEFAULT_MAX_ANSWER_BYTES = 65_536;
 
 const encoder = new TextEncoder();
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The size of `response` as JSON, in UTF-8 bytes (0 for a value JSON cannot carry). */
 export function answerBytes(response: unknown): number {
