@@ -37,6 +37,8 @@ export const PAGE_STYLE = [
   '.error{color:#8a1c1c;font-weight:600;margin:.3rem 0 0}',
   '[aria-invalid=true]{border-color:#8a1c1c;outline:2px solid #8a1c1c}',
   '.summary{border:2px solid #8a1c1c;border-radius:6px;padding:.75rem 1rem;margin:0 0 1.25rem}',
+  '.summary h2{font-size:1.1rem;margin:0 0 .5rem}',
+  '.summary p{margin:0 0 .5rem}',
   '.summary a{color:#8a1c1c}',
   '.actions{display:flex;gap:.75rem;flex-wrap:wrap;margin-top:1.5rem}',
   'button{font:inherit;padding:.5rem 1.1rem;border-radius:4px;border:1px solid #1b1b1b;background:#fff;cursor:pointer}',
