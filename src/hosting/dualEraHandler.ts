@@ -14,7 +14,8 @@ import type { DualEraHttpOptions } from './options.js';
 import { createRebindingGuard } from './rebindingGuard.js';
 import { resolveDualEraHttpOptions } from './resolveDualEraHttpOptions.js';
 import type { ServerSource } from './source.js';
-import { announceHttpHosting, factoryOf, telemetryOf } from './source.js';
+import { hostAnswerPages } from '../answerPage/hosting.js';
+import { announceAnswerPages, announceHttpHosting, factoryOf, telemetryOf } from './source.js';
 
 const NESTED_BATCH = 'a JSON-RPC batch entry must be a message object, not an array';
 
@@ -78,12 +79,16 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
       : undefined;
   const legacyLeg = legacy ?? modern;
   const guard = createRebindingGuard(allowedHosts, allowedOrigins, report);
+  const answerPages = options?.answerPage === undefined ? undefined : hostAnswerPages(options.answerPage, report);
+  if (answerPages !== undefined) announceAnswerPages(server, answerPages.pages);
   let closed = false;
 
   async function route(request: Request, init: DualEraRequestOptions): Promise<Response> {
     if (closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
     const rejected = guard(request);
     if (rejected !== undefined) return rejected;
+    const page = await answerPages?.serve(request);
+    if (page !== undefined) return page;
     if (new URL(request.url).pathname !== path) return jsonRpcErrorResponse(404, -32000, 'Not Found');
     const method = request.method.toUpperCase();
     if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {

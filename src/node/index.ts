@@ -16,7 +16,7 @@ import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { McpResolveError } from '../errors.js';
 import type { HttpServerHandle, ServeHttpOptions } from './http.js';
 import type { ServerSource } from '../hosting/source.js';
-import { announceHttpHosting, factoryOf, telemetryOf } from '../hosting/source.js';
+import { announceHttpHosting, answerPagesHookOf, factoryOf, telemetryOf } from '../hosting/source.js';
 import type { ServeStdioOptions, StdioServerHandle } from './stdio.js';
 import { serveStdio as serveFactoryStdio } from './stdio.js';
 
@@ -37,7 +37,7 @@ export async function serveHttp(server: ServerSource, options?: ServeHttpOptions
   const http = await import('./http.js').catch((error: unknown) => {
     throw missingNodeAdapter(error);
   });
-  return http.serveHttp(factory, options, telemetryOf(server));
+  return http.serveHttp(factory, options, telemetryOf(server), answerPagesHookOf(server));
 }
 
 /** The error for a missing `@modelcontextprotocol/node`, with the install line; other failures pass through. */

@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { createRedisAnswerPageBackend } from '../../src/answerPage/redisBackend.js';
+import { createRedisAnswerPageBackend } from '../../src/redis/answerPageBackend.js';
 import { createAnswerPageStore } from '../../src/answerPage/store.js';
 import { ToolError } from '../../src/errors.js';
 import { useRedisServer } from '../fixtures/redisServer.js';
-import { ALICE_CALL, REFUND_QUESTION } from './helpers.js';
+import { ALICE_CALL, REFUND_QUESTION } from '../answerPage/helpers.js';
 
 const redis = useRedisServer();
 

@@ -4,11 +4,11 @@
  * `GETDEL` (one instance gets an answer, however many ask at once). Every command carries its own
  * deadline; a Redis that does not answer fails the operation closed (the page says to try again).
  */
-import type { RedisConnection } from '../redis/connection.js';
-import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, withDeadline } from '../redis/connection.js';
+import type { RedisConnection } from './connection.js';
+import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, withDeadline } from './connection.js';
 
 import { ToolError } from '../errors.js';
-import type { AnswerPageBackend } from './backend.js';
+import type { AnswerPageBackend } from '../answerPage/backend.js';
 
 /** Options of {@link createRedisAnswerPageBackend}. */
 export interface RedisAnswerPageBackendOptions {
