@@ -7,8 +7,12 @@
  * handler) are the `answerPage` hosting option's; this file only knows the {@link FormPages} seam.
  */
 import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/server';
+import canonicalize from 'canonicalize';
 
 import { ToolError } from '../errors.js';
+import type { RequestBinding } from '../state/binding.js';
+import { utf8 } from '../state/bytes.js';
+import { defaultPrimitives } from '../state/primitives.js';
 import type { Question } from './render.js';
 import { checkedUrl } from './urlQuestion.js';
 
@@ -18,6 +22,20 @@ export interface PageCall {
   readonly tool: string;
   /** A digest of the call's arguments. */
   readonly argumentsDigest: string;
+}
+
+/**
+ * The page call of a request bound as `binding` (what its sealed state is bound to): its principal,
+ * its target (the tool) and the SHA-256 of its arguments in RFC 8785 canonical form (absent: `{}`).
+ */
+export function pageCallOf(binding: Pick<RequestBinding, 'target' | 'arguments' | 'principal'>): PageCall {
+  const digests = defaultPrimitives();
+  const canonical = canonicalize(binding.arguments ?? {}) ?? '{}';
+  return {
+    principal: binding.principal,
+    tool: binding.target,
+    argumentsDigest: digests.encodeBase64url(digests.sha256([utf8(canonical)])),
+  };
 }
 
 /** Answer pages as the questions layer uses them. */

@@ -14,7 +14,13 @@ import { ToolError } from '../../src/errors.js';
 import { Ledger } from '../../src/questions/ledger.js';
 import { elicit, sample } from '../../src/questions/markers.js';
 import type { CallPages } from '../../src/questions/pages.js';
-import { acceptedUrlAnswer, pageChannelOf, pageLinkError, pageUrlRequest } from '../../src/questions/pages.js';
+import {
+  acceptedUrlAnswer,
+  pageCallOf,
+  pageChannelOf,
+  pageLinkError,
+  pageUrlRequest,
+} from '../../src/questions/pages.js';
 import type { Question } from '../../src/questions/render.js';
 import { renderQuestion } from '../../src/questions/render.js';
 import { legacyStrategy, modernStrategy } from '../../src/questions/strategy.js';
@@ -61,6 +67,20 @@ describe('pageChannelOf', () => {
     expect(pageChannelOf(undefined, form)).toBe('link');
     const ask = sample({ messages: [], maxTokens: 1 });
     expect(pageChannelOf(NONE, { key: 's', label: 's', ask, rendered: renderQuestion(ask, 's') })).toBeUndefined();
+  });
+});
+
+describe('pageCallOf', () => {
+  it('binds a page to the principal, the tool and a digest of the canonical arguments', () => {
+    const call = pageCallOf({ target: 'refund', arguments: { b: 1, a: 'x' }, principal: 'alice' });
+    expect(call).toEqual({ principal: 'alice', tool: 'refund', argumentsDigest: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(pageCallOf({ target: 'refund', arguments: { a: 'x', b: 1 }, principal: 'alice' })).toEqual(call);
+    expect(pageCallOf({ target: 'refund', arguments: { a: 'y', b: 1 }, principal: 'alice' }).argumentsDigest).not.toBe(
+      call.argumentsDigest,
+    );
+    expect(pageCallOf({ target: 'r', arguments: undefined, principal: undefined }).argumentsDigest).toBe(
+      pageCallOf({ target: 'r', arguments: {}, principal: undefined }).argumentsDigest,
+    );
   });
 });
 
