@@ -33,6 +33,8 @@ export interface AnswerPageHostingOptions {
 
 /** A host's answer pages: the handler to route to, and what the questions layer is given. */
 export interface HostedAnswerPages {
+  /** Whether `request` is for a page (under the pages' path). */
+  owns(request: Request): boolean;
   readonly serve: AnswerPageHandler;
   readonly pages: FormPages;
 }
@@ -51,5 +53,9 @@ export function hostAnswerPages(options: AnswerPageHostingOptions, onerror: (err
     ...(options.formSecret !== undefined && { formSecret: options.formSecret }),
     ...(options.browserUser !== undefined && { browserUser: options.browserUser }),
   });
-  return { serve, pages: createFormPages({ store, path, publicOrigin: options.publicOrigin }) };
+  return {
+    owns: (request) => new URL(request.url).pathname.startsWith(`${path}/`),
+    serve,
+    pages: createFormPages({ store, path, publicOrigin: options.publicOrigin }),
+  };
 }

@@ -81,14 +81,24 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
   const guard = createRebindingGuard(allowedHosts, allowedOrigins, report);
   const answerPages = options?.answerPage === undefined ? undefined : hostAnswerPages(options.answerPage, report);
   if (answerPages !== undefined) announceAnswerPages(server, answerPages.pages);
+  // A browser posts the page's form with `Origin: null` (the page's Referrer-Policy is no-referrer):
+  // pages keep the Host check (and the Origin check of any other Origin) and rely on their own form
+  // token, SameSite cookie and Sec-Fetch-Site for the rest.
+  const pageGuard = (request: Request): Response | undefined => {
+    if (request.headers.get('origin') !== 'null') return guard(request);
+    const headers = new Headers(request.headers);
+    headers.delete('origin');
+    return guard(new Request(request.url, { headers }));
+  };
   let closed = false;
 
   async function route(request: Request, init: DualEraRequestOptions): Promise<Response> {
     if (closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
+    if (answerPages?.owns(request) === true) {
+      return pageGuard(request) ?? (await answerPages.serve(request)) ?? jsonRpcErrorResponse(404, -32000, 'Not Found');
+    }
     const rejected = guard(request);
     if (rejected !== undefined) return rejected;
-    const page = await answerPages?.serve(request);
-    if (page !== undefined) return page;
     if (new URL(request.url).pathname !== path) return jsonRpcErrorResponse(404, -32000, 'Not Found');
     const method = request.method.toUpperCase();
     if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {

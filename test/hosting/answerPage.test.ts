@@ -47,6 +47,17 @@ describe('the answerPage option', () => {
     await handler.close();
   });
 
+  it('keeps the Host check, and the Origin check of any Origin but null, for pages', async () => {
+    const { held, source } = pagedSource();
+    const handler = createDualEraHandler(source, { answerPage: {} });
+    const url = await held.pages!.open(CALL, QUESTION, 'http://localhost:3000/mcp');
+    const get = (headers: Record<string, string>) => handler.fetch(new Request(url, { headers }));
+    expect((await get({ host: 'evil.example:3000' })).status).toBe(403);
+    expect((await get({ host: 'localhost:3000', origin: 'http://evil.example' })).status).toBe(403);
+    expect((await get({ host: 'localhost:3000', origin: 'null' })).status).toBe(200);
+    await handler.close();
+  });
+
   it('links on the public origin when one is set', async () => {
     const { held, source } = pagedSource();
     const handler = createDualEraHandler(source, {
