@@ -26,7 +26,7 @@ import type {
   ToolInput,
 } from '../round/tool.js';
 import { compileTool } from '../round/tool.js';
-import { ResolvingMcpServer, serveTools } from './toolRegistry.js';
+import { ResolvingMcpServer, serveTools } from './resolvingMcpServer.js';
 import type { TaskHost } from '../round/taskHost.js';
 import { TaskRunner } from '../tasks/runner.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
@@ -233,9 +233,7 @@ export class McpResolveServer {
           return callTool(tool, request, ctx, services);
         },
       },
-      (instance) => {
-        for (const configure of this.setups) configure(instance);
-      },
+      this.setups,
     );
     return mcp;
   };
