@@ -104,6 +104,14 @@ describe('SDK 2.4: a registerTool callback cannot end a call with a JSON-RPC err
   });
 });
 
+describe('SDK 2.4: registerTool changes what the server advertises', () => {
+  it('the first registerTool advertises tools.listChanged: true (library servers advertise tools: {})', () => {
+    const mcp = new McpServer(INFO);
+    mcp.registerTool('any', {}, () => ({ content: [] }));
+    expect(mcp.server.getCapabilities().tools).toEqual({ listChanged: true });
+  });
+});
+
 describe('SDK 2.4: SEP-2243 header validation covers registerTool tools only (proposal B, seam 1)', () => {
   it('a tool answered by a tools/call handler set with setRequestHandler has its Mcp-Param headers unchecked', async () => {
     const handler = createMcpHandler(
