@@ -51,7 +51,7 @@ export { outcome, resolver } from './resolvers/resolver.js';
 export type { ErrorHook, FailureInfo } from './round/masking.js';
 export type { McpResolveServerOptions } from './server/options.js';
 export type { ToolStep } from './server/server.js';
-export { McpResolveServer } from './server/server.js';
+export { McpResolveServer } from './mcpResolveServer.js';
 export type { InputValues, ResolvedValues, ResolveShape, ToolBody, ToolDeclaration, ToolInput } from './round/tool.js';
 export type { PromptArgs, PromptBody, PromptDeclaration } from './round/prompt.js';
 export type { ResourceRead } from './round/resource.js';

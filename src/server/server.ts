@@ -26,9 +26,9 @@ import type {
   ToolInput,
 } from '../round/tool.js';
 import { compileTool } from '../round/tool.js';
-import { ResolvingMcpServer, serveTools } from './toolRegistry.js';
+import { ResolvingMcpServer, serveTools } from './resolvingMcpServer.js';
 import type { TaskHost } from '../round/taskHost.js';
-import { TaskRunner } from '../tasks/runner.js';
+import { taskHostFor } from './taskHosts.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
 import { positiveInteger } from '../options.js';
@@ -143,7 +143,7 @@ export class McpResolveServer {
     const tool = compileTool(name, declaration, body);
     this.tools.set(name, tool);
     if (tool.task !== undefined) {
-      this.taskHost ??= new TaskRunner(this.tools, observedTasks(this.options.tasks, this.options.telemetry));
+      this.taskHost ??= taskHostFor(name, this.tools, observedTasks(this.options.tasks, this.options.telemetry));
     }
     this.toolList = undefined;
     this.toolInputs = undefined;
@@ -233,9 +233,7 @@ export class McpResolveServer {
           return callTool(tool, request, ctx, services);
         },
       },
-      (instance) => {
-        for (const configure of this.setups) configure(instance);
-      },
+      this.setups,
     );
     return mcp;
   };
