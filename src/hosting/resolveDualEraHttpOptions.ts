@@ -15,7 +15,7 @@ import {
   DEFAULT_MAX_LEGACY_SESSIONS,
   DEFAULT_MAX_LEGACY_SESSIONS_PER_CLIENT,
 } from './options.js';
-import { hostnameList, invalid, positiveInteger } from './optionChecks.js';
+import { hostnameList, invalid, positiveInteger } from '../optionChecks.js';
 
 /** The largest delay `setTimeout` honours; longer delays fire immediately in Node. */
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
@@ -34,14 +34,14 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
     'maxRelayedAnswerBytes',
     options.maxRelayedAnswerBytes,
     DEFAULT_MAX_RELAYED_ANSWER_BYTES,
-    'number of bytes',
+    { unit: 'number of bytes', statesDefault: true },
   );
   const maxRequestBodySize = positiveInteger(
     api,
     'maxRequestBodySize',
     options.maxRequestBodySize,
     DEFAULT_MAX_REQUEST_BODY_SIZE,
-    'number of bytes',
+    { unit: 'number of bytes', statesDefault: true },
   );
   const legacy = options.legacy ?? 'sessions';
   if (legacy !== 'sessions' && legacy !== 'reject') {
@@ -98,30 +98,35 @@ function sessionLimits(api: string, options: DualEraHttpOptions): SessionLimits 
       'maxLegacySessions',
       options.maxLegacySessions,
       DEFAULT_MAX_LEGACY_SESSIONS,
+      { statesDefault: true },
     ),
     maxClientCapabilitiesBytes: positiveInteger(
       api,
       'maxClientCapabilitiesBytes',
       options.maxClientCapabilitiesBytes,
       DEFAULT_MAX_CLIENT_CAPABILITIES_BYTES,
+      { statesDefault: true },
     ),
     maxLegacySessionBytes: positiveInteger(
       api,
       'maxLegacySessionBytes',
       options.maxLegacySessionBytes,
       DEFAULT_MAX_LEGACY_SESSION_BYTES,
+      { statesDefault: true },
     ),
     legacySessionBudgetBytes: positiveInteger(
       api,
       'legacySessionBudgetBytes',
       options.legacySessionBudgetBytes,
       DEFAULT_LEGACY_SESSION_BUDGET_BYTES,
+      { statesDefault: true },
     ),
     maxLegacySessionsPerClient: positiveInteger(
       api,
       'maxLegacySessionsPerClient',
       options.maxLegacySessionsPerClient,
       DEFAULT_MAX_LEGACY_SESSIONS_PER_CLIENT,
+      { statesDefault: true },
     ),
   };
 }

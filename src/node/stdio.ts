@@ -11,6 +11,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
 import { McpResolveError } from '../errors.js';
 import { oneLine, serveTransport } from '../hosting/serveTransport.js';
+import { positiveInteger } from '../optionChecks.js';
 
 export type { StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 /** Options of {@link serveStdio}: the SDK's, plus the inbound message limit. */
@@ -28,14 +29,10 @@ export interface ServeStdioOptions extends SdkServeStdioOptions {
 export function serveStdio(factory: McpServerFactory, options: ServeStdioOptions = {}): StdioServerHandle {
   const { maxMessageSize, transport, onerror, ...served } = options;
   const report = onerror ?? reportOnStderr;
-  const limit = maxMessageSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
-  if (!Number.isSafeInteger(limit) || limit <= 0) {
-    throw new McpResolveError(
-      'invalid_options',
-      `serveStdio(): maxMessageSize must be a positive integer number of bytes (got ${String(maxMessageSize)}). The default is ${STDIO_DEFAULT_MAX_BUFFER_SIZE}.`,
-      { data: { api: 'serveStdio()', option: 'maxMessageSize' } },
-    );
-  }
+  const limit = positiveInteger('serveStdio()', 'maxMessageSize', maxMessageSize, STDIO_DEFAULT_MAX_BUFFER_SIZE, {
+    unit: 'number of bytes',
+    statesDefault: true,
+  });
   if (maxMessageSize !== undefined && transport !== undefined) {
     throw new McpResolveError(
       'invalid_options',

@@ -7,7 +7,7 @@
 import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/server';
 
 import { ToolError } from '../errors.js';
-import { isRecord } from './ownKeys.js';
+import { isRecord } from '../ownKeys.js';
 
 /** The largest answer a server accepts by default, in bytes of JSON (64 KiB). */
 export const DEFAULT_MAX_ANSWER_BYTES = 65_536;

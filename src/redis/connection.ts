@@ -7,7 +7,7 @@ import type * as Redis from 'redis';
 import type { RedisClientType, RedisSentinelType } from 'redis';
 
 import { McpResolveError } from '../errors.js';
-import { positiveInteger } from '../options.js';
+import { positiveInteger } from '../optionChecks.js';
 import { loadPeer } from '../peer.js';
 import { checkEvictionPolicy } from './evictionPolicy.js';
 
@@ -145,19 +145,15 @@ export async function openRedis(
   api: string,
 ): Promise<RedisConnection> {
   const commandTimeoutMs = positiveInteger(
-    `${api}: commandTimeoutMs`,
-    { api, option: 'commandTimeoutMs' },
+    api,
+    'commandTimeoutMs',
     options.commandTimeoutMs,
     DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
-    MS,
+    {
+      unit: MS,
+    },
   );
-  const connectTimeout = positiveInteger(
-    `${api}: connectTimeoutMs`,
-    { api, option: 'connectTimeoutMs' },
-    options.connectTimeoutMs,
-    5_000,
-    MS,
-  );
+  const connectTimeout = positiveInteger(api, 'connectTimeoutMs', options.connectTimeoutMs, 5_000, { unit: MS });
   // The optional peer `redis` is loaded here, so a missing package names its install line.
   const redis = await loadPeer(() => import('redis'), 'redis', api);
   const client = createConnection(redis, target, commandTimeoutMs, connectTimeout);

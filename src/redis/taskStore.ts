@@ -16,7 +16,7 @@
  */
 import type { TaskRecord, TaskStore } from '../tasks/store.js';
 import { McpResolveError } from '../errors.js';
-import { positiveInteger } from '../options.js';
+import { positiveInteger } from '../optionChecks.js';
 import type { RedisConnection } from './connection.js';
 import { withDeadline } from './connection.js';
 
@@ -87,11 +87,11 @@ type Step = 'create' | 'read' | 'replace';
 export function createRedisTaskStore(redis: RedisConnection, options: RedisTaskStoreOptions = {}): TaskStore {
   const prefix = options.keyPrefix ?? DEFAULT_TASK_KEY_PREFIX;
   const timeoutMs = positiveInteger(
-    'createRedisTaskStore(): storeTimeoutMs',
-    { api: 'createRedisTaskStore()', option: 'storeTimeoutMs' },
+    'createRedisTaskStore()',
+    'storeTimeoutMs',
     options.storeTimeoutMs,
     DEFAULT_TASK_STORE_TIMEOUT_MS,
-    'number of milliseconds',
+    { unit: 'number of milliseconds' },
   );
 
   const failed = (step: Step, taskId: string, reason: string, cause?: unknown) =>
