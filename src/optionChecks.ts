@@ -1,5 +1,8 @@
-/** The checks options go through at construction, with one wording for every caller: `invalid`, `positiveInteger`, `hostnameList`. */
+/** The checks options go through at construction, with one wording for every caller: `invalidOption`, `positiveInteger`, `hostnameList`. */
 import { McpResolveError } from './errors.js';
+
+/** The unit of a duration option, for {@link IntegerWording.unit}. */
+export const MILLISECONDS = 'number of milliseconds';
 
 /** How {@link positiveInteger} words its error beyond `<api>: <option> must be a positive integer … (got X).` */
 export interface IntegerWording {
@@ -38,7 +41,7 @@ export function positiveInteger(
 export function hostnameList(api: string, name: string, value: string[] | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || value.length === 0 || value.some((entry) => typeof entry !== 'string' || entry === '')) {
-    throw invalid(
+    throw invalidOption(
       api,
       name,
       `must be a non-empty array of hostnames (got ${JSON.stringify(value)})`,
@@ -49,6 +52,6 @@ export function hostnameList(api: string, name: string, value: string[] | undefi
 }
 
 /** `invalid_options` for `api`'s `option`; the message reads `<api>: <option> <problem>. <fix>`. */
-export function invalid(api: string, option: string, problem: string, fix: string): McpResolveError {
+export function invalidOption(api: string, option: string, problem: string, fix: string): McpResolveError {
   return new McpResolveError('invalid_options', `${api}: ${option} ${problem}. ${fix}`, { data: { api, option } });
 }

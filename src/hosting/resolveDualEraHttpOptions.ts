@@ -15,7 +15,7 @@ import {
   DEFAULT_MAX_LEGACY_SESSIONS,
   DEFAULT_MAX_LEGACY_SESSIONS_PER_CLIENT,
 } from './options.js';
-import { hostnameList, invalid, positiveInteger } from '../optionChecks.js';
+import { hostnameList, invalidOption, positiveInteger } from '../optionChecks.js';
 
 /** The largest delay `setTimeout` honours; longer delays fire immediately in Node. */
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
@@ -25,7 +25,12 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
   // Checked in this order: the first option at fault is the one named.
   const path = options.path ?? '/mcp';
   if (typeof path !== 'string' || !path.startsWith('/')) {
-    throw invalid(api, 'path', `must start with '/' (got ${JSON.stringify(path)})`, "Pass for example path: '/mcp'.");
+    throw invalidOption(
+      api,
+      'path',
+      `must start with '/' (got ${JSON.stringify(path)})`,
+      "Pass for example path: '/mcp'.",
+    );
   }
   const sessions = sessionLimits(api, options);
   const fleet = clientAndFleet(api, options);
@@ -45,7 +50,7 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
   );
   const legacy = options.legacy ?? 'sessions';
   if (legacy !== 'sessions' && legacy !== 'reject') {
-    throw invalid(
+    throw invalidOption(
       api,
       'legacy',
       `must be 'sessions' or 'reject' (got ${JSON.stringify(legacy)})`,
@@ -84,7 +89,7 @@ function sessionLimits(api: string, options: DualEraHttpOptions): SessionLimits 
     legacySessionIdleMs <= 0 ||
     (Number.isFinite(legacySessionIdleMs) && legacySessionIdleMs > MAX_TIMER_DELAY_MS)
   ) {
-    throw invalid(
+    throw invalidOption(
       api,
       'legacySessionIdleMs',
       `must be a positive number of milliseconds up to ${MAX_TIMER_DELAY_MS} (got ${String(legacySessionIdleMs)})`,
@@ -138,7 +143,7 @@ function clientAndFleet(
 ): Pick<ResolvedDualEraHttpOptions, 'clientAddress' | 'sessionFleet'> {
   const clientAddress = options.clientAddress;
   if (clientAddress !== undefined && typeof clientAddress !== 'function') {
-    throw invalid(
+    throw invalidOption(
       api,
       'clientAddress',
       `must be a function of the request (got ${typeof clientAddress})`,
@@ -150,7 +155,7 @@ function clientAndFleet(
     sessionFleet !== undefined &&
     (typeof sessionFleet !== 'object' || typeof sessionFleet?.instanceId !== 'string')
   ) {
-    throw invalid(
+    throw invalidOption(
       api,
       'sessionFleet',
       'must be a LegacySessionFleet (an object with instanceId, save, load, …)',

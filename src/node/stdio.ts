@@ -14,7 +14,7 @@ import { oneLine, serveTransport } from '../hosting/serveTransport.js';
 import { positiveInteger } from '../optionChecks.js';
 
 export type { StdioServerHandle } from '@modelcontextprotocol/server/stdio';
-/** Options of {@link serveStdio}: the SDK's, plus the inbound message limit. */
+/** Options of `serveStdio`: the SDK's, plus the inbound message limit. */
 export interface ServeStdioOptions extends SdkServeStdioOptions {
   /**
    * The largest inbound message (one line of stdin) in bytes. A longer line closes the connection:
@@ -26,7 +26,7 @@ export interface ServeStdioOptions extends SdkServeStdioOptions {
 }
 
 /** Serves `factory` on this process's stdio (or `options.transport`); the first message picks the era. */
-export function serveStdio(factory: McpServerFactory, options: ServeStdioOptions = {}): StdioServerHandle {
+export function serveFactoryStdio(factory: McpServerFactory, options: ServeStdioOptions = {}): StdioServerHandle {
   const { maxMessageSize, transport, onerror, ...served } = options;
   const report = onerror ?? reportOnStderr;
   const limit = positiveInteger('serveStdio()', 'maxMessageSize', maxMessageSize, STDIO_DEFAULT_MAX_BUFFER_SIZE, {

@@ -6,7 +6,7 @@
 import type { CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import { positiveInteger } from '../optionChecks.js';
+import { MILLISECONDS, positiveInteger } from '../optionChecks.js';
 import { questionCapabilities } from '../questions/bounds.js';
 import { createMemoryTaskStore } from './memoryStore.js';
 import type { TaskError, TaskRecord, TaskStore } from './store.js';
@@ -54,7 +54,6 @@ const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_POLL_INTERVAL_MS = 1_000;
 const DEFAULT_LEASE_MS = 30_000;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
-const MS = 'number of milliseconds';
 
 /** Whether a task has ended (completed, failed or cancelled). */
 export function isTerminal(record: TaskRecord): boolean {
@@ -73,17 +72,17 @@ export class TaskRecords {
 
   constructor(private readonly options: TaskOptions = {}) {
     this.store = options.store ?? createMemoryTaskStore();
-    this.ttlMs = positiveInteger(SERVER, 'tasks.ttlMs', options.ttlMs, DEFAULT_TTL_MS, { unit: MS });
+    this.ttlMs = positiveInteger(SERVER, 'tasks.ttlMs', options.ttlMs, DEFAULT_TTL_MS, { unit: MILLISECONDS });
     this.pollIntervalMs = positiveInteger(
       SERVER,
       'tasks.pollIntervalMs',
       options.pollIntervalMs,
       DEFAULT_POLL_INTERVAL_MS,
       {
-        unit: MS,
+        unit: MILLISECONDS,
       },
     );
-    this.leaseMs = positiveInteger(SERVER, 'tasks.leaseMs', options.leaseMs, DEFAULT_LEASE_MS, { unit: MS });
+    this.leaseMs = positiveInteger(SERVER, 'tasks.leaseMs', options.leaseMs, DEFAULT_LEASE_MS, { unit: MILLISECONDS });
   }
 
   /** Reports a failure the task machinery could not record on a task. */
