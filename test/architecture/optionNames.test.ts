@@ -187,11 +187,22 @@ function textsOf(expression: ts.Expression, scope: Scope): string[] {
 }
 
 /** The property paths of `type`, `depth` levels deep (`tasks`, `tasks.ttlMs`). */
+const NOT_AN_OBJECT =
+  ts.TypeFlags.StringLike |
+  ts.TypeFlags.NumberLike |
+  ts.TypeFlags.BigIntLike |
+  ts.TypeFlags.BooleanLike |
+  ts.TypeFlags.ESSymbolLike |
+  ts.TypeFlags.Null |
+  ts.TypeFlags.Undefined |
+  ts.TypeFlags.Void |
+  ts.TypeFlags.Any |
+  ts.TypeFlags.Unknown;
+
 function pathsOf(type: ts.Type, depth: number, prefix = ''): string[] {
   const members = type.isUnion() ? type.types : [type];
   return members.flatMap((member) => {
-    if (member.flags & (ts.TypeFlags.Primitive | ts.TypeFlags.Literal) || member.getCallSignatures().length > 0)
-      return [];
+    if (member.flags & NOT_AN_OBJECT || member.getCallSignatures().length > 0) return [];
     return checker.getPropertiesOfType(member).flatMap((property) => {
       const path = `${prefix}${property.name}`;
       const declaration = property.valueDeclaration ?? property.declarations?.[0];
