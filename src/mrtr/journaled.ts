@@ -32,7 +32,7 @@ import { strategyFor } from '../questions/strategy.js';
 import type { HandlerResult, WrappedBody } from './body.js';
 import { never, RoundGate } from './gate.js';
 import { asRecorded, journalOf } from './json.js';
-import { positiveInteger } from '../options.js';
+import { positiveInteger } from '../optionChecks.js';
 
 /** The default bound on a journal's size, in bytes of its JSON text (64 KiB). */
 export const DEFAULT_MAX_JOURNAL_BYTES = 65_536;
@@ -97,14 +97,14 @@ export function journaled<TArgs>(handler: JournaledHandler<TArgs>, options: Jour
     });
   }
   const maxBytes = positiveInteger(
-    'journaled(): options.maxJournalBytes',
-    { api: 'journaled()', option: 'maxJournalBytes' },
+    'journaled()',
+    'maxJournalBytes',
     options.maxJournalBytes,
     DEFAULT_MAX_JOURNAL_BYTES,
   );
   const timeoutMs = positiveInteger(
-    'journaled(): options.legacyQuestionTimeoutMs',
-    { api: 'journaled()', option: 'legacyQuestionTimeoutMs' },
+    'journaled()',
+    'legacyQuestionTimeoutMs',
     options.legacyQuestionTimeoutMs,
     DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
   );

@@ -97,7 +97,7 @@ export const CONTINUATION_GONE =
 
 const ContinuationState = z.object({ c: z.string() });
 
-const LABEL = 'ctx.elicit()';
+const CTX_ELICIT_API = 'ctx.elicit()';
 
 function linearContext(ctx: ToolContext, frame: Frame): LinearContext {
   return {
@@ -107,9 +107,9 @@ function linearContext(ctx: ToolContext, frame: Frame): LinearContext {
       const ask = formQuestion<StandardSchemaV1.InferOutput<TSchema>>(message, schema);
       let question: Question;
       try {
-        const rendered = renderQuestion(ask, LABEL);
-        assertCapability(frame.capabilities, rendered, LABEL);
-        question = { key: frame.keyFor(pinOf(rendered)), label: LABEL, ask, rendered };
+        const rendered = renderQuestion(ask, CTX_ELICIT_API);
+        assertCapability(frame.capabilities, rendered, CTX_ELICIT_API);
+        question = { key: frame.keyFor(pinOf(rendered)), label: CTX_ELICIT_API, ask, rendered };
       } catch (error) {
         frame.gate.fail(error); // a schema the wire cannot carry, or a client that cannot answer: not for the handler to catch
         return never<StandardSchemaV1.InferOutput<TSchema>>();
@@ -132,7 +132,7 @@ function legacyContext(ctx: ToolContext): LinearContext {
 }
 
 /** Hands this round's answers to the questions the frame waits on; unanswered ones are asked again. */
-function deliver(frame: Frame, responses: Readonly<Record<string, unknown>> | undefined): void {
+function deliverResponses(frame: Frame, responses: Readonly<Record<string, unknown>> | undefined): void {
   for (const [key, waiting] of frame.waiting) {
     if (responses === undefined || !Object.hasOwn(responses, key)) {
       frame.gate.ask(waiting.question);
@@ -192,7 +192,7 @@ export function linear<TArgs>(handler: LinearHandler<TArgs>, options: LinearOpti
       frame = found;
       frame.gate = new RoundGate();
       frame.capabilities = ctx.clientCapabilities;
-      deliver(frame, ctx.mcpReq.inputResponses);
+      deliverResponses(frame, ctx.mcpReq.inputResponses);
     }
     const outcome = await frame.gate.settle(frame.result);
     switch (outcome.kind) {

@@ -27,7 +27,7 @@ interface OnceRecord {
 
 const records = new WeakMap<object, OnceRecord>();
 
-function decode(plaintext: unknown): { done: string[]; inner: string | undefined } {
+function decodeOnceState(plaintext: unknown): { done: string[]; inner: string | undefined } {
   if (plaintext === undefined) return { done: [], inner: undefined };
   const state = parseState(plaintext, OnceState);
   // Sealed state only the library mints: an unknown shape is a redeploy mid-call, and guessing could repeat an effect.
@@ -53,7 +53,7 @@ export function withOnce<TArgs>(
   ) => HandlerResult | InputRequiredResult | Promise<HandlerResult | InputRequiredResult>,
 ): WrappedBody<TArgs> {
   return async (args: TArgs, ctx: ToolContext) => {
-    const { done, inner } = decode(ctx.mcpReq.requestState());
+    const { done, inner } = decodeOnceState(ctx.mcpReq.requestState());
     const innerCtx = withRequestState(ctx, inner);
     const record: OnceRecord = { done: new Set(done), running: new Map() };
     records.set(innerCtx, record);

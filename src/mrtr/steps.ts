@@ -64,7 +64,7 @@ const StepsState = z.object({
 });
 type StepsState = z.infer<typeof StepsState>;
 
-function decode(plaintext: unknown): StepsState {
+function decodeStepsState(plaintext: unknown): StepsState {
   if (plaintext === undefined) return { v: 1, d: {} };
   const state = parseState(plaintext, StepsState);
   if (state === undefined) {
@@ -79,7 +79,7 @@ function invalid(api: 'steps()' | 'steps().ask()' | 'steps().end()', message: st
 
 function bodyOf(steps: readonly Step[], end: End): (args: unknown, ctx: ToolContext) => Promise<unknown> {
   return async (args, ctx) => {
-    const state = decode(ctx.mcpReq.requestState());
+    const state = decodeStepsState(ctx.mcpReq.requestState());
     const recorded: Record<string, unknown[]> = { ...state.d };
     const results: Record<string, unknown> = {};
     for (const step of steps) {

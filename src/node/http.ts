@@ -28,7 +28,7 @@ export { createDualEraHandler } from '../hosting/dualEraHandler.js';
 export type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHandler.js';
 export type { DualEraHttpOptions } from '../hosting/options.js';
 
-/** Options of {@link serveHttp}. */
+/** Options of `serveHttp`. */
 export interface ServeHttpOptions extends DualEraHttpOptions {
   /** TCP port; `0` picks a free one. @default 0 */
   port?: number;
@@ -59,7 +59,7 @@ export interface ServeHttpOptions extends DualEraHttpOptions {
 /** How often Node checks header and request deadlines at most (its own default is 30 s). */
 const MAX_DEADLINE_CHECK_MS = 1_000;
 
-/** A running HTTP server from {@link serveHttp}. */
+/** A running HTTP server from `serveHttp`. */
 export interface HttpServerHandle {
   /** The MCP endpoint, e.g. `http://127.0.0.1:53011/mcp`. */
   readonly url: URL;
@@ -73,7 +73,7 @@ export interface HttpServerHandle {
  * Starts a `node:http` server answering both eras of `factory` on one path (see {@link createDualEraHandler});
  * `telemetry` is told about its legacy session table.
  */
-export async function serveHttp(
+export async function serveFactoryHttp(
   factory: McpServerFactory,
   options: ServeHttpOptions = {},
   telemetry?: Telemetry,

@@ -18,7 +18,7 @@ import type { HttpServerHandle, ServeHttpOptions } from './http.js';
 import type { ServerSource } from '../hosting/source.js';
 import { announceHttpHosting, factoryOf, telemetryOf } from '../hosting/source.js';
 import type { ServeStdioOptions, StdioServerHandle } from './stdio.js';
-import { serveStdio as serveFactoryStdio } from './stdio.js';
+import { serveFactoryStdio } from './stdio.js';
 
 export type { HttpServerHandle, ServeHttpOptions, ServeStdioOptions, ServerSource, StdioServerHandle };
 
@@ -37,7 +37,7 @@ export async function serveHttp(server: ServerSource, options?: ServeHttpOptions
   const http = await import('./http.js').catch((error: unknown) => {
     throw missingNodeAdapter(error);
   });
-  return http.serveHttp(factory, options, telemetryOf(server));
+  return http.serveFactoryHttp(factory, options, telemetryOf(server));
 }
 
 /** The error for a missing `@modelcontextprotocol/node`, with the install line; other failures pass through. */

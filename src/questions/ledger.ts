@@ -17,7 +17,7 @@ import { McpResolveError } from '../errors.js';
 import { reducedAnswer } from './bounds.js';
 import type { ElicitationResult } from './markers.js';
 import { newElicitationSeed } from './urlQuestion.js';
-import { isRecord, ownEntry, setOwn } from './ownKeys.js';
+import { isRecord, ownEntry, setOwn } from '../ownKeys.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';
 import { askedAgain, attemptsOf } from './reask.js';
 import type { Question } from './render.js';

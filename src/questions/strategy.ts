@@ -13,7 +13,7 @@ import { inputRequired } from '@modelcontextprotocol/server';
 
 import { answerLimit, requestTrace, type ToolContext } from '../context.js';
 import { assertAnswerSize, DEFAULT_MAX_ANSWER_BYTES } from './bounds.js';
-import { questionKind } from './telemetryKinds.js';
+import { questionKind } from './questionKind.js';
 import { assertBackChannel, assertCapability } from './capabilities.js';
 import type { Ledger } from './ledger.js';
 import type { ElicitationResult } from './markers.js';

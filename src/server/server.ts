@@ -31,7 +31,7 @@ import type { TaskHost } from '../round/taskHost.js';
 import { taskHostFor } from './taskHosts.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
-import { positiveInteger } from '../options.js';
+import { positiveInteger } from '../optionChecks.js';
 import type { McpResolveServerOptions } from './options.js';
 import { observedTasks } from './options.js';
 import type { Telemetry } from '../telemetry/hooks.js';
@@ -83,11 +83,11 @@ export class McpResolveServer {
       principal: options.principal ?? ((ctx) => principalFrom(ctx.http?.authInfo)),
       legacyQuestionTimeoutMs: timeout ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
       maxAnswerBytes: positiveInteger(
+        'new McpResolveServer()',
         'maxAnswerBytes',
-        { api: 'new McpResolveServer()', option: 'maxAnswerBytes' },
         options.maxAnswerBytes,
         DEFAULT_MAX_ANSWER_BYTES,
-        'number of bytes',
+        { unit: 'number of bytes' },
       ),
       maskError: createErrorMasker(options),
       telemetry: options.telemetry,
