@@ -74,7 +74,7 @@ export async function once<T>(ctx: ToolContext, key: string, fn: () => T | Promi
     throw new McpResolveError(
       'invalid_usage',
       `once(): ctx does not belong to a withOnce() body (key '${key}'). ` +
-        'Wrap the tool body: .tool(name, { input }).handle(withOnce(async (args, ctx) => …)).',
+        'Wrap the tool body: .tool(name, { input }, withOnce(async (args, ctx) => …)).',
       { data: { api: 'once()' } },
     );
   }

@@ -164,7 +164,7 @@ class Builder {
 
 /**
  * Builds a tool body from named steps: `define` receives an empty builder and returns it after
- * `.ask(…)` steps and one `.end(…)`. In `.tool(name, { input }).handle(steps((s) => …))` the
+ * `.ask(…)` steps and one `.end(…)`. In `.tool(name, { input }, steps((s) => …))` the
  * step functions' `args` are typed from `input`.
  */
 export function steps<TArgs>(
