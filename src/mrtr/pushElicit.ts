@@ -18,7 +18,7 @@ export const DEFAULT_PUSH_TIMEOUT_MS = DEFAULT_LEGACY_QUESTION_TIMEOUT_MS;
 
 /** Options of the push primitives. */
 export interface PushOptions {
-  /** How long the question may wait for the human, in ms; progress notifications reset it. */
+  /** How long the question may wait for the human, in ms; progress notifications reset it. @default 600000 */
   readonly timeoutMs?: number;
 }
 

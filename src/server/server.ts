@@ -37,24 +37,21 @@ import { observedTasks } from './options.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import { InboundMessages } from '../telemetry/inbound.js';
 
-/**
- * `TResolve`, read as no resolved parameters while it is still unsettled. TypeScript checks a
- * wrapper call in the body's place (`journaled(…)`) before it settles `TResolve`, and a tool
- * declared without `resolve` gives it nothing to infer from: it stands as `never` there, which
- * would type the wrapper's `args` as `unknown` instead of from `input`.
- */
+/** `TResolve`, or none while unsettled: a tool without `resolve` leaves it `never` while a wrapper call in the body's
+ * place (`journaled(…)`) is checked, which would type the wrapper's `args` as `unknown` instead of from `input`. */
 type ResolvedOrNone<TResolve extends ResolveShape> = [TResolve] extends [never] ? Record<never, never> : TResolve;
 
-/**
- * A declared tool waiting for its body: what the deprecated `.tool(name, declaration)` returns.
- *
- * @deprecated Pass the body as the third argument: `.tool(name, declaration, body)`.
- */
+/** A tool's declaration, its resolvers checked against its input. */
+type CheckedDeclaration<TInput extends ToolInput, TResolve extends ResolveShape, TOutput> = ToolDeclaration<
+  TInput,
+  TResolve,
+  TOutput
+> & { readonly resolve?: CheckedResolve<InputValues<TInput>, TResolve> };
+
+/** A declared tool waiting for its body: what `.tool(name, declaration)` returns.
+ * @deprecated Pass the body as the third argument: `.tool(name, declaration, body)`. */
 export interface ToolStep<TServer, TInput extends ToolInput, TResolve extends ResolveShape, TOutput> {
-  /**
-   * Registers the tool with `body` and returns the server. Throws like `.tool(name, declaration, body)`:
-   * a name already registered, or a resolver graph that cannot run.
-   */
+  /** Registers the tool with `body` and returns the server; throws like `.tool(name, declaration, body)`. */
   handle(body: ToolBody<TInput, TResolve, TOutput>): TServer;
 }
 
@@ -118,15 +115,11 @@ export class McpResolveServer {
     TOutput = undefined,
   >(
     name: string,
-    declaration: ToolDeclaration<TInput, TResolve, TOutput> & {
-      readonly resolve?: CheckedResolve<InputValues<TInput>, TResolve>;
-    },
+    declaration: CheckedDeclaration<TInput, TResolve, TOutput>,
     body: NoInfer<ToolBody<TInput, ResolvedOrNone<TResolve>, TOutput>>,
   ): this;
   /**
-   * Declares a tool whose body comes next: `.tool(name, declaration).handle(body)` registers it and
-   * returns this server.
-   *
+   * Declares a tool whose body comes next: `.tool(name, declaration).handle(body)` registers it.
    * @deprecated Pass the body as the third argument: `.tool(name, declaration, body)` (a wrapper's
    * `args` are typed from `input` there too). This form goes in the next minor version.
    */
@@ -136,9 +129,7 @@ export class McpResolveServer {
     TOutput = undefined,
   >(
     name: string,
-    declaration: ToolDeclaration<TInput, TResolve, TOutput> & {
-      readonly resolve?: CheckedResolve<InputValues<TInput>, TResolve>;
-    },
+    declaration: CheckedDeclaration<TInput, TResolve, TOutput>,
   ): ToolStep<this, TInput, TResolve, TOutput>;
   tool(
     name: string,
