@@ -1,5 +1,5 @@
 /**
- * Option G: a tool body made of named steps. Each incomplete step may return `input_required` or
+ * A tool body made of named steps. Each incomplete step may return `input_required` or
  * data; data is recorded in the sealed state and the step never runs again in this call. The end
  * step receives every result and runs exactly once, in the round where every step is done, so
  * side effects placed there cannot repeat.
