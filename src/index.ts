@@ -8,7 +8,12 @@
  * @packageDocumentation
  */
 export type { Era, ToolContext } from './context.js';
-export type { McpResolveErrorCode, McpResolveErrorData, McpResolveErrorOptions } from './errors.js';
+export type {
+  McpResolveErrorCode,
+  McpResolveErrorConstructor,
+  McpResolveErrorData,
+  McpResolveErrorOptions,
+} from './errors.js';
 export { McpResolveError, ToolError } from './errors.js';
 export type {
   Ask,
