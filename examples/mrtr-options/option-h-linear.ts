@@ -17,18 +17,18 @@ function orDefault(error: unknown): Units {
 
 export const weatherServer: DeckServer = (options) => {
   const store = createContinuationStore({ ttlMs: 10 * 60_000 }); // one per server instance
-  return deckServer('h', options)
-    .tool('weather', { input: WEATHER_INPUT })
-    .handle(
-      linear(
-        async ({ location }, ctx) => {
-          audit(location); // runs once: the retry resumes the frame, it does not re-enter it
-          const units = await ctx.elicit(UNITS_QUESTION, UnitsForm).then((form) => form.units, orDefault);
-          return weather(location, units);
-        },
-        { store },
-      ),
-    );
+  return deckServer('h', options).tool(
+    'weather',
+    { input: WEATHER_INPUT },
+    linear(
+      async ({ location }, ctx) => {
+        audit(location); // runs once: the retry resumes the frame, it does not re-enter it
+        const units = await ctx.elicit(UNITS_QUESTION, UnitsForm).then((form) => form.units, orDefault);
+        return weather(location, units);
+      },
+      { store },
+    ),
+  );
 };
 
 export const createServer = weatherServer().createServer;

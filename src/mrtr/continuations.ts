@@ -1,5 +1,5 @@
 /**
- * Where option H keeps suspended linear handlers between rounds: in this process's memory, under
+ * Where `linear()` keeps suspended handlers between rounds: in this process's memory, under
  * a random id that travels in the sealed `requestState`, for a TTL, with a cap on how many wait.
  */
 import { McpResolveError } from '../errors.js';

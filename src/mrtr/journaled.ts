@@ -1,5 +1,5 @@
 /**
- * Option J: a linear handler replayed from a sealed journal. Every round runs the handler from the
+ * A linear handler replayed from a sealed journal. Every round runs the handler from the
  * top; `ctx.step` returns the recorded result instead of running again, and `ctx.elicit` returns
  * the recorded answer to the same question (pinned by digest) or leaves the handler waiting on a
  * promise that never settles. The round then ends with one `input_required` carrying every

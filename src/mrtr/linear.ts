@@ -1,5 +1,5 @@
 /**
- * Option H: a linear handler whose `await ctx.elicit()` is a genuine suspension point. The
+ * A linear handler whose `await ctx.elicit()` is a genuine suspension point. The
  * handler's frame (its pending promise) stays in this process's memory between rounds, in a
  * continuation store with a TTL, keyed by a random id that travels in the sealed `requestState`.
  * A round that reaches another instance, or arrives after the TTL, fails with a clear error

@@ -1,5 +1,5 @@
 /**
- * Option F: an at-most-once guard for side effects in a modern-native body. `withOnce(body)`
+ * An at-most-once guard for side effects in a modern-native body. `withOnce(body)`
  * keeps the keys of effects that already ran in the state the body returns (sealed by the library)
  * and hands the body its own state back untouched; `once(ctx, key, fn)` skips `fn` when `key` is
  * recorded. Not crash-safe: an effect that ran in a round whose reply never reached the client runs
@@ -74,7 +74,7 @@ export async function once<T>(ctx: ToolContext, key: string, fn: () => T | Promi
     throw new McpResolveError(
       'invalid_usage',
       `once(): ctx does not belong to a withOnce() body (key '${key}'). ` +
-        'Wrap the tool body: .tool(name, { input }).handle(withOnce(async (args, ctx) => …)).',
+        'Wrap the tool body: .tool(name, { input }, withOnce(async (args, ctx) => …)).',
       { data: { api: 'once()' } },
     );
   }

@@ -1,5 +1,5 @@
 /**
- * Asking on a legacy (2025-11-25) session from a hand-written body (options B, C and D): one real
+ * Asking on a legacy (2025-11-25) session from a hand-written body: one real
  * server-to-client request related to the call, through the questions layer's legacy strategy, so
  * it is gated, pushed and validated exactly like a resolver's question.
  */
@@ -18,7 +18,7 @@ export const DEFAULT_PUSH_TIMEOUT_MS = DEFAULT_LEGACY_QUESTION_TIMEOUT_MS;
 
 /** Options of the push primitives. */
 export interface PushOptions {
-  /** How long the question may wait for the human, in ms; progress notifications reset it. */
+  /** How long the question may wait for the human, in ms; progress notifications reset it. @default 600000 */
   readonly timeoutMs?: number;
 }
 

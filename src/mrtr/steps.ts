@@ -1,5 +1,5 @@
 /**
- * Option G: a tool body made of named steps. Each incomplete step may return `input_required` or
+ * A tool body made of named steps. Each incomplete step may return `input_required` or
  * data; data is recorded in the sealed state and the step never runs again in this call. The end
  * step receives every result and runs exactly once, in the round where every step is done, so
  * side effects placed there cannot repeat.
@@ -164,7 +164,7 @@ class Builder {
 
 /**
  * Builds a tool body from named steps: `define` receives an empty builder and returns it after
- * `.ask(…)` steps and one `.end(…)`. In `.tool(name, { input }).handle(steps((s) => …))` the
+ * `.ask(…)` steps and one `.end(…)`. In `.tool(name, { input }, steps((s) => …))` the
  * step functions' `args` are typed from `input`.
  */
 export function steps<TArgs>(

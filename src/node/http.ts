@@ -24,10 +24,6 @@ import { isMalformedHost, MALFORMED_HOST_BODY } from '../hosting/rebindingGuard.
 import type { DualEraHttpOptions } from '../hosting/options.js';
 import { resolveServerTimeouts } from './serverTimeouts.js';
 
-export { createDualEraHandler } from '../hosting/dualEraHandler.js';
-export type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHandler.js';
-export type { DualEraHttpOptions } from '../hosting/options.js';
-
 /** Options of `serveHttp`. */
 export interface ServeHttpOptions extends DualEraHttpOptions {
   /** TCP port; `0` picks a free one. @default 0 */

@@ -34,7 +34,7 @@ export function isSentinelConnection(connection: RedisConnection): connection is
 
 /** Options of {@link connectRedis}. */
 export interface RedisConnectOptions {
-  /** How long one command may wait for Redis before it fails, in ms (default 2,000). */
+  /** How long one command may wait for Redis before it fails, in ms. @default 2000 */
   readonly commandTimeoutMs?: number;
   /** How long the first connection may take, in ms (default 5,000). */
   readonly connectTimeoutMs?: number;

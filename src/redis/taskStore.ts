@@ -22,11 +22,11 @@ import { withDeadline } from './connection.js';
 
 /** Options of {@link createRedisTaskStore}. */
 export interface RedisTaskStoreOptions {
-  /** Prefix of the task keys (default `mcp-resolve:task:`); use one per server sharing a Redis. */
+  /** Prefix of the task keys; use one per server sharing a Redis. @default 'mcp-resolve:task:' */
   readonly keyPrefix?: string;
   /**
-   * How long one store call may wait for Redis, in ms (default 5,000); then it fails (the client
-   * gets a masked error), and a write Redis reaches after that is refused there, never applied.
+   * How long one store call may wait for Redis, in ms; then it fails (the client gets a masked
+   * error), and a write Redis reaches after that is refused there, never applied. @default 5000
    */
   readonly storeTimeoutMs?: number;
 }

@@ -37,12 +37,21 @@ import { observedTasks } from './options.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import { InboundMessages } from '../telemetry/inbound.js';
 
-/** A declared tool waiting for its body: what `.tool(name, declaration)` returns. */
+/** `TResolve`, or none while unsettled: a tool without `resolve` leaves it `never` while a wrapper call in the body's
+ * place (`journaled(…)`) is checked, which would type the wrapper's `args` as `unknown` instead of from `input`. */
+type ResolvedOrNone<TResolve extends ResolveShape> = [TResolve] extends [never] ? Record<never, never> : TResolve;
+
+/** A tool's declaration, its resolvers checked against its input. */
+type CheckedDeclaration<TInput extends ToolInput, TResolve extends ResolveShape, TOutput> = ToolDeclaration<
+  TInput,
+  TResolve,
+  TOutput
+> & { readonly resolve?: CheckedResolve<InputValues<TInput>, TResolve> };
+
+/** A declared tool waiting for its body: what `.tool(name, declaration)` returns.
+ * @deprecated Pass the body as the third argument: `.tool(name, declaration, body)`. */
 export interface ToolStep<TServer, TInput extends ToolInput, TResolve extends ResolveShape, TOutput> {
-  /**
-   * Registers the tool with `body` and returns the server. Throws like `.tool(name, declaration, body)`:
-   * a name already registered, or a resolver graph that cannot run.
-   */
+  /** Registers the tool with `body` and returns the server; throws like `.tool(name, declaration, body)`. */
   handle(body: ToolBody<TInput, TResolve, TOutput>): TServer;
 }
 
@@ -95,24 +104,10 @@ export class McpResolveServer {
   }
 
   /**
-   * Declares a tool whose body comes next: `.tool(name, declaration).handle(body)` registers it and
-   * returns this server. The declaration fixes the body's parameter types first, so a wrapper
-   * passed to `handle` (`journaled`, `linear`, `steps`, `withOnce`, `byEra`) types its handler's
-   * `args` from `input` without annotations.
-   */
-  tool<
-    TInput extends ToolInput = Record<never, never>,
-    TResolve extends ResolveShape = Record<never, never>,
-    TOutput = undefined,
-  >(
-    name: string,
-    declaration: ToolDeclaration<TInput, TResolve, TOutput> & {
-      readonly resolve?: CheckedResolve<InputValues<TInput>, TResolve>;
-    },
-  ): ToolStep<this, TInput, TResolve, TOutput>;
-  /**
    * Registers a tool. Throws at once if the resolver graph cannot run (a cycle, an argument the
-   * input lacks, a resolved parameter that is also a model argument).
+   * input lacks, a resolved parameter that is also a model argument). The declaration types the
+   * body's parameters, so a wrapper of `mcp-resolve/mrtr` (`journaled`, `linear`, `steps`,
+   * `withOnce`, `byEra`) types its handler's `args` from `input` without annotations.
    */
   tool<
     TInput extends ToolInput = Record<never, never>,
@@ -120,11 +115,22 @@ export class McpResolveServer {
     TOutput = undefined,
   >(
     name: string,
-    declaration: ToolDeclaration<TInput, TResolve, TOutput> & {
-      readonly resolve?: CheckedResolve<InputValues<TInput>, TResolve>;
-    },
-    body: NoInfer<ToolBody<TInput, TResolve, TOutput>>,
+    declaration: CheckedDeclaration<TInput, TResolve, TOutput>,
+    body: NoInfer<ToolBody<TInput, ResolvedOrNone<TResolve>, TOutput>>,
   ): this;
+  /**
+   * Declares a tool whose body comes next: `.tool(name, declaration).handle(body)` registers it.
+   * @deprecated Pass the body as the third argument: `.tool(name, declaration, body)` (a wrapper's
+   * `args` are typed from `input` there too). This form goes in the next minor version.
+   */
+  tool<
+    TInput extends ToolInput = Record<never, never>,
+    TResolve extends ResolveShape = Record<never, never>,
+    TOutput = undefined,
+  >(
+    name: string,
+    declaration: CheckedDeclaration<TInput, TResolve, TOutput>,
+  ): ToolStep<this, TInput, TResolve, TOutput>;
   tool(
     name: string,
     declaration: ToolDeclaration<ToolInput, ResolveShape, unknown>,

@@ -40,16 +40,16 @@ const server = () => new McpResolveServer({ name: 'primitives', version: '1.0.0'
 describe('once (option F)', () => {
   it("keeps its guard across the SDK shim's re-entries on legacy, and hands the body its own state back", async () => {
     let effects = 0;
-    const tool = server()
-      .tool('weather', { input: INPUT })
-      .handle(
-        withOnce(async (_args, ctx) => {
-          await once(ctx, 'effect', () => void (effects += 1));
-          const pick = answerOf(ctx, 'pick', Pick);
-          if (pick === undefined) return inputRequired({ inputRequests: { pick: PICK_REQUEST }, requestState: 'mine' });
-          return `${String(ctx.mcpReq.requestState())}: ${pick.action === 'accept' ? pick.value.pick : pick.action}`;
-        }),
-      );
+    const tool = server().tool(
+      'weather',
+      { input: INPUT },
+      withOnce(async (_args, ctx) => {
+        await once(ctx, 'effect', () => void (effects += 1));
+        const pick = answerOf(ctx, 'pick', Pick);
+        if (pick === undefined) return inputRequired({ inputRequests: { pick: PICK_REQUEST }, requestState: 'mine' });
+        return `${String(ctx.mcpReq.requestState())}: ${pick.action === 'accept' ? pick.value.pick : pick.action}`;
+      }),
+    );
     for (const era of ['modern', 'legacy'] as const) {
       effects = 0;
       const seen = await observe(await connect(tool.createServer, { era, elicit: () => accept({ pick: 'p' }) }));
@@ -64,14 +64,14 @@ describe('once (option F)', () => {
 
   it('runs concurrent calls for one key once', async () => {
     let effects = 0;
-    const tool = server()
-      .tool('weather', { input: INPUT })
-      .handle(
-        withOnce(async (_args, ctx) => {
-          const runs = await Promise.all([1, 2, 3].map(() => once(ctx, 'effect', () => (effects += 1))));
-          return runs.join(',');
-        }),
-      );
+    const tool = server().tool(
+      'weather',
+      { input: INPUT },
+      withOnce(async (_args, ctx) => {
+        const runs = await Promise.all([1, 2, 3].map(() => once(ctx, 'effect', () => (effects += 1))));
+        return runs.join(',');
+      }),
+    );
     expect((await observe(await connect(tool.createServer, { era: 'modern' }))).text).toBe('1,,');
     expect(effects).toBe(1);
   });
@@ -83,32 +83,32 @@ describe('once (option F)', () => {
     const seen = await observe(await connect(tool.createServer, { era: 'modern' }));
     expect(seen.isError).toBe(true);
     expect(seen.text).toBe(
-      "once(): ctx does not belong to a withOnce() body (key 'effect'). Wrap the tool body: .tool(name, { input }).handle(withOnce(async (args, ctx) => …)).",
+      "once(): ctx does not belong to a withOnce() body (key 'effect'). Wrap the tool body: .tool(name, { input }, withOnce(async (args, ctx) => …)).",
     );
   });
 });
 
 describe('the step builder (option G)', () => {
   it('types the arguments from the input and each result from its step, without the input_required arm', () => {
-    server()
-      .tool('weather', { input: INPUT })
-      .handle(
-        steps((step) =>
-          step
-            .ask('units', () =>
-              Math.random() > 2 ? inputRequired({ inputRequests: { pick: PICK_REQUEST } }) : ('metric' as const),
-            )
-            .ask('count', (_args, _ctx, results) => {
-              expectTypeOf(results).toEqualTypeOf<{ readonly units: 'metric' }>();
-              return 3;
-            })
-            .end((args, _ctx, results) => {
-              expectTypeOf(args).toEqualTypeOf<{ location: string }>();
-              expectTypeOf(results).toEqualTypeOf<{ readonly units: 'metric'; readonly count: number }>();
-              return `${args.location}: ${results.units} × ${results.count}`;
-            }),
-        ),
-      );
+    server().tool(
+      'weather',
+      { input: INPUT },
+      steps((step) =>
+        step
+          .ask('units', () =>
+            Math.random() > 2 ? inputRequired({ inputRequests: { pick: PICK_REQUEST } }) : ('metric' as const),
+          )
+          .ask('count', (_args, _ctx, results) => {
+            expectTypeOf(results).toEqualTypeOf<{ readonly units: 'metric' }>();
+            return 3;
+          })
+          .end((args, _ctx, results) => {
+            expectTypeOf(args).toEqualTypeOf<{ location: string }>();
+            expectTypeOf(results).toEqualTypeOf<{ readonly units: 'metric'; readonly count: number }>();
+            return `${args.location}: ${results.units} × ${results.count}`;
+          }),
+      ),
+    );
   });
 
   it('rejects a duplicate step name, a missing end step and a foreign definition with invalid_usage', () => {
@@ -140,24 +140,24 @@ describe('the step builder (option G)', () => {
 
   it('gives an asking step its own requestState back, and runs the end step once', async () => {
     let ends = 0;
-    const tool = server()
-      .tool('weather', { input: INPUT })
-      .handle(
-        steps((step) =>
-          step
-            .ask('first', () => 'ready')
-            .ask('pick', (_args, ctx) => {
-              const pick = answerOf(ctx, 'pick', Pick);
-              if (pick === undefined)
-                return inputRequired({ inputRequests: { pick: PICK_REQUEST }, requestState: 'step-own' });
-              return `${String(ctx.mcpReq.requestState())}/${pick.action === 'accept' ? pick.value.pick : pick.action}`;
-            })
-            .end((_args, _ctx, { first, pick }) => {
-              ends += 1;
-              return `${first} ${pick}`;
-            }),
-        ),
-      );
+    const tool = server().tool(
+      'weather',
+      { input: INPUT },
+      steps((step) =>
+        step
+          .ask('first', () => 'ready')
+          .ask('pick', (_args, ctx) => {
+            const pick = answerOf(ctx, 'pick', Pick);
+            if (pick === undefined)
+              return inputRequired({ inputRequests: { pick: PICK_REQUEST }, requestState: 'step-own' });
+            return `${String(ctx.mcpReq.requestState())}/${pick.action === 'accept' ? pick.value.pick : pick.action}`;
+          })
+          .end((_args, _ctx, { first, pick }) => {
+            ends += 1;
+            return `${first} ${pick}`;
+          }),
+      ),
+    );
     const seen = await observe(
       await connect(tool.createServer, { era: 'modern', elicit: () => accept({ pick: 'p' }) }),
     );
@@ -167,22 +167,22 @@ describe('the step builder (option G)', () => {
 
 describe('linear continuations (option H)', () => {
   const linearServer = (store = createContinuationStore()) =>
-    server()
-      .tool('weather', { input: INPUT })
-      .handle(
-        linear(
-          async (_args, ctx) => {
-            try {
-              const [a, b] = await Promise.all([ctx.elicit('Alpha?', Pick), ctx.elicit('Beta?', Pick)]);
-              return `${a.pick} ${b.pick}`;
-            } catch (error) {
-              if (error instanceof ElicitationDeclinedError) return `not accepted: ${error.action}`;
-              throw error;
-            }
-          },
-          { store },
-        ),
-      );
+    server().tool(
+      'weather',
+      { input: INPUT },
+      linear(
+        async (_args, ctx) => {
+          try {
+            const [a, b] = await Promise.all([ctx.elicit('Alpha?', Pick), ctx.elicit('Beta?', Pick)]);
+            return `${a.pick} ${b.pick}`;
+          } catch (error) {
+            if (error instanceof ElicitationDeclinedError) return `not accepted: ${error.action}`;
+            throw error;
+          }
+        },
+        { store },
+      ),
+    );
 
   it('batches concurrent questions in one round and frees the frame when done', async () => {
     const store = createContinuationStore();
@@ -287,14 +287,14 @@ describe('linear continuations (option H)', () => {
 
 describe('era and answers', () => {
   it('eraOf and byEra follow the request, not the server', async () => {
-    const tool = server()
-      .tool('weather', { input: INPUT })
-      .handle(
-        byEra({
-          modern: (_args, ctx) => `modern arm, ${eraOf(ctx)}`,
-          legacy: (_args, ctx) => `legacy arm, ${eraOf(ctx)}`,
-        }),
-      );
+    const tool = server().tool(
+      'weather',
+      { input: INPUT },
+      byEra({
+        modern: (_args, ctx) => `modern arm, ${eraOf(ctx)}`,
+        legacy: (_args, ctx) => `legacy arm, ${eraOf(ctx)}`,
+      }),
+    );
     const texts = await Promise.all(
       (['modern', 'legacy'] as const).map(
         async (era) => (await observe(await connect(tool.createServer, { era }))).text,

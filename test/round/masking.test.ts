@@ -160,13 +160,13 @@ describe('library errors thrown at handlers', () => {
   it('[N1] an uncaught ElicitationDeclinedError (a ToolError) reaches the client verbatim', async () => {
     const hook = recorder();
     const input = { location: z.string() };
-    const server = newServer({ onError: hook.onError })
-      .tool('weather', { input })
-      .handle(
-        linear(async (_args, ctx) => (await ctx.elicit('Units?', z.object({ units: z.string() }))).units, {
-          store: createContinuationStore(),
-        }),
-      );
+    const server = newServer({ onError: hook.onError }).tool(
+      'weather',
+      { input },
+      linear(async (_args, ctx) => (await ctx.elicit('Units?', z.object({ units: z.string() }))).units, {
+        store: createContinuationStore(),
+      }),
+    );
     const result = await call(await connect(server, { era: 'legacy' }), 'weather', { location: 'Oslo' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
