@@ -49,9 +49,13 @@ export interface JournaledContext extends ToolContext {
     message: string,
     schema: TSchema & FlatForm<StandardSchemaV1.InferOutput<TSchema>>,
   ): Promise<ElicitationResult<StandardSchemaV1.InferOutput<TSchema>>>;
-  /** Asks the client's LLM; the result is recorded, so the model is paid once per call. */
+  /**
+   * Asks the client's LLM; the result is recorded, so the model is paid once per call. @deprecated SEP-2577 deprecates sampling as of protocol version 2026-07-28 (it still works): call your own LLM provider's API inside `ctx.step()` instead.
+   */
   sample(params: CreateMessageRequestParams): Promise<SampleResult>;
-  /** Asks the client for its roots. */
+  /**
+   * Asks the client for its roots. @deprecated SEP-2577 deprecates roots as of protocol version 2026-07-28 (it still works): take the paths as tool arguments or from the server's configuration.
+   */
   listRoots(): Promise<Root[]>;
 }
 
