@@ -67,8 +67,6 @@ function deliver(edge: PlanEdge, state: Ready): unknown {
 export class Resolution {
   private readonly ready = new Map<PlanNode, Ready>();
   private readonly waiting = new Set<PlanNode>();
-  /** What a resolver returned during a synchronous attempt that had to stop (a promise or a question), not yet taken up. */
-  private readonly started = new Map<PlanNode, unknown>();
 
   constructor(
     private readonly plan: ResolutionPlan,
@@ -95,8 +93,7 @@ export class Resolution {
       if (this.ready.has(node) || this.waiting.has(node)) continue;
       const input = this.inputOf(node);
       if (input === undefined) continue;
-      let value = this.started.has(node) ? this.started.get(node) : this.run(node, input);
-      this.started.delete(node);
+      let value = this.run(node, input);
       // Awaited only when it is a promise: a synchronous resolver costs no microtask.
       if (isPromiseLike(value)) value = await value;
       const dependsOnAnswer = this.dependsOnAnswer(node);
@@ -109,34 +106,6 @@ export class Resolution {
       else this.ready.set(node, { kind: 'ready', outcome: answer, fromAnswer: true, question: questionText(value) });
     }
     return pending ? PENDING_PASS : { kind: 'resolved', values };
-  }
-
-  /**
-   * Runs a pass synchronously, as long as every resolver returns a plain value: the fast path of a
-   * call that asks nothing and awaits nothing. `undefined` when some resolver returned a promise
-   * or a question; what ran is kept (that return value included), so the next {@link pass} goes on
-   * from there and no resolver runs twice. Returns the resolved values. Called first, once.
-   */
-  passSync(): Record<string, unknown> | undefined {
-    const values: Record<string, unknown> = {};
-    for (const step of this.plan.schedule) {
-      if (step.kind === 'param') {
-        const state = this.ready.get(step.edge.node);
-        if (state === undefined) return undefined;
-        values[step.edge.name] = deliver(step.edge, state);
-      }
-      if (step.kind !== 'run') continue;
-      const { node } = step;
-      const input = this.inputOf(node);
-      if (input === undefined) return undefined;
-      const value = this.run(node, input);
-      if (isPromiseLike(value) || isAsk(value)) {
-        this.started.set(node, value);
-        return undefined;
-      }
-      this.ready.set(node, { kind: 'ready', outcome: { action: 'accept', value }, fromAnswer: false });
-    }
-    return values;
   }
 
   /** A resolver's input (its tool arguments and resolved dependencies), or `undefined` while a dependency is unresolved. */

@@ -9,41 +9,29 @@ import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../context.js';
 import { renderQuestion } from '../questions/render.js';
 import type { Question } from '../questions/render.js';
-import { runRounds } from '../questions/orchestrate.js';
+import { runPasses } from '../questions/runPasses.js';
 import type { RoundStrategy } from '../questions/strategy.js';
 import type { Asker } from './engine.js';
 import { questionText, Resolution } from './engine.js';
 import type { ResolutionPlan } from './graph.js';
 
-/** Where a round's strategy comes from: asked for only when something is awaited or asked. */
-export interface StrategySource {
-  strategy(): RoundStrategy;
-}
-
 /**
- * Resolves `plan` for one call: the resolved values, or the `input_required` reply that ends this
- * round. A call whose resolvers all return plain values is resolved synchronously, without
- * building the era's strategy.
+ * Resolves `plan` for one round: the resolved values, or the `input_required` reply that ends the
+ * round. `strategyOf` is called only when a resolver asks a question, so a call whose resolvers
+ * ask nothing never builds the era's strategy (nor reads its ledger).
  */
-export function resolvePlan(
+export async function resolvePlan(
   plan: ResolutionPlan,
   args: Readonly<Record<string, unknown>>,
   ctx: ToolContext,
-  source: StrategySource,
-): Record<string, unknown> | Promise<Record<string, unknown> | InputRequiredResult> {
-  const resolution = new Resolution(plan, args, ctx);
-  return resolution.passSync() ?? resolveInRounds(plan, resolution, source.strategy());
-}
-
-/** Goes on from a synchronous attempt that stopped: passes and questions, round by round, on `strategy`. */
-function resolveInRounds(
-  plan: ResolutionPlan,
-  resolution: Resolution,
-  strategy: RoundStrategy,
+  strategyOf: () => RoundStrategy,
 ): Promise<Record<string, unknown> | InputRequiredResult> {
+  const resolution = new Resolution(plan, args, ctx);
+  let strategy: RoundStrategy | undefined;
   const waiting: Question[] = [];
   const asker: Asker = {
     async ask(node, ask, dependsOnAnswer) {
+      strategy ??= strategyOf();
       const question: Question = {
         key: node.key,
         label: node.label,
@@ -59,7 +47,7 @@ function resolveInRounds(
       return undefined;
     },
   };
-  return runRounds(strategy, {
+  return runPasses(() => (strategy ??= strategyOf()), {
     async run() {
       const pass = await resolution.pass(asker);
       if (pass.kind === 'resolved') return { kind: 'done', value: pass.values };

@@ -2,14 +2,13 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
-import type { RoundServices } from './roundScope.js';
 import { eraOf, protocolVersionOf } from './requestEra.js';
-import { isPromiseLike } from '../promise.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
+import type { InstanceServices } from './services.js';
 
 /** Starts the observer of a request to `target`, or `undefined` when the server has no `telemetry` (or it failed). */
 export function startTrace(
-  services: RoundServices,
+  services: InstanceServices,
   ctx: ServerContext,
   method: string,
   target: string,
@@ -40,29 +39,18 @@ interface EndedResult {
   readonly resultType?: string;
 }
 
-/** Ends `trace` with how `result` (a value, a promise, or a thrown error) ended the round; returns `result` unchanged. */
-export function endTrace<T extends object>(trace: RequestTrace, result: () => T | Promise<T>): T | Promise<T> {
-  let value: T | Promise<T>;
-  try {
-    value = result();
-  } catch (error) {
-    trace.end('error', error);
-    throw error;
-  }
-  if (!isPromiseLike(value)) return ended(trace, value);
-  return value.then(
-    (settled) => ended(trace, settled),
-    (error: unknown) => {
-      trace.end('error', error);
-      throw error;
-    },
-  );
+/** Ends `trace` (when the request has one) with how `result` ended the round; returns `result`. */
+export function endTrace<T extends object>(trace: RequestTrace | undefined, result: T): T {
+  if (trace === undefined) return result;
+  const ended: EndedResult = result;
+  if (isInputRequiredResult(result)) trace.end('input_required');
+  else if (ended.resultType === 'task') trace.end('task');
+  else trace.end(ended.isError === true ? 'tool_error' : 'completed');
+  return result;
 }
 
-function ended<T extends object>(trace: RequestTrace, value: T): T {
-  const result: EndedResult = value;
-  if (isInputRequiredResult(value)) trace.end('input_required');
-  else if (result.resultType === 'task') trace.end('task');
-  else trace.end(result.isError === true ? 'tool_error' : 'completed');
-  return value;
+/** Ends `trace` (when the request has one) with the error that ended the round; returns `error`, to rethrow. */
+export function failTrace(trace: RequestTrace | undefined, error: unknown): unknown {
+  trace?.end('error', error);
+  return error;
 }

@@ -1,0 +1,194 @@
+/**
+ * A round's sealed state, the steps every multi-round request (tools/call, prompts/get,
+ * resources/read) shares: open the state before anything runs ({@link openRoundState}), hand the
+ * handler its plaintext, run one pass of resolvers on the request's era ({@link RoundState.resolve}),
+ * and seal whatever state goes back out ({@link RoundState.sealAsked}).
+ */
+import type { InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
+import { isInputRequiredResult } from '@modelcontextprotocol/server';
+
+import { McpResolveError } from '../errors.js';
+import { answerLimit, elicitationCompleter, requestTrace, type ToolContext, withStateAccessor } from '../context.js';
+import { Ledger } from '../questions/ledger.js';
+import { strategyFor, type RoundStrategy } from '../questions/strategy.js';
+import type { ResolutionPlan } from '../resolvers/graph.js';
+import { resolvePlan } from '../resolvers/resolvePlan.js';
+import type { RequestBinding } from '../state/binding.js';
+import type { RequestStateSealer } from '../state/sealer.js';
+import { splitCarried, withCarried } from '../telemetry/carried.js';
+import type { RequestTrace } from '../telemetry/hooks.js';
+import { clientCapabilitiesOf, eraOf } from './requestEra.js';
+import type { InstanceServices } from './services.js';
+
+/** The plan that resolved a handler's parameters, and what the handler is (for the message). */
+export interface ResolvedBy {
+  readonly plan: ResolutionPlan;
+  readonly handler: 'tool' | 'prompt';
+}
+
+/** What sealed state of a request is bound to, before the principal is read: its method, target and arguments. */
+export type RoundTarget = Omit<RequestBinding, 'principal'>;
+
+/**
+ * The one rule for a handler that returns `input_required` itself where it cannot: when resolvers
+ * drive the flow (one flow per call, for tools and prompts alike), or when the tool runs as a task
+ * (a task asks through its resolvers, parked in `input_required`). Both are `invalid_usage`, shown
+ * to the client unmasked.
+ */
+export function refusedInputRequired(handler: 'tool' | 'prompt', task?: { readonly tool: string }): McpResolveError {
+  const message =
+    task === undefined
+      ? `the multi-round flow is driven either by resolvers or by the ${handler} body: a ${handler} with resolved parameters cannot return input_required itself`
+      : `Tool ${task.tool} returned input_required from its body while running as a task; ask through a resolver instead.`;
+  return new McpResolveError('invalid_usage', message, { data: { api: 'input_required' } });
+}
+
+/** A builder's view of a readonly type. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * Opens the request's sealed state (throwing the frozen error for anything not minted for exactly
+ * this request, telling `trace` what the state carried or why it was refused) and returns the
+ * round's state. A first round carries no state.
+ */
+export async function openRoundState(
+  sdkCtx: ServerContext,
+  target: RoundTarget,
+  services: InstanceServices,
+  trace: RequestTrace | undefined,
+): Promise<RoundState> {
+  const token = sdkCtx.mcpReq.requestState();
+  if (typeof token !== 'string') {
+    trace?.opened(undefined, undefined, undefined);
+    return new RoundState(sdkCtx, undefined, target, services, trace);
+  }
+  const binding = bindingOf(target, sdkCtx, services);
+  const startedAt = trace === undefined ? undefined : Date.now();
+  let refusal: string | undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = await services.sealer.open(token, binding, trace && ((reason) => (refusal = reason)));
+  } catch (error) {
+    trace?.opened(undefined, refusal ?? 'error', startedAt);
+    throw error;
+  }
+  const { carried, state } = splitCarried(bytes);
+  trace?.opened(carried, undefined, startedAt);
+  return new RoundState(sdkCtx, decoder.decode(state), target, services, trace, binding);
+}
+
+/** What sealed state of this request is bound to: its target, and the principal read from `ctx`. */
+function bindingOf(target: RoundTarget, ctx: ServerContext, services: InstanceServices): RequestBinding {
+  return Object.assign({}, target, { principal: services.principal(ctx) });
+}
+
+/** The context handlers receive, built once per request (no per-call closures: this is the hot path of every call). */
+function toolContextOf(
+  sdkCtx: ServerContext,
+  plaintext: string | undefined,
+  services: InstanceServices,
+  trace: RequestTrace | undefined,
+): ToolContext {
+  const era = eraOf(sdkCtx);
+  // Object.assign, not `{ ...sdkCtx, era }`: on Node 20 a spread followed by more properties takes
+  // V8's slow path (≈ 1 µs per call, measured), more than the rest of this step.
+  const ctx: Mutable<ToolContext> = Object.assign({}, sdkCtx, {
+    era,
+    clientCapabilities: clientCapabilitiesOf(sdkCtx, services.server, era),
+  });
+  // The SDK's notifier on this connection's own Server: the page step of a URL question reports completion here.
+  if (era === 'legacy') ctx[elicitationCompleter] = services.completeElicitation;
+  if (trace !== undefined) ctx[requestTrace] = trace;
+  ctx[answerLimit] = services.maxAnswerBytes;
+  // With no state the SDK's accessor already answers `undefined`; only plaintext replaces it.
+  if (plaintext !== undefined) ctx.mcpReq = withStateAccessor(sdkCtx.mcpReq, plaintext);
+  return ctx;
+}
+
+/** The context of a request that runs no round of its own (a task resumed by `tasks/update`): no state, no trace. */
+export function contextOf(sdkCtx: ServerContext, services: InstanceServices): ToolContext {
+  return toolContextOf(sdkCtx, undefined, services, undefined);
+}
+
+/** One round's state, opened: its context, its binding (computed only when state arrives or leaves) and its plaintext. */
+export class RoundState {
+  /** The context handlers receive: the SDK's, plus the era, with `requestState()` returning plaintext. */
+  readonly ctx: ToolContext;
+  #binding: RequestBinding | undefined;
+
+  constructor(
+    sdkCtx: ServerContext,
+    private readonly plaintext: string | undefined,
+    private readonly target: RoundTarget,
+    readonly services: InstanceServices,
+    /** The request's observer, when the server has one. */
+    readonly trace: RequestTrace | undefined,
+    binding?: RequestBinding,
+  ) {
+    this.ctx = toolContextOf(sdkCtx, plaintext, services, trace);
+    this.#binding = binding;
+  }
+
+  /**
+   * Runs one pass of `plan` (the legacy era pushes its questions and passes again, in process): the
+   * resolved values, or the `input_required` result to return, its ledger sealed.
+   */
+  async resolve(
+    plan: ResolutionPlan,
+    args: Readonly<Record<string, unknown>>,
+  ): Promise<Record<string, unknown> | InputRequiredResult> {
+    if (plan.params.length === 0) return {};
+    const outcome = await resolvePlan(plan, args, this.ctx, () => this.strategy());
+    return isInputRequiredResult(outcome) ? this.sealAsked(outcome) : outcome;
+  }
+
+  /**
+   * A handler's own `input_required` on its way out (or the resolvers'), its `requestState` sealed.
+   * When resolvers drive the flow (`resolvedBy` has resolved parameters) the body may not ask
+   * itself: one flow per call, for tools and prompts alike (`invalid_usage`).
+   */
+  async sealAsked(value: InputRequiredResult, resolvedBy?: ResolvedBy): Promise<InputRequiredResult> {
+    if (resolvedBy !== undefined && resolvedBy.plan.params.length > 0) throw refusedInputRequired(resolvedBy.handler);
+    const state = value.requestState;
+    return state === undefined ? value : { ...value, requestState: await this.seal(state) };
+  }
+
+  /** Seals `state` for the response; bound to this request. */
+  seal(state: string): Promise<string> {
+    // The principal is read once, when state first arrives or leaves.
+    this.#binding ??= bindingOf(this.target, this.ctx, this.services);
+    const { trace } = this;
+    if (trace === undefined)
+      return this.services.sealer.seal(withCarried(encoder.encode(state), undefined), this.#binding);
+    return sealTraced(this.services.sealer, withCarried(encoder.encode(state), trace.carry()), this.#binding, trace);
+  }
+
+  /** The era's strategy for this round, over the progress the state carried (built only when something is awaited or asked). */
+  private strategy(): RoundStrategy {
+    const { plaintext } = this;
+    // A carried ledger this version cannot read means "no progress yet": the call starts over.
+    const ledger = plaintext === undefined ? Ledger.fresh() : (Ledger.decode(plaintext) ?? Ledger.blank());
+    return strategyFor(this.ctx, { ledger, legacyTimeoutMs: this.services.legacyQuestionTimeoutMs });
+  }
+}
+
+/** Seals for an observed request, telling its trace how long sealing took and whether it failed. */
+async function sealTraced(
+  sealer: RequestStateSealer,
+  plaintext: Uint8Array,
+  binding: RequestBinding,
+  trace: RequestTrace,
+): Promise<string> {
+  const startedAt = Date.now();
+  try {
+    const token = await sealer.seal(plaintext, binding);
+    trace.sealed(startedAt);
+    return token;
+  } catch (error) {
+    trace.sealed(startedAt, 'error');
+    throw error;
+  }
+}
