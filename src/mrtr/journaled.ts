@@ -214,32 +214,35 @@ async function runJournaled<TArgs>(
 
   const running = (async () => handler(args, journaledCtx))();
   try {
-    return await runPasses(() => strategy, {
-      async run() {
-        const outcome = await gate.settle(running);
-        switch (outcome.kind) {
-          case 'fatal':
-          case 'error':
-            throw outcome.error;
-          case 'done':
-            if (isInputRequiredResult(outcome.value)) {
-              throw new McpResolveError(
-                'invalid_usage',
-                'journaled(): the handler returned input_required itself; ask with ctx.elicit(), ctx.sample() or ctx.listRoots().',
-                { data: { api: 'journaled()' } },
-              );
-            }
-            return { kind: 'done', value: outcome.value };
-          case 'suspended':
-            return { kind: 'waiting', questions: outcome.questions };
-        }
+    return await runPasses(
+      { strategy: () => strategy },
+      {
+        async run() {
+          const outcome = await gate.settle(running);
+          switch (outcome.kind) {
+            case 'fatal':
+            case 'error':
+              throw outcome.error;
+            case 'done':
+              if (isInputRequiredResult(outcome.value)) {
+                throw new McpResolveError(
+                  'invalid_usage',
+                  'journaled(): the handler returned input_required itself; ask with ctx.elicit(), ctx.sample() or ctx.listRoots().',
+                  { data: { api: 'journaled()' } },
+                );
+              }
+              return { kind: 'done', value: outcome.value };
+            case 'suspended':
+              return { kind: 'waiting', questions: outcome.questions };
+          }
+        },
+        async settle(question, outcome) {
+          gate.answered(question.key);
+          waiting.get(question.key)?.(outcome);
+          waiting.delete(question.key);
+        },
       },
-      async settle(question, outcome) {
-        gate.answered(question.key);
-        waiting.get(question.key)?.(outcome);
-        waiting.delete(question.key);
-      },
-    });
+    );
   } finally {
     gate.close();
   }

@@ -22,17 +22,17 @@ export interface PassingWork<T> {
 }
 
 /**
- * Passes `work` to its value, or to the `input_required` reply that ends this round. `strategy`
- * is asked for only when a pass waits on questions.
+ * Passes `work` to its value, or to the `input_required` reply that ends this round. The round's
+ * strategy is asked for only when a pass waits on questions.
  */
 export async function runPasses<T>(
-  strategy: () => RoundStrategy,
+  source: { strategy(): RoundStrategy },
   work: PassingWork<T>,
 ): Promise<T | InputRequiredResult> {
   for (;;) {
     const reached = await work.run();
     if (reached.kind === 'done') return reached.value;
-    const end = await strategy().end(reached.questions);
+    const end = await source.strategy().end(reached.questions);
     if (end.kind === 'reply') return end.result;
     for (const answer of end.answers) await work.settle(answer.question, answer.outcome);
   }

@@ -12,7 +12,8 @@ import { answerLimit, elicitationCompleter, requestTrace, type ToolContext, with
 import { Ledger } from '../questions/ledger.js';
 import { strategyFor, type RoundStrategy } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
-import { resolvePlan } from '../resolvers/resolvePlan.js';
+import { isPromiseLike } from '../promise.js';
+import { resolvePlan, type StrategySource } from '../resolvers/resolvePlan.js';
 import type { RequestBinding } from '../state/binding.js';
 import type { RequestStateSealer } from '../state/sealer.js';
 import { splitCarried, withCarried } from '../telemetry/carried.js';
@@ -114,7 +115,7 @@ export function contextOf(sdkCtx: ServerContext, services: InstanceServices): To
 }
 
 /** One round's state, opened: its context, its binding (computed only when state arrives or leaves) and its plaintext. */
-export class RoundState {
+export class RoundState implements StrategySource {
   /** The context handlers receive: the SDK's, plus the era, with `requestState()` returning plaintext. */
   readonly ctx: ToolContext;
   #binding: RequestBinding | undefined;
@@ -133,16 +134,24 @@ export class RoundState {
   }
 
   /**
-   * Runs one pass of `plan` (the legacy era pushes its questions and passes again, in process): the
-   * resolved values, or the `input_required` result to return, its ledger sealed.
+   * Resolves `plan` for this round (a pass; the legacy era pushes its questions and passes again,
+   * in process): the resolved values, or the `input_required` result to return, its ledger sealed.
+   * Synchronous when every resolver returned a plain value (the call that asks nothing).
    */
-  async resolve(
+  resolve(
     plan: ResolutionPlan,
     args: Readonly<Record<string, unknown>>,
-  ): Promise<Record<string, unknown> | InputRequiredResult> {
+  ): Record<string, unknown> | Promise<Record<string, unknown> | InputRequiredResult> {
     if (plan.params.length === 0) return {};
-    const outcome = await resolvePlan(plan, args, this.ctx, () => this.strategy());
-    return isInputRequiredResult(outcome) ? this.sealAsked(outcome) : outcome;
+    const outcome = resolvePlan(plan, args, this.ctx, this);
+    return isPromiseLike(outcome) ? this.sealedOutcome(outcome) : outcome;
+  }
+
+  private async sealedOutcome(
+    outcome: Promise<Record<string, unknown> | InputRequiredResult>,
+  ): Promise<Record<string, unknown> | InputRequiredResult> {
+    const settled = await outcome;
+    return isInputRequiredResult(settled) ? this.sealAsked(settled) : settled;
   }
 
   /**
@@ -167,7 +176,7 @@ export class RoundState {
   }
 
   /** The era's strategy for this round, over the progress the state carried (built only when something is awaited or asked). */
-  private strategy(): RoundStrategy {
+  strategy(): RoundStrategy {
     const { plaintext } = this;
     // A carried ledger this version cannot read means "no progress yet": the call starts over.
     const ledger = plaintext === undefined ? Ledger.fresh() : (Ledger.decode(plaintext) ?? Ledger.blank());

@@ -15,6 +15,7 @@ import type {
 import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
+import { isPromiseLike } from '../promise.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
 import { endTrace, failTrace, startTrace } from './requestTrace.js';
 import type { RoundState } from './roundState.js';
@@ -60,9 +61,12 @@ async function answerToolCall(
   state: RoundState,
 ): Promise<ToolCallResult> {
   try {
-    const resolved = await state.resolve(tool.plan, args);
+    let resolved = state.resolve(tool.plan, args);
+    // Awaited only when a resolver awaited or asked: the call that asks nothing costs no microtask here.
+    if (isPromiseLike(resolved)) resolved = await resolved;
     if (isInputRequiredResult(resolved)) return resolved;
-    const value = await runBody(tool, args, resolved, state.ctx);
+    let value = runBody(tool, args, resolved, state.ctx);
+    if (isPromiseLike(value)) value = await value;
     // The body's own input_required is sealed, or refused when resolvers drive the flow.
     if (isInputRequiredResult(value)) return await state.sealAsked(value, tool.resolvedBy);
     return await checkedResult(tool, value, state.services);
@@ -98,7 +102,9 @@ const NO_INPUT: ValidatedInput = { ok: true, args: {} };
 /** Validates a call's arguments against the tool's input. */
 export async function validateInput(tool: CompiledTool, rawArgs: Record<string, unknown>): Promise<ValidatedInput> {
   if (tool.input === undefined) return NO_INPUT;
-  const parsed = await tool.input['~standard'].validate(rawArgs);
+  let parsed = tool.input['~standard'].validate(rawArgs);
+  // Awaited only when the schema validates asynchronously (zod answers synchronously).
+  if (isPromiseLike(parsed)) parsed = await parsed;
   if (!parsed.issues) return { ok: true, args: parsed.value as Record<string, unknown> };
   const detail = parsed.issues.map(issueText).join('; ');
   return { ok: false, error: toolError(`Input validation error: Invalid arguments for tool ${tool.name}: ${detail}`) };
@@ -135,7 +141,8 @@ export async function checkedResult(
   const result = toResult(tool, value);
   if (tool.output === undefined || result.isError)
     return services.server.projectCallToolResult(result, tool.outputJson);
-  const checked = await tool.output['~standard'].validate(result.structuredContent);
+  let checked = tool.output['~standard'].validate(result.structuredContent);
+  if (isPromiseLike(checked)) checked = await checked;
   if (!checked.issues) return services.server.projectCallToolResult(result, tool.outputJson);
   const detail = checked.issues.map((issue) => issue.message).join('; ');
   return toolError(`Output validation error: Invalid structured content for tool ${tool.name}: ${detail}`);

@@ -50,7 +50,7 @@ export class TaskExecution {
       const strategy = new TaskStrategy(record.answers, capabilities, record.attempts, record.taskId);
       let resolved;
       try {
-        resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, () => strategy);
+        resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, { strategy: () => strategy });
       } catch (error) {
         await this.fail(taskId, error, tool, services);
         return;
