@@ -27,8 +27,7 @@ import { askKind, formQuestion, listRoots as rootsMarker, sample as sampleMarker
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
 import type { Question } from '../questions/render.js';
 import { renderQuestion } from '../questions/render.js';
-import { runPasses } from '../questions/runPasses.js';
-import { strategyFor } from '../questions/strategy.js';
+import { runPasses, strategyFor } from '../questions/strategy.js';
 import type { HandlerResult, WrappedBody } from './body.js';
 import { never, RoundGate } from './gate.js';
 import { asRecorded, journalOf } from './json.js';
@@ -214,35 +213,32 @@ async function runJournaled<TArgs>(
 
   const running = (async () => handler(args, journaledCtx))();
   try {
-    return await runPasses(
-      { strategy: () => strategy },
-      {
-        async run() {
-          const outcome = await gate.settle(running);
-          switch (outcome.kind) {
-            case 'fatal':
-            case 'error':
-              throw outcome.error;
-            case 'done':
-              if (isInputRequiredResult(outcome.value)) {
-                throw new McpResolveError(
-                  'invalid_usage',
-                  'journaled(): the handler returned input_required itself; ask with ctx.elicit(), ctx.sample() or ctx.listRoots().',
-                  { data: { api: 'journaled()' } },
-                );
-              }
-              return { kind: 'done', value: outcome.value };
-            case 'suspended':
-              return { kind: 'waiting', questions: outcome.questions };
-          }
-        },
-        async settle(question, outcome) {
-          gate.answered(question.key);
-          waiting.get(question.key)?.(outcome);
-          waiting.delete(question.key);
-        },
+    return await runPasses(strategy, {
+      async run() {
+        const outcome = await gate.settle(running);
+        switch (outcome.kind) {
+          case 'fatal':
+          case 'error':
+            throw outcome.error;
+          case 'done':
+            if (isInputRequiredResult(outcome.value)) {
+              throw new McpResolveError(
+                'invalid_usage',
+                'journaled(): the handler returned input_required itself; ask with ctx.elicit(), ctx.sample() or ctx.listRoots().',
+                { data: { api: 'journaled()' } },
+              );
+            }
+            return { kind: 'done', value: outcome.value };
+          case 'suspended':
+            return { kind: 'waiting', questions: outcome.questions };
+        }
       },
-    );
+      async settle(question, outcome) {
+        gate.answered(question.key);
+        waiting.get(question.key)?.(outcome);
+        waiting.delete(question.key);
+      },
+    });
   } finally {
     gate.close();
   }

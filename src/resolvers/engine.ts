@@ -62,7 +62,7 @@ export function questionText(ask: Ask): string | undefined {
 }
 
 /** Delivers a node's outcome over `edge`; an unwrapped consumer of a decline aborts the call. */
-function deliver(edge: PlanEdge, state: Ready): unknown {
+function deliverOutcome(edge: PlanEdge, state: Ready): unknown {
   const { outcome } = state;
   if (edge.mode === 'outcome') return outcome;
   if (outcome.action === 'accept') return outcome.value;
@@ -100,8 +100,8 @@ export class Resolution {
       if (step.kind !== 'run') {
         const state = this.ready.get(step.edge.node);
         if (state === undefined) progress.pending ||= step.kind === 'param';
-        else if (step.kind === 'param') progress.values[step.edge.name] = deliver(step.edge, state);
-        else deliver(step.edge, state); // a decline its consumer cannot take aborts here, before later branches run
+        else if (step.kind === 'param') progress.values[step.edge.name] = deliverOutcome(step.edge, state);
+        else deliverOutcome(step.edge, state); // a decline its consumer cannot take aborts here, before later branches run
         continue;
       }
       const { node } = step;
@@ -146,7 +146,7 @@ export class Resolution {
     for (const edge of node.deps) {
       const state = this.ready.get(edge.node);
       if (state === undefined) return undefined;
-      input[edge.name] = deliver(edge, state);
+      input[edge.name] = deliverOutcome(edge, state);
     }
     return input;
   }

@@ -11,9 +11,8 @@ import { isPromiseLike } from '../promise.js';
 import type { Ask, ElicitationResult } from '../questions/markers.js';
 import { renderQuestion } from '../questions/render.js';
 import type { Question } from '../questions/render.js';
-import type { PassingWork, PassReached } from '../questions/runPasses.js';
-import { runPasses } from '../questions/runPasses.js';
-import type { RoundStrategy } from '../questions/strategy.js';
+import type { PassingWork, PassReached, RoundEnd, RoundStrategy } from '../questions/strategy.js';
+import { runPasses } from '../questions/strategy.js';
 import type { PassResult } from './engine.js';
 import { questionText, Resolution } from './engine.js';
 import type { PlanNode, ResolutionPlan } from './graph.js';
@@ -43,7 +42,7 @@ export function resolvePlan(
 }
 
 /** The passes of one round's resolution: the questions they meet go to the round's strategy. */
-class PlanPasses implements PassingWork<Record<string, unknown>> {
+class PlanPasses implements PassingWork<Record<string, unknown>>, Pick<RoundStrategy, 'end'> {
   /** The first pass, already started by {@link resolvePlan}; taken up by the first {@link run}. */
   first: PassResult | Promise<PassResult> | undefined;
   private readonly waiting: Question[] = [];
@@ -58,6 +57,11 @@ class PlanPasses implements PassingWork<Record<string, unknown>> {
   /** The round's strategy, built when a question first needs it. */
   strategy(): RoundStrategy {
     return (this.built ??= this.source.strategy());
+  }
+
+  /** Ends a round whose pass waits on `pending`, by the round's strategy. */
+  end(pending: readonly Question[]): Promise<RoundEnd> {
+    return this.strategy().end(pending);
   }
 
   /** Answers a resolver's question from what the round knows, or admits it and leaves it waiting. */

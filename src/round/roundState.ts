@@ -28,7 +28,7 @@ export interface ResolvedBy {
 }
 
 /** What sealed state of a request is bound to, before the principal is read: its method, target and arguments. */
-export type RoundTarget = Omit<RequestBinding, 'principal'>;
+export type BindingTarget = Omit<RequestBinding, 'principal'>;
 
 /**
  * The one rule for a handler that returns `input_required` itself where it cannot: when resolvers
@@ -47,8 +47,8 @@ export function refusedInputRequired(handler: 'tool' | 'prompt', task?: { readon
 /** A builder's view of a readonly type. */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+const stateEncoder = new TextEncoder();
+const stateDecoder = new TextDecoder();
 
 /**
  * Opens the request's sealed state (throwing the frozen error for anything not minted for exactly
@@ -57,7 +57,7 @@ const decoder = new TextDecoder();
  */
 export async function openRoundState(
   sdkCtx: ServerContext,
-  target: RoundTarget,
+  target: BindingTarget,
   services: InstanceServices,
   trace: RequestTrace | undefined,
 ): Promise<RoundState> {
@@ -78,11 +78,11 @@ export async function openRoundState(
   }
   const { carried, state } = splitCarried(bytes);
   trace?.opened(carried, undefined, startedAt);
-  return new RoundState(sdkCtx, decoder.decode(state), target, services, trace, binding);
+  return new RoundState(sdkCtx, stateDecoder.decode(state), target, services, trace, binding);
 }
 
 /** What sealed state of this request is bound to: its target, and the principal read from `ctx`. */
-function bindingOf(target: RoundTarget, ctx: ServerContext, services: InstanceServices): RequestBinding {
+function bindingOf(target: BindingTarget, ctx: ServerContext, services: InstanceServices): RequestBinding {
   return Object.assign({}, target, { principal: services.principal(ctx) });
 }
 
@@ -123,7 +123,7 @@ export class RoundState implements StrategySource {
   constructor(
     sdkCtx: ServerContext,
     private readonly plaintext: string | undefined,
-    private readonly target: RoundTarget,
+    private readonly target: BindingTarget,
     readonly services: InstanceServices,
     /** The request's observer, when the server has one. */
     readonly trace: RequestTrace | undefined,
@@ -171,8 +171,13 @@ export class RoundState implements StrategySource {
     this.#binding ??= bindingOf(this.target, this.ctx, this.services);
     const { trace } = this;
     if (trace === undefined)
-      return this.services.sealer.seal(withCarried(encoder.encode(state), undefined), this.#binding);
-    return sealTraced(this.services.sealer, withCarried(encoder.encode(state), trace.carry()), this.#binding, trace);
+      return this.services.sealer.seal(withCarried(stateEncoder.encode(state), undefined), this.#binding);
+    return sealTraced(
+      this.services.sealer,
+      withCarried(stateEncoder.encode(state), trace.carry()),
+      this.#binding,
+      trace,
+    );
   }
 
   /** The era's strategy for this round, over the progress the state carried (built only when something is awaited or asked). */
