@@ -17,9 +17,8 @@ import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../context.js';
 import { throwMasked } from './masking.js';
 import { assertRegistration } from './registration.js';
-import { endTrace, failTrace, startTrace } from './requestTrace.js';
 import type { RoundState } from './roundState.js';
-import { openRoundState } from './roundState.js';
+import { endTrace, failTrace, openRoundState, startTrace } from './roundState.js';
 import type { InstanceServices } from './services.js';
 
 /** A resource read: the URI, the template's variables (empty for a fixed URI), and the context. */

@@ -1,14 +1,14 @@
 /**
- * A round's sealed state, the steps every multi-round request (tools/call, prompts/get,
- * resources/read) shares: open the state before anything runs ({@link openRoundState}), hand the
- * handler its plaintext, run one pass of resolvers on the request's era ({@link RoundState.resolve}),
- * and seal whatever state goes back out ({@link RoundState.sealAsked}).
+ * A round's state, the steps every multi-round request (tools/call, prompts/get, resources/read)
+ * shares: observe the request ({@link startTrace}, {@link endTrace}), open its sealed state before
+ * anything runs ({@link openRoundState}), hand the handler its plaintext, resolve on the request's
+ * era ({@link RoundState.resolve}), and seal whatever state goes back out ({@link RoundState.sealAsked}).
  */
 import type { InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
-import { answerLimit, elicitationCompleter, requestTrace, type ToolContext, withStateAccessor } from '../context.js';
+import type { ToolContext } from '../context.js';
 import { Ledger } from '../questions/ledger.js';
 import { strategyFor, type RoundStrategy } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
@@ -18,7 +18,7 @@ import type { RequestBinding } from '../state/binding.js';
 import type { RequestStateSealer } from '../state/sealer.js';
 import { splitCarried, withCarried } from '../telemetry/carried.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
-import { clientCapabilitiesOf, eraOf } from './requestEra.js';
+import { protocolVersionOf, eraOf, toolContextOf } from './requestEra.js';
 import type { InstanceServices } from './services.js';
 
 /** The plan that resolved a handler's parameters, and what the handler is (for the message). */
@@ -44,11 +44,57 @@ export function refusedInputRequired(handler: 'tool' | 'prompt', task?: { readon
   return new McpResolveError('invalid_usage', message, { data: { api: 'input_required' } });
 }
 
-/** A builder's view of a readonly type. */
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
 const stateEncoder = new TextEncoder();
 const stateDecoder = new TextDecoder();
+
+/** Starts the observer of a request to `target`, or `undefined` when the server has no `telemetry` (or it failed). */
+export function startTrace(
+  services: InstanceServices,
+  ctx: ServerContext,
+  method: string,
+  target: string,
+  params: { readonly arguments?: Record<string, unknown>; readonly _meta?: Record<string, unknown> },
+): RequestTrace | undefined {
+  const { telemetry } = services;
+  if (telemetry === undefined) return undefined;
+  const era = eraOf(ctx);
+  try {
+    return telemetry.request({
+      method,
+      target,
+      requestId: ctx.mcpReq.id,
+      protocolVersion: protocolVersionOf(ctx, services.server, era),
+      era,
+      arguments: params.arguments ?? {},
+      meta: params._meta,
+      startedAt: services.inbound?.claim(ctx.mcpReq.id) ?? Date.now(),
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** A result as the trace reads it: `isError` on a tool result, `resultType: 'task'` on a created task. */
+interface EndedResult {
+  readonly isError?: boolean;
+  readonly resultType?: string;
+}
+
+/** Ends `trace` (when the request has one) with how `result` ended the round; returns `result`. */
+export function endTrace<T extends object>(trace: RequestTrace | undefined, result: T): T {
+  if (trace === undefined) return result;
+  const ended: EndedResult = result;
+  if (isInputRequiredResult(result)) trace.end('input_required');
+  else if (ended.resultType === 'task') trace.end('task');
+  else trace.end(ended.isError === true ? 'tool_error' : 'completed');
+  return result;
+}
+
+/** Ends `trace` (when the request has one) with the error that ended the round; returns `error`, to rethrow. */
+export function failTrace(trace: RequestTrace | undefined, error: unknown): unknown {
+  trace?.end('error', error);
+  return error;
+}
 
 /**
  * Opens the request's sealed state (throwing the frozen error for anything not minted for exactly
@@ -84,34 +130,6 @@ export async function openRoundState(
 /** What sealed state of this request is bound to: its target, and the principal read from `ctx`. */
 function bindingOf(target: BindingTarget, ctx: ServerContext, services: InstanceServices): RequestBinding {
   return Object.assign({}, target, { principal: services.principal(ctx) });
-}
-
-/** The context handlers receive, built once per request (no per-call closures: this is the hot path of every call). */
-function toolContextOf(
-  sdkCtx: ServerContext,
-  plaintext: string | undefined,
-  services: InstanceServices,
-  trace: RequestTrace | undefined,
-): ToolContext {
-  const era = eraOf(sdkCtx);
-  // Object.assign, not `{ ...sdkCtx, era }`: on Node 20 a spread followed by more properties takes
-  // V8's slow path (≈ 1 µs per call, measured), more than the rest of this step.
-  const ctx: Mutable<ToolContext> = Object.assign({}, sdkCtx, {
-    era,
-    clientCapabilities: clientCapabilitiesOf(sdkCtx, services.server, era),
-  });
-  // The SDK's notifier on this connection's own Server: the page step of a URL question reports completion here.
-  if (era === 'legacy') ctx[elicitationCompleter] = services.completeElicitation;
-  if (trace !== undefined) ctx[requestTrace] = trace;
-  ctx[answerLimit] = services.maxAnswerBytes;
-  // With no state the SDK's accessor already answers `undefined`; only plaintext replaces it.
-  if (plaintext !== undefined) ctx.mcpReq = withStateAccessor(sdkCtx.mcpReq, plaintext);
-  return ctx;
-}
-
-/** The context of a request that runs no round of its own (a task resumed by `tasks/update`): no state, no trace. */
-export function contextOf(sdkCtx: ServerContext, services: InstanceServices): ToolContext {
-  return toolContextOf(sdkCtx, undefined, services, undefined);
 }
 
 /** One round's state, opened: its context, its binding (computed only when state arrives or leaves) and its plaintext. */

@@ -17,9 +17,8 @@ import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/serv
 import type { ToolContext } from '../context.js';
 import { isPromiseLike } from '../promise.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
-import { endTrace, failTrace, startTrace } from './requestTrace.js';
 import type { RoundState } from './roundState.js';
-import { openRoundState } from './roundState.js';
+import { endTrace, failTrace, openRoundState, startTrace } from './roundState.js';
 import type { InstanceServices } from './services.js';
 import type { CompiledTool } from './tool.js';
 

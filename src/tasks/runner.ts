@@ -8,10 +8,9 @@
 import type { CallToolRequest, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
-import { clientCapabilitiesOf, eraOf } from '../round/requestEra.js';
-import { endTrace, failTrace, startTrace } from '../round/requestTrace.js';
+import { clientCapabilitiesOf, contextOf, eraOf } from '../round/requestEra.js';
 import type { RoundState } from '../round/roundState.js';
-import { contextOf, openRoundState } from '../round/roundState.js';
+import { endTrace, failTrace, openRoundState, startTrace } from '../round/roundState.js';
 import type { InstanceServices } from '../round/services.js';
 import type { ToolCallResult } from '../round/toolCall.js';
 import { serveToolCall, toolFailure, validateInput } from '../round/toolCall.js';
