@@ -27,8 +27,7 @@ import { askKind, formQuestion, listRoots as rootsMarker, sample as sampleMarker
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
 import type { Question } from '../questions/render.js';
 import { renderQuestion } from '../questions/render.js';
-import { runRounds } from '../questions/orchestrate.js';
-import { strategyFor } from '../questions/strategy.js';
+import { runPasses, strategyFor } from '../questions/strategy.js';
 import type { HandlerResult, WrappedBody } from './body.js';
 import { never, RoundGate } from './gate.js';
 import { asRecorded, journalOf } from './json.js';
@@ -218,7 +217,7 @@ async function runJournaled<TArgs>(
 
   const running = (async () => handler(args, journaledCtx))();
   try {
-    return await runRounds(strategy, {
+    return await runPasses(strategy, {
       async run() {
         const outcome = await gate.settle(running);
         switch (outcome.kind) {

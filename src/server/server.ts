@@ -14,8 +14,8 @@ import { compilePrompt, registerPrompt } from '../round/prompt.js';
 import type { CompiledResource, ResourceRead } from '../round/resource.js';
 import { compileResource, registerResource } from '../round/resource.js';
 import { createErrorMasker } from '../round/masking.js';
-import type { RoundServices } from '../round/roundScope.js';
-import { callTool } from '../round/call.js';
+import type { InstanceServices } from '../round/services.js';
+import { serveToolCall } from '../round/toolCall.js';
 import type {
   CheckedResolve,
   CompiledTool,
@@ -68,7 +68,7 @@ export class McpResolveServer {
   /** Each library tool's input JSON Schema, for the SDK's SEP-2243 header validation; built with `toolList`. */
   private toolInputs: Map<string, Record<string, unknown>> | undefined;
   /** What every instance's rounds share; only the SDK server differs per instance. */
-  private readonly roundDefaults: Omit<RoundServices, 'server' | 'completeElicitation' | 'inbound'>;
+  private readonly roundDefaults: Omit<InstanceServices, 'server' | 'completeElicitation' | 'inbound'>;
   private readonly prompts = new Map<string, CompiledPrompt>();
   private readonly resources = new Map<string, CompiledResource>();
   private readonly setups: Array<(server: McpServer) => void> = [];
@@ -217,7 +217,7 @@ export class McpResolveServer {
     const { telemetry } = this.options;
     if (telemetry?.served !== undefined)
       mcp.inbound = new InboundMessages((message) => telemetry.served?.(message), mcp.server);
-    const services: RoundServices = {
+    const services: InstanceServices = {
       ...this.roundDefaults,
       server: mcp.server,
       inbound: mcp.inbound,
@@ -236,7 +236,7 @@ export class McpResolveServer {
           if (tool === undefined) return undefined;
           if (tool.task !== undefined && tasks !== undefined)
             return tasks.call(tool, tool.task, request, ctx, services);
-          return callTool(tool, request, ctx, services);
+          return serveToolCall(tool, request, ctx, services);
         },
       },
       this.setups,
