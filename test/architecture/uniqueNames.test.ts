@@ -14,14 +14,6 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 
-/**
- * Names still shared, each with exactly the files that share it: being renamed by issue 30's round
- * step. Empty this list once that lands (the last test fails on an entry that no longer applies).
- */
-const ALLOWED: ReadonlyMap<string, readonly string[]> = new Map([
-  ['Round', ['round/pipeline.ts', 'round/roundScope.ts']],
-]);
-
 function modules(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -72,14 +64,7 @@ describe('the top-level names of src/', () => {
   });
 
   it('are each declared in one file', () => {
-    const unexpected = shared
-      .filter(([name, files]) => ALLOWED.get(name)?.join() !== [...files].sort().join())
-      .map(([name, files]) => `${name}: ${files.join(', ')}`);
+    const unexpected = shared.map(([name, files]) => `${name}: ${files.join(', ')}`);
     expect(unexpected, 'rename all but one, after what each one is').toEqual([]);
-  });
-
-  it('allow only shared names that are still shared', () => {
-    const stale = [...ALLOWED.keys()].filter((name) => (found.get(name)?.length ?? 0) < 2);
-    expect(stale, 'remove these from ALLOWED').toEqual([]);
   });
 });

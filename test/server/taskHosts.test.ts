@@ -24,7 +24,7 @@ describe('the task host a server runs its task tools with', () => {
     const seen: string[] = [];
     const fake: TaskHost = {
       extension: 'example.com/tasks',
-      call: (tool): CallToolResult => {
+      call: async (tool): Promise<CallToolResult> => {
         seen.push(`call ${tool.name}`);
         return { content: [{ type: 'text', text: 'from the fake host' }] };
       },
