@@ -99,19 +99,29 @@ export function failTrace(trace: RequestTrace | undefined, error: unknown): unkn
 /**
  * Opens the request's sealed state (throwing the frozen error for anything not minted for exactly
  * this request, telling `trace` what the state carried or why it was refused) and returns the
- * round's state. A first round carries no state.
+ * round's state. A first round carries no state: its round state is returned at once, not as a
+ * promise (the call that asks nothing costs no microtask here).
  */
-export async function openRoundState(
+export function openRoundState(
   sdkCtx: ServerContext,
   target: BindingTarget,
   services: InstanceServices,
   trace: RequestTrace | undefined,
-): Promise<RoundState> {
+): RoundState | Promise<RoundState> {
   const token = sdkCtx.mcpReq.requestState();
-  if (typeof token !== 'string') {
-    trace?.opened(undefined, undefined, undefined);
-    return new RoundState(sdkCtx, undefined, target, services, trace);
-  }
+  if (typeof token === 'string') return openSealedState(sdkCtx, token, target, services, trace);
+  trace?.opened(undefined, undefined, undefined);
+  return new RoundState(sdkCtx, undefined, target, services, trace);
+}
+
+/** Opens the state `token` a later round carries (see {@link openRoundState}). */
+async function openSealedState(
+  sdkCtx: ServerContext,
+  token: string,
+  target: BindingTarget,
+  services: InstanceServices,
+  trace: RequestTrace | undefined,
+): Promise<RoundState> {
   const binding = bindingOf(target, sdkCtx, services);
   const startedAt = trace === undefined ? undefined : Date.now();
   let refusal: string | undefined;

@@ -17,7 +17,6 @@ import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/serv
 import type { ToolContext } from '../context.js';
 import { isPromiseLike } from '../promise.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
-import type { RoundState } from './roundState.js';
 import { endTrace, failTrace, openRoundState, startTrace } from './roundState.js';
 import type { InstanceServices } from './services.js';
 import type { CompiledTool } from './tool.js';
@@ -29,6 +28,8 @@ export type ToolCallResult = CallToolResult | InputRequiredResult;
  * Serves one `tools/call` round of `tool`, in the order the SDK's own handler runs its steps: open
  * the sealed state, validate the input, resolve, run the body, settle its `input_required`, check
  * and project the output; a failure is the tool's error result, or rethrown as a JSON-RPC error.
+ * Each step is awaited only when it returned a promise: the call that asks nothing and awaits
+ * nothing costs no microtask beyond this function's own (it runs on every call).
  */
 export async function serveToolCall(
   tool: CompiledTool,
@@ -40,37 +41,28 @@ export async function serveToolCall(
   const trace = startTrace(services, sdkCtx, 'tools/call', tool.name, request.params);
   try {
     // State not minted for exactly this call is refused with the frozen -32602, a JSON-RPC error.
-    const state = await openRoundState(
-      sdkCtx,
-      { method: 'tools/call', target: tool.name, arguments: args },
-      services,
-      trace,
-    );
-    const input = await validateInput(tool, args);
-    return endTrace(trace, input.ok ? await answerToolCall(tool, input.args, state) : input.error);
+    let state = openRoundState(sdkCtx, { method: 'tools/call', target: tool.name, arguments: args }, services, trace);
+    if (isPromiseLike(state)) state = await state;
+    let input = validateInput(tool, args);
+    if (isPromiseLike(input)) input = await input;
+    if (!input.ok) return endTrace(trace, input.error);
+    let result: ToolCallResult;
+    try {
+      let resolved = state.resolve(tool.plan, input.args);
+      if (isPromiseLike(resolved)) resolved = await resolved;
+      if (isInputRequiredResult(resolved)) return endTrace(trace, resolved);
+      let value = runBody(tool, input.args, resolved, state.ctx);
+      if (isPromiseLike(value)) value = await value;
+      // The body's own input_required is sealed, or refused when resolvers drive the flow.
+      if (isInputRequiredResult(value)) return endTrace(trace, await state.sealAsked(value, tool.resolvedBy));
+      const checked = checkedResult(tool, value, services);
+      result = isPromiseLike(checked) ? await checked : checked;
+    } catch (error) {
+      result = toolFailure(error, tool, services, trace);
+    }
+    return endTrace(trace, result);
   } catch (error) {
     throw failTrace(trace, error);
-  }
-}
-
-/** The round's steps once the input passed: resolve, run the body, settle, check and project; a failure is the tool's error result. */
-async function answerToolCall(
-  tool: CompiledTool,
-  args: Record<string, unknown>,
-  state: RoundState,
-): Promise<ToolCallResult> {
-  try {
-    let resolved = state.resolve(tool.plan, args);
-    // Awaited only when a resolver awaited or asked: the call that asks nothing costs no microtask here.
-    if (isPromiseLike(resolved)) resolved = await resolved;
-    if (isInputRequiredResult(resolved)) return resolved;
-    let value = runBody(tool, args, resolved, state.ctx);
-    if (isPromiseLike(value)) value = await value;
-    // The body's own input_required is sealed, or refused when resolvers drive the flow.
-    if (isInputRequiredResult(value)) return await state.sealAsked(value, tool.resolvedBy);
-    return await checkedResult(tool, value, state.services);
-  } catch (error) {
-    return toolFailure(error, tool, state.services, state.trace);
   }
 }
 
@@ -98,12 +90,18 @@ export type ValidatedInput =
 /** A tool with no input: no arguments to validate. */
 const NO_INPUT: ValidatedInput = { ok: true, args: {} };
 
-/** Validates a call's arguments against the tool's input. */
-export async function validateInput(tool: CompiledTool, rawArgs: Record<string, unknown>): Promise<ValidatedInput> {
+/** Validates a call's arguments against the tool's input: at once when the schema answers synchronously (zod does). */
+export function validateInput(
+  tool: CompiledTool,
+  rawArgs: Record<string, unknown>,
+): ValidatedInput | Promise<ValidatedInput> {
   if (tool.input === undefined) return NO_INPUT;
-  let parsed = tool.input['~standard'].validate(rawArgs);
-  // Awaited only when the schema validates asynchronously (zod answers synchronously).
-  if (isPromiseLike(parsed)) parsed = await parsed;
+  const parsed = tool.input['~standard'].validate(rawArgs);
+  return isPromiseLike(parsed) ? parsed.then((settled) => inputOf(tool, settled)) : inputOf(tool, parsed);
+}
+
+/** The outcome of validating `tool`'s input. */
+function inputOf(tool: CompiledTool, parsed: StandardSchemaV1.Result<unknown>): ValidatedInput {
   if (!parsed.issues) return { ok: true, args: parsed.value as Record<string, unknown> };
   const detail = parsed.issues.map(issueText).join('; ');
   return { ok: false, error: toolError(`Input validation error: Invalid arguments for tool ${tool.name}: ${detail}`) };
@@ -131,17 +129,31 @@ export function toolFailure(
   return toolError(services.maskError(error, { method: 'tools/call', name: tool.name }, masked));
 }
 
-/** A body's (non-`input_required`) value as the call's result: normalised, output-checked, projected. */
-export async function checkedResult(
+/**
+ * A body's (non-`input_required`) value as the call's result: normalised, output-checked,
+ * projected; at once when the output schema answers synchronously.
+ */
+export function checkedResult(
   tool: CompiledTool,
   value: unknown,
   services: InstanceServices,
-): Promise<CallToolResult> {
+): CallToolResult | Promise<CallToolResult> {
   const result = toResult(tool, value);
   if (tool.output === undefined || result.isError)
     return services.server.projectCallToolResult(result, tool.outputJson);
-  let checked = tool.output['~standard'].validate(result.structuredContent);
-  if (isPromiseLike(checked)) checked = await checked;
+  const checked = tool.output['~standard'].validate(result.structuredContent);
+  return isPromiseLike(checked)
+    ? checked.then((settled) => outputOf(tool, result, settled, services))
+    : outputOf(tool, result, checked, services);
+}
+
+/** The result once its structured content passed (projected) or failed (the tool's error) the output schema. */
+function outputOf(
+  tool: CompiledTool,
+  result: CallToolResult,
+  checked: StandardSchemaV1.Result<unknown>,
+  services: InstanceServices,
+): CallToolResult {
   if (!checked.issues) return services.server.projectCallToolResult(result, tool.outputJson);
   const detail = checked.issues.map((issue) => issue.message).join('; ');
   return toolError(`Output validation error: Invalid structured content for tool ${tool.name}: ${detail}`);
