@@ -1,7 +1,7 @@
 /**
  * `mcp-resolve/mrtr`: for tool bodies written by hand rather than with resolvers. Primitives for the
  * handler shapes of multi-round-trip tools (see docs/guides/handler-shapes.md): era dispatch, answer
- * reading, legacy pushes, an at-most-once guard, a step builder, linear continuations held in
+ * reading, legacy pushes, an at-most-once guard, a step builder, suspending handlers held in
  * memory, and journaled replay; and, for SDK handlers registered with `setup()`, `sealRequestState`
  * (docs/guides/request-state.md).
  *
@@ -13,8 +13,10 @@ export type { EraBody } from './byEra.js';
 export { byEra, eraOf } from './byEra.js';
 export type { JournaledContext, JournaledHandler, JournaledOptions, SuspendInfo } from './journaled.js';
 export { journaled } from './journaled.js';
-export type { LinearContext, LinearHandler, LinearOptions, NotAcceptedAction } from './linear.js';
-export { CONTINUATION_GONE, ElicitationDeclinedError, linear } from './linear.js';
+export type { NotAcceptedAction, SuspendingContext, SuspendingHandler, SuspendingOptions } from './suspending.js';
+export { CONTINUATION_GONE, ElicitationDeclinedError, suspending } from './suspending.js';
+export type { LinearContext, LinearHandler, LinearOptions } from './suspending.js';
+export { linear } from './suspending.js';
 export type { ContinuationStore, ContinuationStoreOptions } from './continuations.js';
 export { createContinuationStore } from './continuations.js';
 export { once, withOnce } from './once.js';

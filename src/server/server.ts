@@ -106,7 +106,7 @@ export class McpResolveServer {
   /**
    * Registers a tool. Throws at once if the resolver graph cannot run (a cycle, an argument the
    * input lacks, a resolved parameter that is also a model argument). The declaration types the
-   * body's parameters, so a wrapper of `mcp-resolve/mrtr` (`journaled`, `linear`, `steps`,
+   * body's parameters, so a wrapper of `mcp-resolve/mrtr` (`journaled`, `suspending`, `steps`,
    * `withOnce`, `byEra`) types its handler's `args` from `input` without annotations.
    */
   tool<

@@ -1,4 +1,4 @@
-/** The `mcp-resolve/mrtr` primitives on their own: once, the step builder, linear continuations, era and answers. */
+/** The `mcp-resolve/mrtr` primitives on their own: once, the step builder, suspending handlers, era and answers. */
 import { inputRequired } from '@modelcontextprotocol/server';
 import { McpResolveError, McpResolveServer } from 'mcp-resolve';
 import type { ContinuationStore } from 'mcp-resolve/mrtr';
@@ -13,6 +13,7 @@ import {
   once,
   pushElicit,
   steps,
+  suspending,
   withOnce,
 } from 'mcp-resolve/mrtr';
 import { describe, expect, expectTypeOf, it } from 'vitest';
@@ -165,12 +166,12 @@ describe('the step builder (option G)', () => {
   });
 });
 
-describe('linear continuations (option H)', () => {
-  const linearServer = (store = createContinuationStore()) =>
+describe('suspending handlers (option H)', () => {
+  const suspendingServer = (store = createContinuationStore()) =>
     server().tool(
       'weather',
       { input: INPUT },
-      linear(
+      suspending(
         async (_args, ctx) => {
           try {
             const [a, b] = await Promise.all([ctx.elicit('Alpha?', Pick), ctx.elicit('Beta?', Pick)]);
@@ -186,7 +187,7 @@ describe('linear continuations (option H)', () => {
 
   it('batches concurrent questions in one round and frees the frame when done', async () => {
     const store = createContinuationStore();
-    const manual = await connectManual(linearServer(store).createServer);
+    const manual = await connectManual(suspendingServer(store).createServer);
     const first = pending(await manual.round('weather', { location: 'x' }));
     expect(Object.values(first.inputRequests).map(messageOf).sort()).toEqual(['Alpha?', 'Beta?']);
     expect(store.size).toBe(1);
@@ -202,7 +203,7 @@ describe('linear continuations (option H)', () => {
 
   it('a decline rejects with a typed error the handler catches', async () => {
     const seen = await observe(
-      await connect(linearServer().createServer, { era: 'modern', elicit: () => ({ action: 'decline' }) }),
+      await connect(suspendingServer().createServer, { era: 'modern', elicit: () => ({ action: 'decline' }) }),
     );
     expect(seen.text).toBe('not accepted: decline');
   });
@@ -210,7 +211,7 @@ describe('linear continuations (option H)', () => {
   it('an expired continuation tells the client to start over', async () => {
     let now = 0;
     const store = createContinuationStore({ ttlMs: 1_000, now: () => now });
-    const manual = await connectManual(linearServer(store).createServer);
+    const manual = await connectManual(suspendingServer(store).createServer);
     const first = pending(await manual.round('weather', { location: 'x' }));
     now += 1_001;
     const late = complete(
@@ -225,8 +226,8 @@ describe('linear continuations (option H)', () => {
 
   it('past maxEntries the oldest suspended call is dropped, and only its client starts over', async () => {
     const store = createContinuationStore({ maxEntries: 1 });
-    const older = await connectManual(linearServer(store).createServer);
-    const newer = await connectManual(linearServer(store).createServer);
+    const older = await connectManual(suspendingServer(store).createServer);
+    const newer = await connectManual(suspendingServer(store).createServer);
     const r1 = pending(await older.round('weather', { location: 'x' }));
     const r2 = pending(await newer.round('weather', { location: 'x' }));
     const answer = () => accept({ pick: 'p' });
@@ -255,7 +256,7 @@ describe('linear continuations (option H)', () => {
         return inner.take(id);
       },
     };
-    const manual = await connectManual(linearServer(counting).createServer);
+    const manual = await connectManual(suspendingServer(counting).createServer);
     const first = pending(await manual.round('weather', { location: 'x' }));
     expect(Object.values(first.inputRequests).map(messageOf).sort()).toEqual(['Alpha?', 'Beta?']);
     expect({ ...counts, size: counting.size }).toEqual({ puts: 1, takes: 0, size: 1 });
@@ -276,12 +277,24 @@ describe('linear continuations (option H)', () => {
 
   it('refuses a store without put() and take()', () => {
     const message =
-      'linear(): the store must be a ContinuationStore, an object with put(frame) and take(id): ' +
+      'suspending(): the store must be a ContinuationStore, an object with put(frame) and take(id): ' +
       'use createContinuationStore(), or an object that wraps one.';
     // @ts-expect-error - a store needs put() and take()
-    expect(() => linear(() => '', { store: { size: 0, ttlMs: 1 } })).toThrow(message);
+    expect(() => suspending(() => '', { store: { size: 0, ttlMs: 1 } })).toThrow(message);
     // @ts-expect-error - a store is an object
-    expect(() => linear(() => '', { store: undefined })).toThrow(message);
+    expect(() => suspending(() => '', { store: undefined })).toThrow(message);
+  });
+
+  it('keeps linear() as a deprecated alias, and its usage errors keep their code and data', () => {
+    expect(linear).toBe(suspending);
+    // @ts-expect-error - the handler is a function
+    expect(() => suspending('nope', { store: createContinuationStore() })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_usage',
+        data: { api: 'linear()' },
+        message: 'suspending(): the handler must be a function (got string).',
+      }),
+    );
   });
 });
 

@@ -6,8 +6,16 @@
  */
 import type { ToolStep } from 'mcp-resolve';
 import { McpResolveServer, outcome, resolver } from 'mcp-resolve';
-import type { JournaledContext, LinearContext } from 'mcp-resolve/mrtr';
-import { byEra, createContinuationStore, journaled, linear, steps, withOnce } from 'mcp-resolve/mrtr';
+import type {
+  JournaledContext,
+  LinearContext,
+  LinearHandler,
+  LinearOptions,
+  SuspendingContext,
+  SuspendingHandler,
+  SuspendingOptions,
+} from 'mcp-resolve/mrtr';
+import { byEra, createContinuationStore, journaled, linear, steps, suspending, withOnce } from 'mcp-resolve/mrtr';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 
@@ -54,13 +62,13 @@ describe('wrappers infer args from the input', () => {
     );
   });
 
-  it('linear', () => {
+  it('suspending', () => {
     server().tool(
       'weather',
       { input },
-      linear(
+      suspending(
         async (args, ctx) => {
-          expectTypeOf(ctx).toEqualTypeOf<LinearContext>();
+          expectTypeOf(ctx).toEqualTypeOf<SuspendingContext>();
           expectTypeOf(args).toEqualTypeOf<Args>();
           // @ts-expect-error - 'city' is not in the input
           void args.city;
@@ -69,6 +77,13 @@ describe('wrappers infer args from the input', () => {
         { store },
       ),
     );
+  });
+
+  it('linear and its types: deprecated aliases of suspending', () => {
+    expectTypeOf(linear).toEqualTypeOf(suspending);
+    expectTypeOf<LinearContext>().toEqualTypeOf<SuspendingContext>();
+    expectTypeOf<LinearHandler<Args>>().toEqualTypeOf<SuspendingHandler<Args>>();
+    expectTypeOf<LinearOptions>().toEqualTypeOf<SuspendingOptions>();
   });
 
   it('withOnce', () => {

@@ -1,11 +1,11 @@
 /**
- * Option H — linear code, frame held in memory. `await ctx.elicit()` really suspends: the
- * handler's frame waits in this instance's continuation store between rounds, so the audit above
- * it runs once. The server is stateful within a call: a round that reaches another instance (or
- * arrives after the TTL) fails with a clear "start over" error — deploy with sticky routing.
- * Legacy clients: as E (the question is unavailable; the handler takes its default).
+ * Option H — linear code that suspends (`suspending`), frame held in memory. `await ctx.elicit()`
+ * really suspends: the handler's frame waits in this instance's continuation store between rounds,
+ * so the audit above it runs once. The server is stateful within a call: a round that reaches
+ * another instance (or arrives after the TTL) fails with a clear "start over" error — deploy with
+ * sticky routing. Legacy clients: as E (the question is unavailable; the handler takes its default).
  */
-import { createContinuationStore, ElicitationDeclinedError, linear } from 'mcp-resolve/mrtr';
+import { createContinuationStore, ElicitationDeclinedError, suspending } from 'mcp-resolve/mrtr';
 
 import type { DeckServer, Units } from './weather.js';
 import { audit, deckServer, DEFAULT_UNITS, UNITS_QUESTION, UnitsForm, weather, WEATHER_INPUT } from './weather.js';
@@ -20,7 +20,7 @@ export const weatherServer: DeckServer = (options) => {
   return deckServer('h', options).tool(
     'weather',
     { input: WEATHER_INPUT },
-    linear(
+    suspending(
       async ({ location }, ctx) => {
         audit(location); // runs once: the retry resumes the frame, it does not re-enter it
         const units = await ctx.elicit(UNITS_QUESTION, UnitsForm).then((form) => form.units, orDefault);
