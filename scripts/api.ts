@@ -1,16 +1,19 @@
 /**
  * The public API report: API Extractor writes the surface of every entry point (from the built
- * `.d.ts`) to etc/<entry>.api.md. `npm run api` builds and updates the reports; `npm run api:check`
- * fails, naming each entry point, when the surface differs from the committed report, or when a
- * change to a report since the last release (the last commit touching CHANGELOG.md) comes without a
- * changeset in the same commit (or, uncommitted, in the same working tree).
+ * `.d.ts`) to etc/<entry>.api.md. `npm run api` builds and updates the reports (and deletes the
+ * report of an entry point that is gone); `npm run api:check` fails, naming each entry point, when
+ * the surface differs from the committed report, when a report has no entry point, when a name is
+ * exported by two entry points, or when a change to a report since the last release (the last
+ * commit touching CHANGELOG.md) comes without a changeset in the same commit (or, uncommitted, in
+ * the same working tree). Both print how many names each entry point exports, and the total.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { Extractor, ExtractorConfig, ExtractorLogLevel, type ExtractorMessage } from '@microsoft/api-extractor';
+import ts from 'typescript';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -85,8 +88,65 @@ function isChangeset(file: string): boolean {
   return /^\.changeset\/[^/]+\.md$/.test(file) && file !== '.changeset/README.md';
 }
 
+/** The names each entry point exports, read from its built `.d.ts` by the TypeScript checker. */
+export function exportsByEntry(): Map<string, string[]> {
+  const files = Object.entries(ENTRY_POINTS).map(([name, entry]) => [name, join(root, entry)] as const);
+  const program = ts.createProgram(
+    files.map(([, file]) => file),
+    { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true },
+  );
+  const checker = program.getTypeChecker();
+  const names = new Map<string, string[]>();
+  for (const [name, file] of files) {
+    const source = program.getSourceFile(file);
+    const module = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+    names.set(name, module === undefined ? [] : checker.getExportsOfModule(module).map((symbol) => symbol.name));
+  }
+  return names;
+}
+
+/** Prints the export count per entry point and the total; returns the names exported by more than one entry point. */
+function countExports(): string[] {
+  const byEntry = exportsByEntry();
+  const owners = new Map<string, string[]>();
+  for (const [entry, names] of byEntry) {
+    for (const name of names) owners.set(name, [...(owners.get(name) ?? []), entry]);
+  }
+  const counts = [...byEntry].map(([entry, names]) => `${entry} ${names.length}`).join(', ');
+  const total = [...byEntry.values()].reduce((sum, names) => sum + names.length, 0);
+  console.log(`api: ${total} public exports (${counts})`);
+  return [...owners]
+    .filter(([, entries]) => entries.length > 1)
+    .map(([name, entries]) => `${name} (${entries.join(', ')})`);
+}
+
+/** Reports in etc/ whose entry point is gone: deleted by `--update`, else returned. */
+function orphanReports(update: boolean): string[] {
+  const orphans = readdirSync(join(root, 'etc')).filter(
+    (file) => file.endsWith('.api.md') && !Object.hasOwn(ENTRY_POINTS, file.slice(0, -'.api.md'.length)),
+  );
+  if (!update) return orphans;
+  for (const file of orphans) {
+    rmSync(join(root, 'etc', file));
+    console.log(`api: deleted etc/${file} (its entry point is gone)`);
+  }
+  return [];
+}
+
 function main(update: boolean): number {
   mkdirSync(`${root}node_modules/.cache/api-extractor`, { recursive: true });
+  const twice = countExports();
+  if (twice.length > 0) {
+    console.error(`api: every name is exported by one entry point; these are exported by more: ${twice.join(', ')}.`);
+    return 1;
+  }
+  const orphans = orphanReports(update);
+  if (orphans.length > 0) {
+    console.error(
+      `api: ${orphans.map((file) => `etc/${file}`).join(', ')} report an entry point package.json no longer exports. Run \`npm run api\` to delete them.`,
+    );
+    return 1;
+  }
   const stale: string[] = [];
   for (const [name, entry] of Object.entries(ENTRY_POINTS)) {
     const result = Extractor.invoke(configFor(name, entry), {

@@ -24,10 +24,11 @@ import { fileURLToPath } from 'node:url';
 
 import type { ClientCapabilities, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 
-import { INSTANCE_HEADER } from '../src/fleet/index.js';
-import { TASKS_EXTENSION } from '../src/tasks/index.js';
+import { INSTANCE_HEADER } from '../src/contracts/index.js';
+import { TASKS_EXTENSION } from '../src/contracts/index.js';
 import type { TestConnection } from '../src/testing/index.js';
-import { connectHttp, getTask, taskOf } from '../src/testing/index.js';
+import { connectHttp } from '../src/testing/index.js';
+import { getTask, taskOf } from '../src/client/index.js';
 import { CHAOS_LEASE_MS } from './lib/chaosSettings.js';
 import type { StoryInstance } from './lib/fleetSetup.js';
 import { startInstanceProcess, startNginx } from './lib/fleetSetup.js';

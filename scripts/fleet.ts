@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 
 import { runRefundDesk } from '../examples/stories/refund-desk/client.js';
-import { INSTANCE_HEADER } from '../src/fleet/index.js';
+import { INSTANCE_HEADER } from '../src/contracts/index.js';
 import type { TestConnection } from '../src/testing/index.js';
 import { connectHttp } from '../src/testing/index.js';
 import type { StoryInstance } from './lib/fleetSetup.js';

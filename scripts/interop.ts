@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import type { Era } from 'mcp-resolve/testing';
+import type { Era } from 'mcp-resolve';
 import { connectHttp } from 'mcp-resolve/testing';
 
 import { listeningUrl, startHttpServer, type HttpServerProcess } from '../examples/stories/lib/serverProcess.js';

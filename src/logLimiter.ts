@@ -51,7 +51,7 @@ export function createLogLimiter(write: (line: string) => void, options: LogLimi
     const seconds = Math.max(1, Math.round(intervalMs / 1000));
     const count = window.suppressed;
     window.suppressed = 0;
-    safely(() => write(`mcp-resolve: ${count} more like this in the last ${seconds} s: ${kind}`));
+    quietly(() => write(`mcp-resolve: ${count} more like this in the last ${seconds} s: ${kind}`));
   };
 
   return (kind, line) => {
@@ -67,7 +67,7 @@ export function createLogLimiter(write: (line: string) => void, options: LogLimi
     }
     if (window.written < perInterval) {
       window.written++;
-      safely(() => write(line));
+      quietly(() => write(line));
       return;
     }
     window.suppressed++;
@@ -86,7 +86,7 @@ export function createLogLimiter(write: (line: string) => void, options: LogLimi
 }
 
 /** Logging never changes what the client sees: a throwing sink is ignored. */
-function safely(run: () => void): void {
+function quietly(run: () => void): void {
   try {
     run();
   } catch {

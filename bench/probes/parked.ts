@@ -20,8 +20,8 @@ import { createContinuationStore } from 'mcp-resolve/mrtr';
 import {
   answerRefund,
   journaledRefundServer,
-  linearMinimalServer,
-  linearRefundServer,
+  suspendingMinimalServer,
+  suspendingRefundServer,
   MINIMAL_RESULT,
   REFUND_ARGS,
   REFUND_RESULT,
@@ -49,7 +49,7 @@ const CASES: readonly Case[] = [
     rounds: 1,
     pending: 1,
     result: MINIMAL_RESULT,
-    build: (store, options) => linearMinimalServer(store, options),
+    build: (store, options) => suspendingMinimalServer(store, options),
   },
   {
     id: 'h-refund-1',
@@ -58,7 +58,7 @@ const CASES: readonly Case[] = [
     rounds: 1,
     pending: 1,
     result: REFUND_RESULT,
-    build: (store, options) => linearRefundServer(store, options),
+    build: (store, options) => suspendingRefundServer(store, options),
   },
   {
     id: 'h-refund-2',
@@ -67,7 +67,7 @@ const CASES: readonly Case[] = [
     rounds: 2,
     pending: 2,
     result: REFUND_RESULT,
-    build: (store, options) => linearRefundServer(store, options),
+    build: (store, options) => suspendingRefundServer(store, options),
   },
   {
     id: 'j-refund-1',

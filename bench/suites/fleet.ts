@@ -18,7 +18,7 @@ import type { DualEraHandler } from '../../src/hosting/index.js';
 import type { RedisFleet } from '../../src/redis/index.js';
 import { connectRedisFleet } from '../../src/redis/index.js';
 import { elicit, McpResolveServer, resolver } from '../../src/index.js';
-import { createMemoryReplayStore } from '../../src/state/index.js';
+import { createMemoryReplayStore } from '../../src/contracts/index.js';
 import { startNginx, startStoryInstance } from '../../scripts/lib/fleetSetup.js';
 import type { RedisServer } from '../../scripts/lib/processes.js';
 import { findBinary, freePort, startRedisServer, stopChild } from '../../scripts/lib/processes.js';

@@ -90,18 +90,18 @@ function journaledSteps(label: string, value: () => unknown): StateSource {
     unit: 'journaled step',
     async measure() {
       const journalBytes: number[] = [];
-      const server = new McpResolveServer({ name: 'growth', version: '1.0.0' })
-        .tool('steps', { input: JOURNAL_STEPS_INPUT })
-        .handle(
-          journaled(
-            async ({ steps }, ctx) => {
-              for (let step = 0; step < steps; step++) await ctx.step(`step${step}`, value);
-              await ctx.elicit('go on?', z.object({ ok: z.boolean() }));
-              return 'done';
-            },
-            { onSuspend: (info) => void journalBytes.push(info.journalBytes) },
-          ),
-        );
+      const server = new McpResolveServer({ name: 'growth', version: '1.0.0' }).tool(
+        'steps',
+        { input: JOURNAL_STEPS_INPUT },
+        journaled(
+          async ({ steps }, ctx) => {
+            for (let step = 0; step < steps; step++) await ctx.step(`step${step}`, value);
+            await ctx.elicit('go on?', z.object({ ok: z.boolean() }));
+            return 'done';
+          },
+          { onSuspend: (info) => void journalBytes.push(info.journalBytes) },
+        ),
+      );
       const peer = await connectRawPeer(server.createServer);
       try {
         const states: string[] = [];
@@ -135,7 +135,9 @@ function journaledAnswers(
     unit: 'answered question',
     async measure() {
       const journalBytes: number[] = [];
-      const server = new McpResolveServer({ name: 'growth', version: '1.0.0' }).tool('chain', {}).handle(
+      const server = new McpResolveServer({ name: 'growth', version: '1.0.0' }).tool(
+        'chain',
+        {},
         journaled(
           async (_args, ctx) => {
             for (let step = 0; step < CHAIN_LENGTH; step++) await ctx.elicit(`step ${step}?`, schema);

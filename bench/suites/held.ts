@@ -14,7 +14,7 @@ import { TOKEN_OVERHEAD_BYTES } from '../../src/state/token.js';
 import {
   answerRefund,
   journaledRefundServer,
-  linearRefundServer,
+  suspendingRefundServer,
   REFUND_ARGS,
   REFUND_RESULT,
   REFUND_SUSPENSIONS,
@@ -85,9 +85,9 @@ async function traceJournal(): Promise<{ readonly sizes: readonly SuspendInfo[];
 }
 
 /** One call of option H's refund handler: the tokens it sent (its frame waits in the store meanwhile). */
-async function traceLinear(): Promise<readonly number[]> {
+async function traceSuspending(): Promise<readonly number[]> {
   const store = createContinuationStore();
-  const peer = await connectRawPeer(linearRefundServer(store).createServer);
+  const peer = await connectRawPeer(suspendingRefundServer(store).createServer);
   try {
     const trace = await traceModernCall(peer, REFUND_TOOL, { ...REFUND_ARGS }, answerRefund);
     if (!textOf(trace.result).includes(REFUND_RESULT)) {
@@ -120,9 +120,9 @@ export const held: Benchmark = {
     const warmup = context.pick(200, 30);
 
     const journal = await traceJournal();
-    const linearTokens = await traceLinear();
+    const suspendingTokens = await traceSuspending();
     context.log(
-      `  option J journal: ${journal.sizes.map((size) => `${size.journalBytes} B`).join(', ')} (tokens ${journal.tokens.join(', ')} chars); option H tokens ${linearTokens.join(', ')} chars`,
+      `  option J journal: ${journal.sizes.map((size) => `${size.journalBytes} B`).join(', ')} (tokens ${journal.tokens.join(', ')} chars); option H tokens ${suspendingTokens.join(', ')} chars`,
     );
 
     const stdout = await runProbe(
@@ -168,7 +168,7 @@ export const held: Benchmark = {
         `${size.journalBytes} B`,
         `${journal.tokens[index] ?? 0} chars`,
         `${fmt(jRound(round).median)} B (noise)`,
-        `${linearTokens[index] ?? 0} chars`,
+        `${suspendingTokens[index] ?? 0} chars`,
         '0 B',
         `${fmt(hRound(round).median)} B`,
       ];
@@ -180,7 +180,7 @@ export const held: Benchmark = {
       '— (none returned)',
       `final token, ${finalToken} chars, echoed`,
       '0 B',
-      `${linearTokens[linearTokens.length - 1] ?? 0} chars echoed`,
+      `${suspendingTokens[suspendingTokens.length - 1] ?? 0} chars echoed`,
       '0 B',
       '0 B (frame released)',
     ]);
@@ -207,7 +207,7 @@ export const held: Benchmark = {
         requestStateCharsPerRound: [...journal.tokens],
         finalTokenChars: finalToken,
       },
-      linear: { requestStateCharsPerRound: [...linearTokens], journalBytes: 0 },
+      suspending: { requestStateCharsPerRound: [...suspendingTokens], journalBytes: 0 },
     };
     for (const test of probe.cases) {
       context.log(`  ${test.id}: ${fmtSummary(perCall(test, calls))} B per suspended call (${calls} calls)`);
@@ -250,7 +250,7 @@ export const held: Benchmark = {
         "What H holds is mostly the first round's request context, which the suspended handler keeps (the SDK context's functions, its abort signal, the copied `ctx`), plus the frame, its round gate and the pending promises; the handler's own locals are a small part. A frame parked at its second round also holds that round's gate and two waiting questions.",
         "J's rows are the control: J keeps nothing between rounds, so its figure is the probe's noise floor (JIT code and caches, a fixed few hundred KiB spread over the calls).",
         "The replay guard is off in the probe: with it on (the default), every round after the first also leaves its consumed token id in the process's replay store until the token expires (about 70 bytes), for H and J alike.",
-        `On the wire: H's \`requestState\` is a sealed continuation id (\`{"c":"<uuid>"}\`, ${CONTINUATION_ID_BYTES} bytes of plaintext), the same ${linearTokens[0] ?? 0} characters every round whatever the handler has done; J's is the sealed journal, ${TOKEN_OVERHEAD_BYTES} bytes of token overhead plus the journal, in base64url, checked against the size \`onSuspend\` reports. Both ride to the client and back on every retry.`,
+        `On the wire: H's \`requestState\` is a sealed continuation id (\`{"c":"<uuid>"}\`, ${CONTINUATION_ID_BYTES} bytes of plaintext), the same ${suspendingTokens[0] ?? 0} characters every round whatever the handler has done; J's is the sealed journal, ${TOKEN_OVERHEAD_BYTES} bytes of token overhead plus the journal, in base64url, checked against the size \`onSuspend\` reports. Both ride to the client and back on every retry.`,
       ],
       targets: [],
       data,

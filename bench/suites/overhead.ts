@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 
 import type { McpServerFactory } from '@modelcontextprotocol/server';
-import type { Era } from 'mcp-resolve/testing';
+import type { Era } from 'mcp-resolve';
 import { connectHttp, connectInProcess } from 'mcp-resolve/testing';
 
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';

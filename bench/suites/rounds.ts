@@ -5,7 +5,7 @@
  */
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
-import type { Era } from 'mcp-resolve/testing';
+import type { Era } from 'mcp-resolve';
 import { connectInProcess } from 'mcp-resolve/testing';
 
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';

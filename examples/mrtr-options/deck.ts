@@ -9,7 +9,7 @@ import { weatherServer as optionD } from './option-d-dual-handler.js';
 import { naiveWeatherServer, weatherServer as optionE } from './option-e-degrade.js';
 import { weatherServer as optionF } from './option-f-once.js';
 import { weatherServer as optionG } from './option-g-step-builder.js';
-import { weatherServer as optionH } from './option-h-linear.js';
+import { weatherServer as optionH } from './option-h-suspending.js';
 import { weatherServer as optionJ } from './option-j-journal.js';
 import type { DeckServer } from './weather.js';
 
@@ -32,7 +32,7 @@ export const OPTIONS: Readonly<Record<OptionName, DeckOption>> = {
   d: { title: 'D: two handlers, byEra picks', file: 'option-d-dual-handler.ts', server: optionD },
   f: { title: 'F: modern-native + once()', file: 'option-f-once.ts', server: optionF },
   g: { title: 'G: step builder', file: 'option-g-step-builder.ts', server: optionG },
-  h: { title: 'H: linear, frame held in memory', file: 'option-h-linear.ts', server: optionH },
+  h: { title: 'H: suspending, frame held in memory', file: 'option-h-suspending.ts', server: optionH },
   j: { title: 'J: linear, replayed from a sealed journal', file: 'option-j-journal.ts', server: optionJ },
 };
 

@@ -51,14 +51,14 @@ function awaitShim<TArgs>(
 }
 
 export const weatherServer: DeckServer = (options) =>
-  deckServer('b', options)
-    .tool('weather', { input: WEATHER_INPUT })
-    .handle(
-      awaitShim(async ({ location }, ctx) => {
-        audit(location); // ✗ looks like it runs once; on modern it runs again on the retry
-        const answer = await ctx.elicit(UNITS_QUESTION, UnitsForm);
-        return weather(location, answer.action === 'accept' ? answer.value.units : DEFAULT_UNITS);
-      }),
-    );
+  deckServer('b', options).tool(
+    'weather',
+    { input: WEATHER_INPUT },
+    awaitShim(async ({ location }, ctx) => {
+      audit(location); // ✗ looks like it runs once; on modern it runs again on the retry
+      const answer = await ctx.elicit(UNITS_QUESTION, UnitsForm);
+      return weather(location, answer.action === 'accept' ? answer.value.units : DEFAULT_UNITS);
+    }),
+  );
 
 export const createServer = weatherServer().createServer;

@@ -18,22 +18,22 @@ import {
 } from './weather.js';
 
 export const weatherServer: DeckServer = (options) =>
-  deckServer('d', options)
-    .tool('weather', { input: WEATHER_INPUT })
-    .handle(
-      byEra({
-        modern: ({ location }, ctx) => {
-          const units = answeredUnits(ctx);
-          if (units === undefined) return askUnits();
-          audit(location);
-          return weather(location, units);
-        },
-        legacy: async ({ location }, ctx) => {
-          const answer = await pushElicit(ctx, UNITS_QUESTION, UnitsForm);
-          audit(location);
-          return weather(location, answer.action === 'accept' ? answer.value.units : DEFAULT_UNITS);
-        },
-      }),
-    );
+  deckServer('d', options).tool(
+    'weather',
+    { input: WEATHER_INPUT },
+    byEra({
+      modern: ({ location }, ctx) => {
+        const units = answeredUnits(ctx);
+        if (units === undefined) return askUnits();
+        audit(location);
+        return weather(location, units);
+      },
+      legacy: async ({ location }, ctx) => {
+        const answer = await pushElicit(ctx, UNITS_QUESTION, UnitsForm);
+        audit(location);
+        return weather(location, answer.action === 'accept' ? answer.value.units : DEFAULT_UNITS);
+      },
+    }),
+  );
 
 export const createServer = weatherServer().createServer;

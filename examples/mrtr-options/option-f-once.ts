@@ -9,15 +9,15 @@ import type { DeckServer } from './weather.js';
 import { answeredUnits, askUnits, audit, deckServer, DEFAULT_UNITS, weather, WEATHER_INPUT } from './weather.js';
 
 export const weatherServer: DeckServer = (options) =>
-  deckServer('f', options)
-    .tool('weather', { input: WEATHER_INPUT })
-    .handle(
-      withOnce(async ({ location }, ctx) => {
-        await once(ctx, 'audit', () => audit(location)); // above the guard, yet at most once per call
-        const units = answeredUnits(ctx) ?? (ctx.era === 'legacy' ? DEFAULT_UNITS : undefined);
-        if (units === undefined) return askUnits();
-        return weather(location, units);
-      }),
-    );
+  deckServer('f', options).tool(
+    'weather',
+    { input: WEATHER_INPUT },
+    withOnce(async ({ location }, ctx) => {
+      await once(ctx, 'audit', () => audit(location)); // above the guard, yet at most once per call
+      const units = answeredUnits(ctx) ?? (ctx.era === 'legacy' ? DEFAULT_UNITS : undefined);
+      if (units === undefined) return askUnits();
+      return weather(location, units);
+    }),
+  );
 
 export const createServer = weatherServer().createServer;

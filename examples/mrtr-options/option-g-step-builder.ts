@@ -9,17 +9,17 @@ import type { DeckServer } from './weather.js';
 import { answeredUnits, askUnits, audit, deckServer, DEFAULT_UNITS, weather, WEATHER_INPUT } from './weather.js';
 
 export const weatherServer: DeckServer = (options) =>
-  deckServer('g', options)
-    .tool('weather', { input: WEATHER_INPUT })
-    .handle(
-      steps((step) =>
-        step
-          .ask('units', (_args, ctx) => answeredUnits(ctx) ?? (ctx.era === 'legacy' ? DEFAULT_UNITS : askUnits()))
-          .end(({ location }, _ctx, { units }) => {
-            audit(location); // structurally unreachable until every step is done
-            return weather(location, units);
-          }),
-      ),
-    );
+  deckServer('g', options).tool(
+    'weather',
+    { input: WEATHER_INPUT },
+    steps((step) =>
+      step
+        .ask('units', (_args, ctx) => answeredUnits(ctx) ?? (ctx.era === 'legacy' ? DEFAULT_UNITS : askUnits()))
+        .end(({ location }, _ctx, { units }) => {
+          audit(location); // structurally unreachable until every step is done
+          return weather(location, units);
+        }),
+    ),
+  );
 
 export const createServer = weatherServer().createServer;

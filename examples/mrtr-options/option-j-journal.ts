@@ -10,14 +10,14 @@ import type { DeckServer } from './weather.js';
 import { audit, deckServer, DEFAULT_UNITS, UNITS_QUESTION, UnitsForm, weather, WEATHER_INPUT } from './weather.js';
 
 export const weatherServer: DeckServer = (options) =>
-  deckServer('j', options)
-    .tool('weather', { input: WEATHER_INPUT })
-    .handle(
-      journaled(async ({ location }, ctx) => {
-        await ctx.step('audit', () => audit(location)); // above the question, yet once per call
-        const answer = await ctx.elicit(UNITS_QUESTION, UnitsForm);
-        return weather(location, answer.action === 'accept' ? answer.value.units : DEFAULT_UNITS);
-      }),
-    );
+  deckServer('j', options).tool(
+    'weather',
+    { input: WEATHER_INPUT },
+    journaled(async ({ location }, ctx) => {
+      await ctx.step('audit', () => audit(location)); // above the question, yet once per call
+      const answer = await ctx.elicit(UNITS_QUESTION, UnitsForm);
+      return weather(location, answer.action === 'accept' ? answer.value.units : DEFAULT_UNITS);
+    }),
+  );
 
 export const createServer = weatherServer().createServer;

@@ -24,7 +24,8 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
 import { serveHttp } from 'mcp-resolve/node';
-import type { Era, TestConnection } from 'mcp-resolve/testing';
+import type { Era } from 'mcp-resolve';
+import type { TestConnection } from 'mcp-resolve/testing';
 import { connectHttp, connectStdio } from 'mcp-resolve/testing';
 
 import type { DeckOption } from './deck.js';

@@ -21,7 +21,7 @@ import { serveHttp } from 'mcp-resolve/node';
 import { otel } from 'mcp-resolve/otel';
 import type { RedisFleet } from 'mcp-resolve/redis';
 import { connectRedisFleet, createRedisTaskStore } from 'mcp-resolve/redis';
-import { createMemoryTaskStore } from 'mcp-resolve/tasks';
+import { createMemoryTaskStore } from 'mcp-resolve/contracts';
 
 /** What `ATTACK_CONFIG` holds. */
 export interface ServerConfig {

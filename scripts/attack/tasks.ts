@@ -7,7 +7,8 @@ import type { Client } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 
 import { TASKS_EXTENSION } from '../../src/tasks/wire.js';
-import { connectHttp, taskOf } from '../../src/testing/index.js';
+import { connectHttp } from '../../src/testing/index.js';
+import { taskOf } from '../../src/client/index.js';
 import type { Case, Scope } from './harness.js';
 import { outcome, since, sleep } from './harness.js';
 

@@ -5,7 +5,7 @@
  * only and holds no values, so pages have this one. The in-memory backend here bounds its bytes.
  */
 import { ToolError } from '../errors.js';
-import { positiveInteger } from '../options.js';
+import { positiveInteger } from '../optionChecks.js';
 
 /** What the answer page store needs from a key-value store. Every method may be asynchronous. */
 export interface AnswerPageBackend {
@@ -55,12 +55,7 @@ interface Entry {
 /** Creates an in-memory answer page backend for one process (a fleet needs a shared one, such as Redis). */
 export function createMemoryAnswerPageBackend(options: MemoryAnswerPageBackendOptions = {}): MemoryAnswerPageBackend {
   const api = 'createMemoryAnswerPageBackend()';
-  const maxBytes = positiveInteger(
-    `${api}: options.maxBytes`,
-    { api, option: 'maxBytes' },
-    options.maxBytes,
-    DEFAULT_ANSWER_PAGE_MEMORY_BYTES,
-  );
+  const maxBytes = positiveInteger(api, 'maxBytes', options.maxBytes, DEFAULT_ANSWER_PAGE_MEMORY_BYTES);
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
   let bytes = 0;

@@ -3,7 +3,7 @@
  * flat object elicitation carries: strings, numbers, integers, booleans, single and multiple
  * choices), and a browser's form submission turned back into the content an in-band client sends.
  */
-import { isRecord } from '../questions/ownKeys.js';
+import { isRecord } from '../ownKeys.js';
 
 /** How a field is entered. */
 export type FormFieldKind = 'text' | 'number' | 'integer' | 'boolean' | 'choice' | 'choices';

@@ -11,9 +11,9 @@
 import canonicalize from 'canonicalize';
 
 import { ToolError } from '../errors.js';
-import { positiveInteger } from '../options.js';
+import { positiveInteger } from '../optionChecks.js';
 import { answerBytes, DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
-import { isRecord } from '../questions/ownKeys.js';
+import { isRecord } from '../ownKeys.js';
 import { utf8 } from '../state/bytes.js';
 import { defaultPrimitives } from '../state/primitives.js';
 import type { AnswerPageBackend } from './backend.js';
@@ -136,7 +136,7 @@ function asPage(record: Record<string, unknown> | undefined): AnswerPage | undef
 export function createAnswerPageStore(options: AnswerPageStoreOptions = {}): AnswerPageStore {
   const api = 'createAnswerPageStore()';
   const check = (option: 'ttlMs' | 'maxPageBytes' | 'maxAnswerBytes', fallback: number): number =>
-    positiveInteger(`${api}: options.${option}`, { api, option }, options[option], fallback);
+    positiveInteger(api, option, options[option], fallback);
   const limits = {
     ttlMs: check('ttlMs', DEFAULT_ANSWER_PAGE_TTL_MS),
     maxPageBytes: check('maxPageBytes', DEFAULT_MAX_ANSWER_PAGE_BYTES),

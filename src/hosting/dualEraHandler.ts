@@ -9,7 +9,7 @@ import { createMcpHandler, isJsonContentType, isLegacyRequest, readRequestBody }
 
 import { isNestedBatch, normalizeInbound } from './inbound.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
-import { createLegacySessionLeg } from './legacySessions.js';
+import { createLegacySessionLeg } from './legacySessionLeg.js';
 import type { DualEraHttpOptions } from './options.js';
 import { createRebindingGuard } from './rebindingGuard.js';
 import { resolveDualEraHttpOptions } from './resolveDualEraHttpOptions.js';

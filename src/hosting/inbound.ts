@@ -8,10 +8,7 @@ import type { Transport } from '@modelcontextprotocol/server';
 
 import { ForwardingTransport } from './forwardingTransport.js';
 import { isMultiRoundMethod } from '../multiRound.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../ownKeys.js';
 
 /**
  * Returns `message` (or each message of a batch) without a `null` `requestState` on multi-round

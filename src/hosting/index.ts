@@ -1,7 +1,7 @@
 /**
  * Hosting that runs on every runtime: one Web-standard `fetch` handler serving both protocol eras
  * of one server on one URL path. Node hosting (`serveHttp`, `serveStdio`) is `mcp-resolve/node`;
- * the fleet's shared session contract is `mcp-resolve/fleet`.
+ * the fleet's shared session contract is `mcp-resolve/contracts`.
  */
 
 export { createDualEraHandler } from './dualEraHandler.js';

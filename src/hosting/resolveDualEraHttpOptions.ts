@@ -15,7 +15,7 @@ import {
   DEFAULT_MAX_LEGACY_SESSIONS,
   DEFAULT_MAX_LEGACY_SESSIONS_PER_CLIENT,
 } from './options.js';
-import { hostnameList, invalid, positiveInteger } from './optionChecks.js';
+import { hostnameList, invalidOption, positiveInteger } from '../optionChecks.js';
 
 /** The largest delay `setTimeout` honours; longer delays fire immediately in Node. */
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
@@ -25,7 +25,12 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
   // Checked in this order: the first option at fault is the one named.
   const path = options.path ?? '/mcp';
   if (typeof path !== 'string' || !path.startsWith('/')) {
-    throw invalid(api, 'path', `must start with '/' (got ${JSON.stringify(path)})`, "Pass for example path: '/mcp'.");
+    throw invalidOption(
+      api,
+      'path',
+      `must start with '/' (got ${JSON.stringify(path)})`,
+      "Pass for example path: '/mcp'.",
+    );
   }
   const sessions = sessionLimits(api, options);
   const fleet = clientAndFleet(api, options);
@@ -34,18 +39,18 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
     'maxRelayedAnswerBytes',
     options.maxRelayedAnswerBytes,
     DEFAULT_MAX_RELAYED_ANSWER_BYTES,
-    'number of bytes',
+    { unit: 'number of bytes', statesDefault: true },
   );
   const maxRequestBodySize = positiveInteger(
     api,
     'maxRequestBodySize',
     options.maxRequestBodySize,
     DEFAULT_MAX_REQUEST_BODY_SIZE,
-    'number of bytes',
+    { unit: 'number of bytes', statesDefault: true },
   );
   const legacy = options.legacy ?? 'sessions';
   if (legacy !== 'sessions' && legacy !== 'reject') {
-    throw invalid(
+    throw invalidOption(
       api,
       'legacy',
       `must be 'sessions' or 'reject' (got ${JSON.stringify(legacy)})`,
@@ -84,7 +89,7 @@ function sessionLimits(api: string, options: DualEraHttpOptions): SessionLimits 
     legacySessionIdleMs <= 0 ||
     (Number.isFinite(legacySessionIdleMs) && legacySessionIdleMs > MAX_TIMER_DELAY_MS)
   ) {
-    throw invalid(
+    throw invalidOption(
       api,
       'legacySessionIdleMs',
       `must be a positive number of milliseconds up to ${MAX_TIMER_DELAY_MS} (got ${String(legacySessionIdleMs)})`,
@@ -98,30 +103,35 @@ function sessionLimits(api: string, options: DualEraHttpOptions): SessionLimits 
       'maxLegacySessions',
       options.maxLegacySessions,
       DEFAULT_MAX_LEGACY_SESSIONS,
+      { statesDefault: true },
     ),
     maxClientCapabilitiesBytes: positiveInteger(
       api,
       'maxClientCapabilitiesBytes',
       options.maxClientCapabilitiesBytes,
       DEFAULT_MAX_CLIENT_CAPABILITIES_BYTES,
+      { statesDefault: true },
     ),
     maxLegacySessionBytes: positiveInteger(
       api,
       'maxLegacySessionBytes',
       options.maxLegacySessionBytes,
       DEFAULT_MAX_LEGACY_SESSION_BYTES,
+      { statesDefault: true },
     ),
     legacySessionBudgetBytes: positiveInteger(
       api,
       'legacySessionBudgetBytes',
       options.legacySessionBudgetBytes,
       DEFAULT_LEGACY_SESSION_BUDGET_BYTES,
+      { statesDefault: true },
     ),
     maxLegacySessionsPerClient: positiveInteger(
       api,
       'maxLegacySessionsPerClient',
       options.maxLegacySessionsPerClient,
       DEFAULT_MAX_LEGACY_SESSIONS_PER_CLIENT,
+      { statesDefault: true },
     ),
   };
 }
@@ -133,7 +143,7 @@ function clientAndFleet(
 ): Pick<ResolvedDualEraHttpOptions, 'clientAddress' | 'sessionFleet'> {
   const clientAddress = options.clientAddress;
   if (clientAddress !== undefined && typeof clientAddress !== 'function') {
-    throw invalid(
+    throw invalidOption(
       api,
       'clientAddress',
       `must be a function of the request (got ${typeof clientAddress})`,
@@ -145,7 +155,7 @@ function clientAndFleet(
     sessionFleet !== undefined &&
     (typeof sessionFleet !== 'object' || typeof sessionFleet?.instanceId !== 'string')
   ) {
-    throw invalid(
+    throw invalidOption(
       api,
       'sessionFleet',
       'must be a LegacySessionFleet (an object with instanceId, save, load, …)',

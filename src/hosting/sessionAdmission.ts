@@ -44,7 +44,7 @@ export function admitSession(
   }
   for (;;) {
     const overCount = live.size >= maxSessions;
-    const held = heldBytes(live);
+    const held = bytesHeldBy(live);
     if (!overCount && held + share.bytes <= budgetBytes) return undefined;
     // In a fleet the local copies are a cache of the shared store: close the oldest idle one.
     const idle = fleet === undefined ? undefined : oldestIdle(live, true);
@@ -105,7 +105,7 @@ export function fleetRefusal(refusal: SessionRefusal, options: FleetLimits): Res
   return jsonRpcErrorResponse(status, -32000, message, headers);
 }
 
-function heldBytes(sessions: Iterable<Session>): number {
+function bytesHeldBy(sessions: Iterable<Session>): number {
   let held = 0;
   for (const session of sessions) held += session.bytes;
   return held;

@@ -6,7 +6,7 @@
 import type { AuthInfo, McpHandlerRequestOptions, McpServerFactory, Server } from '@modelcontextprotocol/server';
 import { McpServer } from '@modelcontextprotocol/server';
 
-import { cancelOnLeave } from './leavingClient.js';
+import { cancelOnLeave } from './cancelOnLeave.js';
 import { observeBody } from './observeBody.js';
 import { admitSession } from './sessionAdmission.js';
 import type { FleetNotification, LegacySessionFleet } from './sessionFleet.js';

@@ -1,4 +1,4 @@
-/** Reading the answer a modern retry carries for one question key (options A, C–G). */
+/** Reading the answer a modern retry carries for one question key, in a hand-written body. */
 import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { acceptedContent, inputResponse } from '@modelcontextprotocol/server';
 

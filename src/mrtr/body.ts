@@ -7,8 +7,8 @@ import { type ToolContext, withStateAccessor } from '../context.js';
 export type HandlerResult = string | CallToolResult;
 
 /**
- * The tool body a wrapper returns, for a tool whose validated arguments are `TArgs`. Passed to
- * `.tool(name, { input }).handle(body)`, `TArgs` is inferred from `input`, so handler parameters
+ * The tool body a wrapper returns, for a tool whose validated arguments are `TArgs`. Passed as the body
+ * of `.tool(name, { input }, body)`, `TArgs` is inferred from `input`, so handler parameters
  * need no annotations.
  */
 export type WrappedBody<TArgs> = (args: TArgs, ctx: ToolContext) => Promise<HandlerResult | InputRequiredResult>;

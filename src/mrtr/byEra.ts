@@ -1,4 +1,4 @@
-/** The era of a request, and era dispatch (option D): one body per era behind one tool. */
+/** The era of a request, and era dispatch: one body per era behind one tool. */
 import type { InputRequiredResult } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';

@@ -1,5 +1,5 @@
 /**
- * Where option H keeps suspended linear handlers between rounds: in this process's memory, under
+ * Where `suspending()` keeps suspended handlers between rounds: in this process's memory, under
  * a random id that travels in the sealed `requestState`, for a TTL, with a cap on how many wait.
  */
 import { McpResolveError } from '../errors.js';
@@ -15,7 +15,7 @@ export interface ContinuationStoreOptions {
 }
 
 /**
- * Where a process keeps suspended linear handlers between rounds; give each server its own.
+ * Where a process keeps suspended handlers of `suspending()` between rounds; give each server its own.
  * `createContinuationStore()` gives the in-memory one; implement this interface to wrap it (to
  * count, log or cap differently) or to replace it. A frame holds live promises (the handler's
  * pending run), so a store keeps it as is in this process's memory: it cannot be serialised or
@@ -91,7 +91,7 @@ export class MemoryContinuationStore implements ContinuationStore {
   }
 }
 
-/** Creates an in-memory store for suspended linear handlers. */
+/** Creates an in-memory store for suspended handlers of `suspending()`. */
 export function createContinuationStore(options: ContinuationStoreOptions = {}): ContinuationStore {
   return new MemoryContinuationStore(options);
 }

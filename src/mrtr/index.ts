@@ -1,7 +1,9 @@
 /**
- * `mcp-resolve/mrtr`: primitives for the handler shapes of multi-round-trip tools (see
- * docs/guides/handler-shapes.md): era dispatch, answer reading, legacy pushes, an at-most-once guard,
- * a step builder, linear continuations held in memory, and journaled replay.
+ * `mcp-resolve/mrtr`: for tool bodies written by hand rather than with resolvers. Primitives for the
+ * handler shapes of multi-round-trip tools (see docs/guides/handler-shapes.md): era dispatch, answer
+ * reading, legacy pushes, an at-most-once guard, a step builder, suspending handlers held in
+ * memory, and journaled replay; and, for SDK handlers registered with `setup()`, `sealRequestState`
+ * (docs/guides/request-state.md).
  *
  * @packageDocumentation
  */
@@ -10,13 +12,17 @@ export type { HandlerResult, WrappedBody } from './body.js';
 export type { EraBody } from './byEra.js';
 export { byEra, eraOf } from './byEra.js';
 export type { JournaledContext, JournaledHandler, JournaledOptions, SuspendInfo } from './journaled.js';
-export { DEFAULT_MAX_JOURNAL_BYTES, journaled } from './journaled.js';
-export type { LinearContext, LinearHandler, LinearOptions, NotAcceptedAction } from './linear.js';
-export { CONTINUATION_GONE, ElicitationDeclinedError, linear } from './linear.js';
+export { journaled } from './journaled.js';
+export type { NotAcceptedAction, SuspendingContext, SuspendingHandler, SuspendingOptions } from './suspending.js';
+export { CONTINUATION_GONE, ElicitationDeclinedError, suspending } from './suspending.js';
+export type { LinearContext, LinearHandler, LinearOptions } from './suspending.js';
+export { linear } from './suspending.js';
 export type { ContinuationStore, ContinuationStoreOptions } from './continuations.js';
 export { createContinuationStore } from './continuations.js';
 export { once, withOnce } from './once.js';
 export type { PushOptions } from './pushElicit.js';
-export { DEFAULT_PUSH_TIMEOUT_MS, pushElicit } from './pushElicit.js';
-export type { EndFn, FinishedSteps, NewStepName, StepBuilder, StepFn } from './steps.js';
+export { pushElicit } from './pushElicit.js';
+export type { StepBuilder } from './steps.js';
 export { steps } from './steps.js';
+export type { SdkRequestStateSealing, SdkSealingOptions } from '../state/sdkTier.js';
+export { sealRequestState } from '../state/sdkTier.js';

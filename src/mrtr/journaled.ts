@@ -1,5 +1,5 @@
 /**
- * Option J: a linear handler replayed from a sealed journal. Every round runs the handler from the
+ * A linear handler replayed from a sealed journal. Every round runs the handler from the
  * top; `ctx.step` returns the recorded result instead of running again, and `ctx.elicit` returns
  * the recorded answer to the same question (pinned by digest) or leaves the handler waiting on a
  * promise that never settles. The round then ends with one `input_required` carrying every
@@ -27,12 +27,11 @@ import { askKind, formQuestion, listRoots as rootsMarker, sample as sampleMarker
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
 import type { Question } from '../questions/render.js';
 import { renderQuestion } from '../questions/render.js';
-import { runRounds } from '../questions/orchestrate.js';
-import { strategyFor } from '../questions/strategy.js';
+import { runPasses, strategyFor } from '../questions/strategy.js';
 import type { HandlerResult, WrappedBody } from './body.js';
 import { never, RoundGate } from './gate.js';
 import { asRecorded, journalOf } from './json.js';
-import { positiveInteger } from '../options.js';
+import { positiveInteger } from '../optionChecks.js';
 
 /** The default bound on a journal's size, in bytes of its JSON text (64 KiB). */
 export const DEFAULT_MAX_JOURNAL_BYTES = 65_536;
@@ -49,9 +48,13 @@ export interface JournaledContext extends ToolContext {
     message: string,
     schema: TSchema & FlatForm<StandardSchemaV1.InferOutput<TSchema>>,
   ): Promise<ElicitationResult<StandardSchemaV1.InferOutput<TSchema>>>;
-  /** Asks the client's LLM; the result is recorded, so the model is paid once per call. */
+  /**
+   * Asks the client's LLM; the result is recorded, so the model is paid once per call. @deprecated SEP-2577 deprecates sampling as of protocol version 2026-07-28 (it still works): call your own LLM provider's API inside `ctx.step()` instead.
+   */
   sample(params: CreateMessageRequestParams): Promise<SampleResult>;
-  /** Asks the client for its roots. */
+  /**
+   * Asks the client for its roots. @deprecated SEP-2577 deprecates roots as of protocol version 2026-07-28 (it still works): take the paths as tool arguments or from the server's configuration.
+   */
   listRoots(): Promise<Root[]>;
 }
 
@@ -97,14 +100,14 @@ export function journaled<TArgs>(handler: JournaledHandler<TArgs>, options: Jour
     });
   }
   const maxBytes = positiveInteger(
-    'journaled(): options.maxJournalBytes',
-    { api: 'journaled()', option: 'maxJournalBytes' },
+    'journaled()',
+    'maxJournalBytes',
     options.maxJournalBytes,
     DEFAULT_MAX_JOURNAL_BYTES,
   );
   const timeoutMs = positiveInteger(
-    'journaled(): options.legacyQuestionTimeoutMs',
-    { api: 'journaled()', option: 'legacyQuestionTimeoutMs' },
+    'journaled()',
+    'legacyQuestionTimeoutMs',
     options.legacyQuestionTimeoutMs,
     DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
   );
@@ -214,7 +217,7 @@ async function runJournaled<TArgs>(
 
   const running = (async () => handler(args, journaledCtx))();
   try {
-    return await runRounds(strategy, {
+    return await runPasses(strategy, {
       async run() {
         const outcome = await gate.settle(running);
         switch (outcome.kind) {

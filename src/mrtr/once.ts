@@ -1,5 +1,5 @@
 /**
- * Option F: an at-most-once guard for side effects in a modern-native body. `withOnce(body)`
+ * An at-most-once guard for side effects in a modern-native body. `withOnce(body)`
  * keeps the keys of effects that already ran in the state the body returns (sealed by the library)
  * and hands the body its own state back untouched; `once(ctx, key, fn)` skips `fn` when `key` is
  * recorded. Not crash-safe: an effect that ran in a round whose reply never reached the client runs
@@ -27,7 +27,7 @@ interface OnceRecord {
 
 const records = new WeakMap<object, OnceRecord>();
 
-function decode(plaintext: unknown): { done: string[]; inner: string | undefined } {
+function decodeOnceState(plaintext: unknown): { done: string[]; inner: string | undefined } {
   if (plaintext === undefined) return { done: [], inner: undefined };
   const state = parseState(plaintext, OnceState);
   // Sealed state only the library mints: an unknown shape is a redeploy mid-call, and guessing could repeat an effect.
@@ -53,7 +53,7 @@ export function withOnce<TArgs>(
   ) => HandlerResult | InputRequiredResult | Promise<HandlerResult | InputRequiredResult>,
 ): WrappedBody<TArgs> {
   return async (args: TArgs, ctx: ToolContext) => {
-    const { done, inner } = decode(ctx.mcpReq.requestState());
+    const { done, inner } = decodeOnceState(ctx.mcpReq.requestState());
     const innerCtx = withRequestState(ctx, inner);
     const record: OnceRecord = { done: new Set(done), running: new Map() };
     records.set(innerCtx, record);
@@ -74,7 +74,7 @@ export async function once<T>(ctx: ToolContext, key: string, fn: () => T | Promi
     throw new McpResolveError(
       'invalid_usage',
       `once(): ctx does not belong to a withOnce() body (key '${key}'). ` +
-        'Wrap the tool body: .tool(name, { input }).handle(withOnce(async (args, ctx) => …)).',
+        'Wrap the tool body: .tool(name, { input }, withOnce(async (args, ctx) => …)).',
       { data: { api: 'once()' } },
     );
   }

@@ -1,5 +1,5 @@
 /**
- * Asking on a legacy (2025-11-25) session from a hand-written body (options B, C and D): one real
+ * Asking on a legacy (2025-11-25) session from a hand-written body: one real
  * server-to-client request related to the call, through the questions layer's legacy strategy, so
  * it is gated, pushed and validated exactly like a resolver's question.
  */
@@ -18,11 +18,11 @@ export const DEFAULT_PUSH_TIMEOUT_MS = DEFAULT_LEGACY_QUESTION_TIMEOUT_MS;
 
 /** Options of the push primitives. */
 export interface PushOptions {
-  /** How long the question may wait for the human, in ms; progress notifications reset it. */
+  /** How long the question may wait for the human, in ms; progress notifications reset it. @default 600000 */
   readonly timeoutMs?: number;
 }
 
-const LABEL = 'pushElicit()';
+const PUSH_ELICIT_API = 'pushElicit()';
 
 /** Asks the human `message` by a real push on a legacy session; the outcome is accepted (validated against `schema`), declined or cancelled. */
 export async function pushElicit<TSchema extends StandardSchemaWithJSON>(
@@ -34,13 +34,18 @@ export async function pushElicit<TSchema extends StandardSchemaWithJSON>(
   if (ctx.era !== 'legacy') {
     throw new McpResolveError(
       'invalid_usage',
-      `${LABEL}: push requests exist only on legacy (2025-11-25) sessions (got a modern request). ` +
+      `${PUSH_ELICIT_API}: push requests exist only on legacy (2025-11-25) sessions (got a modern request). ` +
         'On modern requests return input_required instead.',
-      { data: { api: LABEL } },
+      { data: { api: PUSH_ELICIT_API } },
     );
   }
   const ask = formQuestion<StandardSchemaV1.InferOutput<TSchema>>(message, schema);
-  const question = { key: LABEL, label: LABEL, ask, rendered: renderQuestion(ask, LABEL) };
+  const question = {
+    key: PUSH_ELICIT_API,
+    label: PUSH_ELICIT_API,
+    ask,
+    rendered: renderQuestion(ask, PUSH_ELICIT_API),
+  };
   const timeoutMs = options.timeoutMs ?? DEFAULT_PUSH_TIMEOUT_MS;
   legacyStrategy(ctx, timeoutMs).admit(question);
   return pushQuestion(ctx, question, timeoutMs);

@@ -1,5 +1,5 @@
 /**
- * Option G: a tool body made of named steps. Each incomplete step may return `input_required` or
+ * A tool body made of named steps. Each incomplete step may return `input_required` or
  * data; data is recorded in the sealed state and the step never runs again in this call. The end
  * step receives every result and runs exactly once, in the round where every step is done, so
  * side effects placed there cannot repeat.
@@ -64,7 +64,7 @@ const StepsState = z.object({
 });
 type StepsState = z.infer<typeof StepsState>;
 
-function decode(plaintext: unknown): StepsState {
+function decodeStepsState(plaintext: unknown): StepsState {
   if (plaintext === undefined) return { v: 1, d: {} };
   const state = parseState(plaintext, StepsState);
   if (state === undefined) {
@@ -79,7 +79,7 @@ function invalid(api: 'steps()' | 'steps().ask()' | 'steps().end()', message: st
 
 function bodyOf(steps: readonly Step[], end: End): (args: unknown, ctx: ToolContext) => Promise<unknown> {
   return async (args, ctx) => {
-    const state = decode(ctx.mcpReq.requestState());
+    const state = decodeStepsState(ctx.mcpReq.requestState());
     const recorded: Record<string, unknown[]> = { ...state.d };
     const results: Record<string, unknown> = {};
     for (const step of steps) {
@@ -164,7 +164,7 @@ class Builder {
 
 /**
  * Builds a tool body from named steps: `define` receives an empty builder and returns it after
- * `.ask(…)` steps and one `.end(…)`. In `.tool(name, { input }).handle(steps((s) => …))` the
+ * `.ask(…)` steps and one `.end(…)`. In `.tool(name, { input }, steps((s) => …))` the
  * step functions' `args` are typed from `input`.
  */
 export function steps<TArgs>(

@@ -26,11 +26,7 @@ import { isMalformedHost, MALFORMED_HOST_BODY } from '../hosting/rebindingGuard.
 import type { DualEraHttpOptions } from '../hosting/options.js';
 import { resolveServerTimeouts } from './serverTimeouts.js';
 
-export { createDualEraHandler } from '../hosting/dualEraHandler.js';
-export type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHandler.js';
-export type { DualEraHttpOptions } from '../hosting/options.js';
-
-/** Options of {@link serveHttp}. */
+/** Options of `serveHttp`. */
 export interface ServeHttpOptions extends DualEraHttpOptions {
   /** TCP port; `0` picks a free one. @default 0 */
   port?: number;
@@ -61,7 +57,7 @@ export interface ServeHttpOptions extends DualEraHttpOptions {
 /** How often Node checks header and request deadlines at most (its own default is 30 s). */
 const MAX_DEADLINE_CHECK_MS = 1_000;
 
-/** A running HTTP server from {@link serveHttp}. */
+/** A running HTTP server from `serveHttp`. */
 export interface HttpServerHandle {
   /** The MCP endpoint, e.g. `http://127.0.0.1:53011/mcp`. */
   readonly url: URL;
@@ -75,7 +71,7 @@ export interface HttpServerHandle {
  * Starts a `node:http` server answering both eras of `factory` on one path (see {@link createDualEraHandler});
  * `telemetry` is told about its legacy session table, `useAnswerPages` is handed the `answerPage` option's pages.
  */
-export async function serveHttp(
+export async function serveFactoryHttp(
   factory: McpServerFactory,
   options: ServeHttpOptions = {},
   telemetry?: Telemetry,

@@ -11,16 +11,14 @@
  *
  * @packageDocumentation
  */
-import type { McpServerFactory } from '@modelcontextprotocol/server';
-
 import { McpResolveError } from '../errors.js';
 import type { HttpServerHandle, ServeHttpOptions } from './http.js';
 import type { ServerSource } from '../hosting/source.js';
 import { announceHttpHosting, answerPagesHookOf, factoryOf, telemetryOf } from '../hosting/source.js';
 import type { ServeStdioOptions, StdioServerHandle } from './stdio.js';
-import { serveStdio as serveFactoryStdio } from './stdio.js';
+import { serveFactoryStdio } from './stdio.js';
 
-export type { HttpServerHandle, ServeHttpOptions, ServeStdioOptions, ServerSource, StdioServerHandle };
+export type { HttpServerHandle, ServeHttpOptions, ServeStdioOptions, StdioServerHandle };
 
 /** Serves both eras on this process's stdio (or `options.transport`); the first message picks the era. */
 export function serveStdio(server: ServerSource, options?: ServeStdioOptions): StdioServerHandle {
@@ -37,7 +35,7 @@ export async function serveHttp(server: ServerSource, options?: ServeHttpOptions
   const http = await import('./http.js').catch((error: unknown) => {
     throw missingNodeAdapter(error);
   });
-  return http.serveHttp(factory, options, telemetryOf(server), answerPagesHookOf(server));
+  return http.serveFactoryHttp(factory, options, telemetryOf(server), answerPagesHookOf(server));
 }
 
 /** The error for a missing `@modelcontextprotocol/node`, with the install line; other failures pass through. */
@@ -53,13 +51,3 @@ function missingNodeAdapter(error: unknown): unknown {
     { data: { api: 'serveHttp()' }, cause: error },
   );
 }
-
-export { answerInTerminal, fillForm } from './ask/form.js';
-export type { FormSchema } from './ask/form.js';
-export { sampleInTerminal } from './ask/sample.js';
-export { runAskSession } from './ask/session.js';
-export { openTerminal } from './ask/terminal.js';
-export type { Terminal } from './ask/terminal.js';
-
-/** The SDK server factory type both functions accept besides a `McpResolveServer`. */
-export type { McpServerFactory };

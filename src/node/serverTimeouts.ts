@@ -1,6 +1,6 @@
 /** `resolveServerTimeouts`: serveHttp's port, timeout and connection options with their defaults, checked. */
 import { McpResolveError } from '../errors.js';
-import { positiveInteger } from '../hosting/optionChecks.js';
+import { positiveInteger } from '../optionChecks.js';
 
 /** The default of `ServeHttpOptions.headersTimeoutMs`. */
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -40,15 +40,30 @@ export function resolveServerTimeouts(options: ServerTimeoutOptions): ServerTime
     );
   }
   const api = 'serveHttp()';
-  const headersTimeout = positiveInteger(api, 'headersTimeoutMs', options.headersTimeoutMs, DEFAULT_HEADERS_TIMEOUT_MS);
-  const requestTimeout = positiveInteger(api, 'requestTimeoutMs', options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS);
+  const headersTimeout = positiveInteger(
+    api,
+    'headersTimeoutMs',
+    options.headersTimeoutMs,
+    DEFAULT_HEADERS_TIMEOUT_MS,
+    { statesDefault: true },
+  );
+  const requestTimeout = positiveInteger(
+    api,
+    'requestTimeoutMs',
+    options.requestTimeoutMs,
+    DEFAULT_REQUEST_TIMEOUT_MS,
+    { statesDefault: true },
+  );
   const keepAliveTimeout = positiveInteger(
     api,
     'keepAliveTimeoutMs',
     options.keepAliveTimeoutMs,
     DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+    { statesDefault: true },
   );
-  const maxConnections = positiveInteger(api, 'maxConnections', options.maxConnections, DEFAULT_MAX_CONNECTIONS);
+  const maxConnections = positiveInteger(api, 'maxConnections', options.maxConnections, DEFAULT_MAX_CONNECTIONS, {
+    statesDefault: true,
+  });
   if (headersTimeout > requestTimeout) {
     throw new McpResolveError(
       'invalid_options',

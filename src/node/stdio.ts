@@ -11,9 +11,10 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
 import { McpResolveError } from '../errors.js';
 import { oneLine, serveTransport } from '../hosting/serveTransport.js';
+import { positiveInteger } from '../optionChecks.js';
 
 export type { StdioServerHandle } from '@modelcontextprotocol/server/stdio';
-/** Options of {@link serveStdio}: the SDK's, plus the inbound message limit. */
+/** Options of `serveStdio`: the SDK's, plus the inbound message limit. */
 export interface ServeStdioOptions extends SdkServeStdioOptions {
   /**
    * The largest inbound message (one line of stdin) in bytes. A longer line closes the connection:
@@ -25,17 +26,13 @@ export interface ServeStdioOptions extends SdkServeStdioOptions {
 }
 
 /** Serves `factory` on this process's stdio (or `options.transport`); the first message picks the era. */
-export function serveStdio(factory: McpServerFactory, options: ServeStdioOptions = {}): StdioServerHandle {
+export function serveFactoryStdio(factory: McpServerFactory, options: ServeStdioOptions = {}): StdioServerHandle {
   const { maxMessageSize, transport, onerror, ...served } = options;
   const report = onerror ?? reportOnStderr;
-  const limit = maxMessageSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
-  if (!Number.isSafeInteger(limit) || limit <= 0) {
-    throw new McpResolveError(
-      'invalid_options',
-      `serveStdio(): maxMessageSize must be a positive integer number of bytes (got ${String(maxMessageSize)}). The default is ${STDIO_DEFAULT_MAX_BUFFER_SIZE}.`,
-      { data: { api: 'serveStdio()', option: 'maxMessageSize' } },
-    );
-  }
+  const limit = positiveInteger('serveStdio()', 'maxMessageSize', maxMessageSize, STDIO_DEFAULT_MAX_BUFFER_SIZE, {
+    unit: 'number of bytes',
+    statesDefault: true,
+  });
   if (maxMessageSize !== undefined && transport !== undefined) {
     throw new McpResolveError(
       'invalid_options',

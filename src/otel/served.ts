@@ -12,7 +12,7 @@ import { safely } from './failures.js';
 import { parentOf, spanContextFromMeta } from './traceparent.js';
 
 /** Task statuses after which a task changes no more. */
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+const TERMINAL_TASK_STATUSES = new Set(['completed', 'failed', 'cancelled']);
 
 /** Records `message` as a SERVER span from its arrival to now (and, for a request, its duration metric). */
 export function recordServed(shared: OtelShared, message: ServedMessage): void {
@@ -53,7 +53,7 @@ export function recordTaskChange(shared: OtelShared, change: TaskChange): void {
     const attributes = { 'mcp_resolve.task.status': change.status };
     shared.instruments.taskStatus.add(1, attributes);
     const origin = shared.tasks.get(change.taskId);
-    if (TERMINAL.has(change.status)) shared.tasks.delete(change.taskId);
+    if (TERMINAL_TASK_STATUSES.has(change.status)) shared.tasks.delete(change.taskId);
     if (origin === undefined) return;
     shared.tracer
       .startSpan(`task ${change.status}`, { attributes }, trace.setSpanContext(otelContext.active(), origin))

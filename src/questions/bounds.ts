@@ -7,12 +7,11 @@
 import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/server';
 
 import { ToolError } from '../errors.js';
-import { isRecord } from './ownKeys.js';
+import { isRecord } from '../ownKeys.js';
+import { utf8 } from '../state/bytes.js';
 
 /** The largest answer a server accepts by default, in bytes of JSON (64 KiB). */
 export const DEFAULT_MAX_ANSWER_BYTES = 65_536;
-
-const encoder = new TextEncoder();
 
 /** The size of `response` as JSON, in UTF-8 bytes (0 for a value JSON cannot carry). */
 export function answerBytes(response: unknown): number {
@@ -22,7 +21,7 @@ export function answerBytes(response: unknown): number {
   } catch {
     return 0;
   }
-  return json === undefined ? 0 : encoder.encode(json).length;
+  return json === undefined ? 0 : utf8(json).length;
 }
 
 /** The error for an answer over `maxAnswerBytes`, in words for the client (`where` names the question). */
@@ -39,7 +38,7 @@ export function assertAnswerSize(where: string, response: unknown, maxAnswerByte
   if (bytes > maxAnswerBytes) throw oversizedAnswer(where, bytes, maxAnswerBytes);
 }
 
-function pick(record: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+function pickKeys(record: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
   for (const name of names) if (Object.hasOwn(record, name)) kept[name] = record[name];
   return kept;
@@ -55,18 +54,18 @@ export function reducedAnswer(request: InputRequest, response: unknown): unknown
   if (!isRecord(response)) return response;
   switch (request.method) {
     case 'elicitation/create': {
-      const kept = pick(response, ['action']);
+      const kept = pickKeys(response, ['action']);
       const { params } = request;
       if (params.mode !== 'url' && 'requestedSchema' in params && isRecord(response.content)) {
-        kept.content = pick(response.content, Object.keys(params.requestedSchema.properties));
+        kept.content = pickKeys(response.content, Object.keys(params.requestedSchema.properties));
       }
       return kept;
     }
     case 'sampling/createMessage':
-      return pick(response, ['role', 'content', 'model', 'stopReason']);
+      return pickKeys(response, ['role', 'content', 'model', 'stopReason']);
     case 'roots/list':
       return Array.isArray(response.roots)
-        ? { roots: response.roots.map((root: unknown) => (isRecord(root) ? pick(root, ['uri', 'name']) : root)) }
+        ? { roots: response.roots.map((root: unknown) => (isRecord(root) ? pickKeys(root, ['uri', 'name']) : root)) }
         : response;
   }
 }

@@ -17,7 +17,7 @@ import { McpResolveError } from '../errors.js';
 import { reducedAnswer } from './bounds.js';
 import type { ElicitationResult } from './markers.js';
 import { newElicitationSeed } from './urlQuestion.js';
-import { isRecord, ownEntry, setOwn } from './ownKeys.js';
+import { isRecord, ownEntry, setOwn } from '../ownKeys.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';
 import { askedAgain, attemptsOf } from './reask.js';
 import type { Question } from './render.js';
@@ -42,7 +42,7 @@ interface WireLedger {
 
 /**
  * Keys by name (or digest prefix) plus occurrence: `base`, then `base.2`, `base.3`, … for repeats
- * within one run. The one builder of occurrence keys (journaled steps and questions, linear questions).
+ * within one run. The one builder of occurrence keys (journaled steps and questions, suspending questions).
  */
 export function occurrenceKeys(): (base: string) => string {
   const seen = new Map<string, number>();
@@ -55,7 +55,7 @@ export function occurrenceKeys(): (base: string) => string {
 
 /**
  * The pin of a question: the first 96 bits of its digest (base64url). Answers are pinned to it, and
- * `journaled`/`linear` key their questions by it, so a reworded question is asked again. The state
+ * `journaled`/`suspending` key their questions by it, so a reworded question is asked again. The state
  * is sealed, so the pin only has to tell questions apart, not resist forgery.
  */
 export function pinOf(question: { readonly digest: string }): string {

@@ -90,13 +90,19 @@ export interface ElicitUrlOptions {
   readonly onAsked?: (complete: CompleteElicitation) => void;
 }
 
-/** A request to the client's LLM (`sampling/createMessage`). */
+/**
+ * A request to the client's LLM (`sampling/createMessage`).
+ * @deprecated What {@link sample} returns; SEP-2577 deprecates sampling as of protocol version 2026-07-28 (it still works, and may be removed no earlier than the first revision after 2027-07-28): call your own LLM provider's API from the server instead.
+ */
 export interface Sample {
   readonly [MARKER]: 'sample';
   readonly params: CreateMessageRequestParams;
 }
 
-/** A request for the client's roots (`roots/list`). */
+/**
+ * A request for the client's roots (`roots/list`).
+ * @deprecated What {@link listRoots} returns; SEP-2577 deprecates roots as of protocol version 2026-07-28 (it still works, and may be removed no earlier than the first revision after 2027-07-28): take the paths as tool arguments or from the server's configuration instead.
+ */
 export interface ListRoots {
   readonly [MARKER]: 'roots';
 }
@@ -110,12 +116,16 @@ export type AskKind = Ask[typeof MARKER];
 /** The kinds of question a resolver's return type `R` asks (`never` for a plain value). */
 export type AskKindsOf<R> = R extends Ask ? R[typeof MARKER] : never;
 
-/** What a consumer receives for a sampling question. */
+/**
+ * What a consumer receives for a sampling question.
+ * @deprecated The answer to {@link sample}; SEP-2577 deprecates sampling as of protocol version 2026-07-28 (it still works, and may be removed no earlier than the first revision after 2027-07-28): read your own LLM provider's response instead.
+ */
 export type SampleResult = CreateMessageResult | CreateMessageResultWithTools;
 
 /**
  * The text of a sampling result: its text blocks joined by newlines (`content` is one block, or an
  * array of blocks when the request allowed tools); '' when it has no text.
+ * @deprecated Reads the answer to {@link sample}; SEP-2577 deprecates sampling as of protocol version 2026-07-28 (it still works, and may be removed no earlier than the first revision after 2027-07-28): read your own LLM provider's response instead.
  */
 export function sampledText(result: SampleResult): string {
   const blocks: readonly unknown[] = Array.isArray(result.content) ? result.content : [result.content];
@@ -195,12 +205,18 @@ export function elicitUrl(message: string, url: string, options: ElicitUrlOption
   };
 }
 
-/** Asks the client's LLM to complete `params`. */
+/**
+ * Asks the client's LLM to complete `params`. Nothing changes on the wire: the client is asked as before.
+ * @deprecated SEP-2577 deprecates sampling as of protocol version 2026-07-28 (it still works, and may be removed no earlier than the first revision after 2027-07-28): call your own LLM provider's API from the server, or ask the person with {@link elicit}.
+ */
 export function sample(params: CreateMessageRequestParams): Sample {
   return { [MARKER]: 'sample', params };
 }
 
-/** Asks the client for its roots; the consumer receives the list of roots. */
+/**
+ * Asks the client for its roots; the consumer receives the list of roots. Nothing changes on the wire: the client is asked as before.
+ * @deprecated SEP-2577 deprecates roots as of protocol version 2026-07-28 (it still works, and may be removed no earlier than the first revision after 2027-07-28): take the paths as tool arguments or from the server's configuration.
+ */
 export function listRoots(): ListRoots {
   return { [MARKER]: 'roots' };
 }

@@ -5,7 +5,7 @@
 import type { InputRequest } from '@modelcontextprotocol/server';
 
 import type { ElicitationResult } from './markers.js';
-import { setOwn } from './ownKeys.js';
+import { setOwn } from '../ownKeys.js';
 import type { CallPages } from './pages.js';
 import { acceptedUrlAnswer, pageUrlRequest } from './pages.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 
 import { answerLimit, elicitationCompleter, requestTrace, type ToolContext } from '../context.js';
 import { assertAnswerSize, DEFAULT_MAX_ANSWER_BYTES } from './bounds.js';
-import { questionKind } from './telemetryKinds.js';
+import { questionKind } from './questionKind.js';
 import { ToolError } from '../errors.js';
 import { askKind, type ElicitationResult } from './markers.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';

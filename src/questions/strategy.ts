@@ -1,9 +1,10 @@
 /**
- * Round strategies: how one era gets a question answered. A client of the questions layer (the
- * resolver engine, `journaled`) finds its questions, asks the strategy whether an answer is already
- * known (`recall`), lets it refuse what cannot be asked (`admit`), and when a run is left waiting
- * on questions hands them to `end`: the modern strategy replies `input_required` with the ledger
- * to seal; the legacy strategy pushes them and returns the answers, and the run goes on.
+ * Round strategies: how one era gets a question answered, and {@link runPasses}, the loop that
+ * lets the strategy end a round. A client of the questions layer (the resolver engine,
+ * `journaled`) finds its questions, asks the strategy whether an answer is already known
+ * (`recall`), lets it refuse what cannot be asked (`admit`), and when a pass is left waiting on
+ * questions hands them to `end`: the modern strategy replies `input_required` with the ledger to
+ * seal; the legacy strategy pushes them and returns the answers, and the next pass runs.
  *
  * Another way of asking (a task parked in `input_required`, answered through `tasks/update`) is
  * a third implementation of {@link RoundStrategy}; nothing else changes.
@@ -13,7 +14,7 @@ import { inputRequired } from '@modelcontextprotocol/server';
 
 import { answerLimit, requestTrace, type ToolContext } from '../context.js';
 import { assertAnswerSize, DEFAULT_MAX_ANSWER_BYTES } from './bounds.js';
-import { questionKind } from './telemetryKinds.js';
+import { questionKind } from './questionKind.js';
 import { assertBackChannel, assertCapability } from './capabilities.js';
 import type { Ledger } from './ledger.js';
 import type { ElicitationResult } from './markers.js';
@@ -160,4 +161,30 @@ export function strategyFor(ctx: ToolContext, options: StrategyOptions): RoundSt
   return ctx.era === 'modern'
     ? modernStrategy(ctx, options.ledger, options.pages)
     : legacyStrategy(ctx, options.legacyTimeoutMs ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS, options.pages);
+}
+
+/** What one pass reached: the work's value, or questions it waits on. */
+export type PassReached<T> =
+  { readonly kind: 'done'; readonly value: T } | { readonly kind: 'waiting'; readonly questions: readonly Question[] };
+
+/** A client of the questions layer (the resolver engine, `journaled`), seen from {@link runPasses}. */
+export interface PassingWork<T> {
+  /** Runs one pass (or goes on running) until done or waiting on questions. */
+  run(): Promise<PassReached<T>>;
+  /** Hands a waiting question its answer (a rejection carries the reason there is none) before the next pass. */
+  settle(question: Question, outcome: Promise<ElicitationResult<unknown>>): Promise<void>;
+}
+
+/** Passes `work` to its value, or to the `input_required` reply with which `strategy` ends this round. */
+export async function runPasses<T>(
+  strategy: Pick<RoundStrategy, 'end'>,
+  work: PassingWork<T>,
+): Promise<T | InputRequiredResult> {
+  for (;;) {
+    const reached = await work.run();
+    if (reached.kind === 'done') return reached.value;
+    const end = await strategy.end(reached.questions);
+    if (end.kind === 'reply') return end.result;
+    for (const answer of end.answers) await work.settle(answer.question, answer.outcome);
+  }
 }

@@ -7,13 +7,11 @@ import type * as Redis from 'redis';
 import type { RedisClientType, RedisSentinelType } from 'redis';
 
 import { McpResolveError } from '../errors.js';
-import { positiveInteger } from '../options.js';
+import { MILLISECONDS, positiveInteger } from '../optionChecks.js';
 import { loadPeer } from '../peer.js';
 import { checkEvictionPolicy } from './evictionPolicy.js';
 
 export { withDeadline } from './withDeadline.js';
-
-const MS = 'number of milliseconds';
 
 /** A connected node-redis client as this entry uses it: one server, or the primary Sentinel names. */
 export type RedisConnection = RedisClientType | RedisSentinelType;
@@ -36,7 +34,7 @@ export function isSentinelConnection(connection: RedisConnection): connection is
 
 /** Options of {@link connectRedis}. */
 export interface RedisConnectOptions {
-  /** How long one command may wait for Redis before it fails, in ms (default 2,000). */
+  /** How long one command may wait for Redis before it fails, in ms. @default 2000 */
   readonly commandTimeoutMs?: number;
   /** How long the first connection may take, in ms (default 5,000). */
   readonly connectTimeoutMs?: number;
@@ -145,19 +143,17 @@ export async function openRedis(
   api: string,
 ): Promise<RedisConnection> {
   const commandTimeoutMs = positiveInteger(
-    `${api}: commandTimeoutMs`,
-    { api, option: 'commandTimeoutMs' },
+    api,
+    'commandTimeoutMs',
     options.commandTimeoutMs,
     DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
-    MS,
+    {
+      unit: MILLISECONDS,
+    },
   );
-  const connectTimeout = positiveInteger(
-    `${api}: connectTimeoutMs`,
-    { api, option: 'connectTimeoutMs' },
-    options.connectTimeoutMs,
-    5_000,
-    MS,
-  );
+  const connectTimeout = positiveInteger(api, 'connectTimeoutMs', options.connectTimeoutMs, 5_000, {
+    unit: MILLISECONDS,
+  });
   // The optional peer `redis` is loaded here, so a missing package names its install line.
   const redis = await loadPeer(() => import('redis'), 'redis', api);
   const client = createConnection(redis, target, commandTimeoutMs, connectTimeout);

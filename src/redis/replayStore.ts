@@ -21,7 +21,7 @@ import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, isSentinelConnection, withDeadline } 
 
 /** Options of {@link createRedisReplayStore}. */
 export interface RedisReplayStoreOptions {
-  /** Prefix of the replay keys (default `mcp-resolve:replay:`); use one per audience sharing a Redis. */
+  /** Prefix of the replay keys; use one per audience sharing a Redis. @default 'mcp-resolve:replay:' */
   readonly keyPrefix?: string;
   /** How long one check may wait for Redis, in ms (default 2,000); then the round fails closed. */
   readonly commandTimeoutMs?: number;
@@ -30,7 +30,7 @@ export interface RedisReplayStoreOptions {
    * and 1 for a Sentinel connection made by `connectRedisFleet`. Fewer acknowledgements: the round fails closed.
    */
   readonly replicaAcks?: number;
-  /** How long `WAIT` may take, in ms (default 500). */
+  /** How long `WAIT` may take, in ms. @default 500 */
   readonly replicaAckTimeoutMs?: number;
   /**
    * How far past Redis's clock a new epoch starts when the record is found missing, in ms (default

@@ -26,7 +26,7 @@ import { LOAD, REMOVE, SAVE, TAKE_PUSH } from './sessionScripts.js';
 export interface RedisSessionFleetOptions {
   /** This instance's id (default: a random UUID); shown in the `Mcp-Resolve-Instance` header. */
   readonly instanceId?: string;
-  /** Prefix of the keys and channels (default `mcp-resolve:sessions:`). */
+  /** Prefix of the keys and channels. @default 'mcp-resolve:sessions:' */
   readonly keyPrefix?: string;
   /** How long one operation may wait for Redis, in ms (default 2,000); then the request answers 503. */
   readonly commandTimeoutMs?: number;

@@ -16,17 +16,17 @@
  */
 import type { TaskRecord, TaskStore } from '../tasks/store.js';
 import { McpResolveError } from '../errors.js';
-import { positiveInteger } from '../options.js';
+import { MILLISECONDS, positiveInteger } from '../optionChecks.js';
 import type { RedisConnection } from './connection.js';
 import { withDeadline } from './connection.js';
 
 /** Options of {@link createRedisTaskStore}. */
 export interface RedisTaskStoreOptions {
-  /** Prefix of the task keys (default `mcp-resolve:task:`); use one per server sharing a Redis. */
+  /** Prefix of the task keys; use one per server sharing a Redis. @default 'mcp-resolve:task:' */
   readonly keyPrefix?: string;
   /**
-   * How long one store call may wait for Redis, in ms (default 5,000); then it fails (the client
-   * gets a masked error), and a write Redis reaches after that is refused there, never applied.
+   * How long one store call may wait for Redis, in ms; then it fails (the client gets a masked
+   * error), and a write Redis reaches after that is refused there, never applied. @default 5000
    */
   readonly storeTimeoutMs?: number;
 }
@@ -76,7 +76,7 @@ function isTaskRecord(value: unknown): value is TaskRecord {
 }
 
 /** What a store call was doing, as its error names it. */
-type Step = 'create' | 'read' | 'replace';
+type StoreStep = 'create' | 'read' | 'replace';
 
 /**
  * Creates a task store over a connected node-redis client. A call that Redis does not answer
@@ -87,21 +87,21 @@ type Step = 'create' | 'read' | 'replace';
 export function createRedisTaskStore(redis: RedisConnection, options: RedisTaskStoreOptions = {}): TaskStore {
   const prefix = options.keyPrefix ?? DEFAULT_TASK_KEY_PREFIX;
   const timeoutMs = positiveInteger(
-    'createRedisTaskStore(): storeTimeoutMs',
-    { api: 'createRedisTaskStore()', option: 'storeTimeoutMs' },
+    'createRedisTaskStore()',
+    'storeTimeoutMs',
     options.storeTimeoutMs,
     DEFAULT_TASK_STORE_TIMEOUT_MS,
-    'number of milliseconds',
+    { unit: MILLISECONDS },
   );
 
-  const failed = (step: Step, taskId: string, reason: string, cause?: unknown) =>
+  const failed = (step: StoreStep, taskId: string, reason: string, cause?: unknown) =>
     new McpResolveError('redis_unavailable', `Task store: the ${step} of task ${taskId} failed: ${reason}.`, {
       data: { operation: 'task_store' },
       cause,
     });
 
   /** Runs one call under the deadline; every failure becomes the store's error. */
-  const call = async <T>(step: Step, taskId: string, operation: () => Promise<T>): Promise<T> => {
+  const call = async <T>(step: StoreStep, taskId: string, operation: () => Promise<T>): Promise<T> => {
     try {
       return await withDeadline(operation(), timeoutMs);
     } catch (error) {
@@ -113,7 +113,7 @@ export function createRedisTaskStore(redis: RedisConnection, options: RedisTaskS
   };
 
   /** Runs a write script under the deadline it carries; resolves its status (1 or 0). */
-  const write = (step: Step, record: TaskRecord, script: string, args: readonly string[]): Promise<number> =>
+  const write = (step: StoreStep, record: TaskRecord, script: string, args: readonly string[]): Promise<number> =>
     call(step, record.taskId, async () => {
       const deadline = Date.now() + timeoutMs;
       const reply = (await redis.eval(script, {

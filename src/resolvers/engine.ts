@@ -38,6 +38,12 @@ interface Ready {
 
 const PENDING_PASS: PassResult = { kind: 'pending' };
 
+/** What a pass has gathered so far: the parameters' values, and whether one is still waiting. */
+interface PassProgress {
+  readonly values: Record<string, unknown>;
+  pending: boolean;
+}
+
 const ABORTED = { decline: 'declined', cancel: 'cancelled' } as const;
 
 /**
@@ -56,7 +62,7 @@ export function questionText(ask: Ask): string | undefined {
 }
 
 /** Delivers a node's outcome over `edge`; an unwrapped consumer of a decline aborts the call. */
-function deliver(edge: PlanEdge, state: Ready): unknown {
+function deliverOutcome(edge: PlanEdge, state: Ready): unknown {
   const { outcome } = state;
   if (edge.mode === 'outcome') return outcome;
   if (outcome.action === 'accept') return outcome.value;
@@ -67,8 +73,6 @@ function deliver(edge: PlanEdge, state: Ready): unknown {
 export class Resolution {
   private readonly ready = new Map<PlanNode, Ready>();
   private readonly waiting = new Set<PlanNode>();
-  /** What a resolver returned during a synchronous attempt that had to stop (a promise or a question), not yet taken up. */
-  private readonly started = new Map<PlanNode, unknown>();
 
   constructor(
     private readonly plan: ResolutionPlan,
@@ -78,65 +82,61 @@ export class Resolution {
 
   /**
    * Runs one pass over the plan; `asker` answers or parks each question the pass meets. A resolver
-   * whose dependency is waiting waits too, while the rest of the plan runs on.
+   * whose dependency is waiting waits too, while the rest of the plan runs on. The pass runs
+   * synchronously as long as resolvers return plain values, and goes on asynchronously from the
+   * first that returns a promise or a question: a call that asks nothing and awaits nothing costs
+   * no microtask here (it runs on every call).
    */
-  async pass(asker: Asker): Promise<PassResult> {
-    const values: Record<string, unknown> = {};
-    let pending = false;
-    for (const step of this.plan.schedule) {
+  pass(asker: Asker): PassResult | Promise<PassResult> {
+    return this.passFrom(0, { values: {}, pending: false }, asker);
+  }
+
+  /** The pass from step `start` of the schedule on. */
+  private passFrom(start: number, progress: PassProgress, asker: Asker): PassResult | Promise<PassResult> {
+    const { schedule } = this.plan;
+    for (let index = start; index < schedule.length; index++) {
+      const step = schedule[index];
+      if (step === undefined) break;
       if (step.kind !== 'run') {
         const state = this.ready.get(step.edge.node);
-        if (state === undefined) pending ||= step.kind === 'param';
-        else if (step.kind === 'param') values[step.edge.name] = deliver(step.edge, state);
-        else deliver(step.edge, state); // a decline its consumer cannot take aborts here, before later branches run
+        if (state === undefined) progress.pending ||= step.kind === 'param';
+        else if (step.kind === 'param') progress.values[step.edge.name] = deliverOutcome(step.edge, state);
+        else deliverOutcome(step.edge, state); // a decline its consumer cannot take aborts here, before later branches run
         continue;
       }
       const { node } = step;
       if (this.ready.has(node) || this.waiting.has(node)) continue;
       const input = this.inputOf(node);
       if (input === undefined) continue;
-      let value = this.started.has(node) ? this.started.get(node) : this.run(node, input);
-      this.started.delete(node);
-      // Awaited only when it is a promise: a synchronous resolver costs no microtask.
-      if (isPromiseLike(value)) value = await value;
-      const dependsOnAnswer = this.dependsOnAnswer(node);
-      if (!isAsk(value)) {
-        this.ready.set(node, { kind: 'ready', outcome: { action: 'accept', value }, fromAnswer: dependsOnAnswer });
-        continue;
-      }
+      const value = this.run(node, input);
+      if (isPromiseLike(value) || isAsk(value))
+        return this.takeUp(node, value, asker, () => this.passFrom(index + 1, progress, asker));
+      this.ready.set(node, {
+        kind: 'ready',
+        outcome: { action: 'accept', value },
+        fromAnswer: this.dependsOnAnswer(node),
+      });
+    }
+    return progress.pending ? PENDING_PASS : { kind: 'resolved', values: progress.values };
+  }
+
+  /** Takes up what a resolver returned that is not a plain value (a promise, a question), then goes on with the pass. */
+  private async takeUp(
+    node: PlanNode,
+    returned: unknown,
+    asker: Asker,
+    goOn: () => PassResult | Promise<PassResult>,
+  ): Promise<PassResult> {
+    const value: unknown = await returned;
+    const dependsOnAnswer = this.dependsOnAnswer(node);
+    if (!isAsk(value)) {
+      this.ready.set(node, { kind: 'ready', outcome: { action: 'accept', value }, fromAnswer: dependsOnAnswer });
+    } else {
       const answer = await asker.ask(node, value, dependsOnAnswer);
       if (answer === undefined) this.waiting.add(node);
       else this.ready.set(node, { kind: 'ready', outcome: answer, fromAnswer: true, question: questionText(value) });
     }
-    return pending ? PENDING_PASS : { kind: 'resolved', values };
-  }
-
-  /**
-   * Runs a pass synchronously, as long as every resolver returns a plain value: the fast path of a
-   * call that asks nothing and awaits nothing. `undefined` when some resolver returned a promise
-   * or a question; what ran is kept (that return value included), so the next {@link pass} goes on
-   * from there and no resolver runs twice. Returns the resolved values. Called first, once.
-   */
-  passSync(): Record<string, unknown> | undefined {
-    const values: Record<string, unknown> = {};
-    for (const step of this.plan.schedule) {
-      if (step.kind === 'param') {
-        const state = this.ready.get(step.edge.node);
-        if (state === undefined) return undefined;
-        values[step.edge.name] = deliver(step.edge, state);
-      }
-      if (step.kind !== 'run') continue;
-      const { node } = step;
-      const input = this.inputOf(node);
-      if (input === undefined) return undefined;
-      const value = this.run(node, input);
-      if (isPromiseLike(value) || isAsk(value)) {
-        this.started.set(node, value);
-        return undefined;
-      }
-      this.ready.set(node, { kind: 'ready', outcome: { action: 'accept', value }, fromAnswer: false });
-    }
-    return values;
+    return goOn();
   }
 
   /** A resolver's input (its tool arguments and resolved dependencies), or `undefined` while a dependency is unresolved. */
@@ -146,7 +146,7 @@ export class Resolution {
     for (const edge of node.deps) {
       const state = this.ready.get(edge.node);
       if (state === undefined) return undefined;
-      input[edge.name] = deliver(edge, state);
+      input[edge.name] = deliverOutcome(edge, state);
     }
     return input;
   }

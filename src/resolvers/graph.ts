@@ -59,7 +59,7 @@ interface MutableNode {
   deps: PlanEdge[];
 }
 
-function labelOf(target: AnyResolver, foundUnder: string): string {
+function resolverLabel(target: AnyResolver, foundUnder: string): string {
   if (target.name) return target.name;
   const fnName = target.fn.name;
   return fnName && fnName !== 'fn' ? fnName : foundUnder;
@@ -90,7 +90,7 @@ export function compilePlan(
   const visit = (target: AnyResolver, foundUnder: string): MutableNode => {
     const known = nodes.get(target);
     if (known) return known;
-    const label = labelOf(target, foundUnder);
+    const label = resolverLabel(target, foundUnder);
     if (visiting.has(target)) {
       const path = [...visiting.entries()];
       const names = path.slice(path.findIndex(([node]) => node === target)).map(([, name]) => name);

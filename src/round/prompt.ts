@@ -6,8 +6,10 @@ import type {
   GetPromptResult,
   InputRequiredResult,
   McpServer,
+  ServerContext,
   StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
+import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 
 import type { ToolContext } from '../context.js';
@@ -16,9 +18,9 @@ import { compilePlan } from '../resolvers/graph.js';
 import type { Simplify } from '../resolvers/resolver.js';
 import { throwMasked } from './masking.js';
 import { assertRegistration } from './registration.js';
-import type { RoundMethod } from './pipeline.js';
-import { serveRound } from './pipeline.js';
-import type { ResolvedBy, RoundServices } from './roundScope.js';
+import type { ResolvedBy, RoundState } from './roundState.js';
+import { endTrace, failTrace, openRoundState, startTrace } from './roundState.js';
+import type { InstanceServices } from './services.js';
 import { compileArguments } from './schemas.js';
 import type { InputValues, ResolvedValues, ResolveShape } from './tool.js';
 
@@ -56,7 +58,7 @@ export interface CompiledPrompt {
   /** What the SDK lists (`prompts/list`) and validates arguments with: `z.object(args)` for a raw shape. */
   readonly argsSchema: StandardSchemaWithJSON<unknown, Record<string, unknown>>;
   readonly plan: ResolutionPlan;
-  /** The plan as the round pipeline takes it: the prompt's resolvers, for the one-flow rule. */
+  /** The prompt's resolvers and what it is, for the one-flow rule. */
   readonly resolvedBy: ResolvedBy;
   readonly body: (params: Record<string, unknown>, ctx: ToolContext) => unknown;
 }
@@ -84,7 +86,7 @@ export function compilePrompt(
 }
 
 /** Registers `prompt` on one SDK instance, wrapped so its state is verified and its resolvers run. */
-export function registerPrompt(mcp: McpServer, prompt: CompiledPrompt, services: RoundServices): void {
+export function registerPrompt(mcp: McpServer, prompt: CompiledPrompt, services: InstanceServices): void {
   const { title, description } = prompt.declaration;
   mcp.registerPrompt(
     prompt.name,
@@ -93,24 +95,51 @@ export function registerPrompt(mcp: McpServer, prompt: CompiledPrompt, services:
       ...(description !== undefined && { description }),
       argsSchema: prompt.argsSchema,
     },
-    (args, sdkCtx) =>
-      serveRound(
-        PROMPT_GET,
-        prompt,
-        { target: prompt.name, arguments: args, params: { arguments: args, _meta: sdkCtx.mcpReq._meta } },
-        sdkCtx,
-        services,
-      ),
+    (args, sdkCtx) => servePromptGet(prompt, args, sdkCtx, services),
   );
 }
 
-/** How a `prompts/get` runs through the round pipeline (its arguments were validated by the SDK). */
-const PROMPT_GET: RoundMethod<CompiledPrompt, GetPromptResult> = {
-  method: 'prompts/get',
-  validate: (_prompt, args) => ({ ok: true, args }),
-  resolvedBy: (prompt) => prompt.resolvedBy,
-  run: (prompt, args, resolved, round) => prompt.body({ ...args, ...resolved }, round.ctx),
-  finish: (_prompt, value) => value as GetPromptResult,
-  fail: (prompt, error, services, trace) =>
-    throwMasked(error, services.maskError, { method: 'prompts/get', name: prompt.name }, trace),
-};
+/**
+ * Serves one `prompts/get` round of `prompt` (its arguments already validated by the SDK): open
+ * the sealed state, resolve, run the body, settle its `input_required`; a failure is a masked
+ * JSON-RPC error.
+ */
+async function servePromptGet(
+  prompt: CompiledPrompt,
+  args: Record<string, unknown>,
+  sdkCtx: ServerContext,
+  services: InstanceServices,
+): Promise<GetPromptResult | InputRequiredResult> {
+  const trace = startTrace(services, sdkCtx, 'prompts/get', prompt.name, {
+    arguments: args,
+    _meta: sdkCtx.mcpReq._meta,
+  });
+  try {
+    const state = await openRoundState(
+      sdkCtx,
+      { method: 'prompts/get', target: prompt.name, arguments: args },
+      services,
+      trace,
+    );
+    return endTrace(trace, await answerPromptGet(prompt, args, state));
+  } catch (error) {
+    throw failTrace(trace, error);
+  }
+}
+
+/** The round's steps once its state is open: resolve, run the body, settle; a failure is rethrown masked. */
+async function answerPromptGet(
+  prompt: CompiledPrompt,
+  args: Record<string, unknown>,
+  state: RoundState,
+): Promise<GetPromptResult | InputRequiredResult> {
+  try {
+    const resolved = await state.resolve(prompt.plan, args);
+    if (isInputRequiredResult(resolved)) return resolved;
+    const value = await prompt.body({ ...args, ...resolved }, state.ctx);
+    if (isInputRequiredResult(value)) return await state.sealAsked(value, prompt.resolvedBy);
+    return value as GetPromptResult;
+  } catch (error) {
+    return throwMasked(error, state.services.maskError, { method: 'prompts/get', name: prompt.name }, state.trace);
+  }
+}

@@ -12,13 +12,14 @@ import type {
   ServerContext,
   Variables,
 } from '@modelcontextprotocol/server';
+import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
 import { throwMasked } from './masking.js';
 import { assertRegistration } from './registration.js';
-import type { RoundMethod } from './pipeline.js';
-import { serveRound } from './pipeline.js';
-import type { RoundServices } from './roundScope.js';
+import type { RoundState } from './roundState.js';
+import { endTrace, failTrace, openRoundState, startTrace } from './roundState.js';
+import type { InstanceServices } from './services.js';
 
 /** A resource read: the URI, the template's variables (empty for a fixed URI), and the context. */
 export type ResourceRead = (
@@ -47,36 +48,54 @@ export function compileResource(
 }
 
 /** Registers `resource` on one SDK instance with its reads wrapped for sealing. */
-export function registerResource(mcp: McpServer, resource: CompiledResource, services: RoundServices): void {
-  const read = (uri: URL, variables: Variables, sdkCtx: ServerContext) =>
-    serveRound(
-      RESOURCE_READ,
-      { resource, uri, variables },
-      { target: uri.href, arguments: variables, params: { _meta: sdkCtx.mcpReq._meta } },
-      sdkCtx,
-      services,
-    );
+export function registerResource(mcp: McpServer, resource: CompiledResource, services: InstanceServices): void {
   if (typeof resource.uri === 'string') {
-    mcp.registerResource(resource.name, resource.uri, resource.metadata, (uri, ctx) => read(uri, {}, ctx));
+    mcp.registerResource(resource.name, resource.uri, resource.metadata, (uri, sdkCtx) =>
+      serveResourceRead(resource, uri, {}, sdkCtx, services),
+    );
   } else {
-    mcp.registerResource(resource.name, resource.uri, resource.metadata, read);
+    mcp.registerResource(resource.name, resource.uri, resource.metadata, (uri, variables, sdkCtx) =>
+      serveResourceRead(resource, uri, variables, sdkCtx, services),
+    );
   }
 }
 
-/** One read: the resource, the URI asked for, and the template's variables. */
-interface ResourceReadRequest {
-  readonly resource: CompiledResource;
-  readonly uri: URL;
-  readonly variables: Variables;
+/**
+ * Serves one `resources/read` round (no resolvers: the read callback is the step): open the
+ * sealed state, read, seal its `input_required`; a failure is a masked JSON-RPC error.
+ */
+async function serveResourceRead(
+  resource: CompiledResource,
+  uri: URL,
+  variables: Variables,
+  sdkCtx: ServerContext,
+  services: InstanceServices,
+): Promise<ReadResourceResult | InputRequiredResult> {
+  const trace = startTrace(services, sdkCtx, 'resources/read', uri.href, { _meta: sdkCtx.mcpReq._meta });
+  try {
+    const state = await openRoundState(
+      sdkCtx,
+      { method: 'resources/read', target: uri.href, arguments: variables },
+      services,
+      trace,
+    );
+    return endTrace(trace, await answerResourceRead(resource, uri, variables, state));
+  } catch (error) {
+    throw failTrace(trace, error);
+  }
 }
 
-/** How a `resources/read` runs through the round pipeline (no resolvers: the read callback is the step). */
-const RESOURCE_READ: RoundMethod<ResourceReadRequest, ReadResourceResult> = {
-  method: 'resources/read',
-  validate: ({ variables }) => ({ ok: true, args: variables }),
-  resolvedBy: () => undefined,
-  run: ({ resource, uri, variables }, _args, _resolved, round) => resource.read(uri, variables, round.ctx),
-  finish: (_read, value) => value as ReadResourceResult,
-  fail: ({ uri }, error, services, trace) =>
-    throwMasked(error, services.maskError, { method: 'resources/read', name: uri.href }, trace),
-};
+/** The round's step once its state is open: the read, its `input_required` sealed; a failure is rethrown masked. */
+async function answerResourceRead(
+  resource: CompiledResource,
+  uri: URL,
+  variables: Variables,
+  state: RoundState,
+): Promise<ReadResourceResult | InputRequiredResult> {
+  try {
+    const value = await resource.read(uri, variables, state.ctx);
+    return isInputRequiredResult(value) ? await state.sealAsked(value) : value;
+  } catch (error) {
+    return throwMasked(error, state.services.maskError, { method: 'resources/read', name: uri.href }, state.trace);
+  }
+}

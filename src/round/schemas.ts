@@ -7,6 +7,7 @@ import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 import { McpResolveError } from '../errors.js';
+import { isRecord } from '../ownKeys.js';
 
 /** Which declared schema a registration error names: a tool's `input` or `output`, or a prompt's `args`. */
 export interface SchemaSite {
@@ -29,10 +30,6 @@ export interface CompiledArguments<TSchema> {
 /** Whether `value` is a Standard Schema (rather than a zod raw shape). */
 export function isStandardSchema(value: unknown): value is StandardSchemaWithJSON {
   return typeof value === 'object' && value !== null && '~standard' in value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function whereOf(site: SchemaSite): string {

@@ -11,8 +11,7 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server';
 
-import type { MaybePromise } from './pipeline.js';
-import type { RoundServices } from './roundScope.js';
+import type { InstanceServices } from './services.js';
 import type { TaskSupport } from './taskDeclaration.js';
 import type { CompiledTool } from './tool.js';
 
@@ -26,8 +25,8 @@ export interface TaskHost {
     support: TaskSupport,
     request: CallToolRequest,
     ctx: ServerContext,
-    services: RoundServices,
-  ): MaybePromise<CallToolResult | InputRequiredResult>;
+    services: InstanceServices,
+  ): Promise<CallToolResult | InputRequiredResult>;
   /** Installs the extension's methods (`tasks/get`, `tasks/update`, `tasks/cancel`) on one SDK instance. */
-  serve(mcp: McpServer, services: RoundServices): void;
+  serve(mcp: McpServer, services: InstanceServices): void;
 }

@@ -17,7 +17,7 @@ import { McpResolveError } from '../errors.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { compilePlan } from '../resolvers/graph.js';
 import { assertRegistration } from './registration.js';
-import type { ResolvedBy } from './roundScope.js';
+import type { ResolvedBy } from './roundState.js';
 import { compileArguments, isStandardSchema, jsonSchemaOf } from './schemas.js';
 import type { TaskDeclaration, TaskSupport } from './taskDeclaration.js';
 import { taskSupportOf } from './taskDeclaration.js';
@@ -90,7 +90,7 @@ export interface CompiledTool {
   readonly output: StandardSchemaV1 | undefined;
   readonly outputJson: Record<string, unknown> | undefined;
   readonly plan: ResolutionPlan;
-  /** The plan as the round pipeline takes it: the tool's resolvers, for the one-flow rule. */
+  /** The tool's resolvers and what it is, for the one-flow rule. */
   readonly resolvedBy: ResolvedBy;
   /** How the tool takes part in the Tasks extension; `undefined` when it never runs as a task. */
   readonly task: TaskSupport | undefined;

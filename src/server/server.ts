@@ -14,8 +14,8 @@ import { compilePrompt, registerPrompt } from '../round/prompt.js';
 import type { CompiledResource, ResourceRead } from '../round/resource.js';
 import { compileResource, registerResource } from '../round/resource.js';
 import { createErrorMasker } from '../round/masking.js';
-import type { RoundServices } from '../round/roundScope.js';
-import { callTool } from '../round/call.js';
+import type { InstanceServices } from '../round/services.js';
+import { serveToolCall } from '../round/toolCall.js';
 import type {
   CheckedResolve,
   CompiledTool,
@@ -26,23 +26,32 @@ import type {
   ToolInput,
 } from '../round/tool.js';
 import { compileTool } from '../round/tool.js';
-import { ResolvingMcpServer, serveTools } from './toolRegistry.js';
+import { ResolvingMcpServer, serveTools } from './resolvingMcpServer.js';
 import type { TaskHost } from '../round/taskHost.js';
-import { TaskRunner } from '../tasks/runner.js';
+import { taskHostFor } from './taskHosts.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
-import { positiveInteger } from '../options.js';
+import { positiveInteger } from '../optionChecks.js';
 import type { McpResolveServerOptions } from './options.js';
 import { observedTasks } from './options.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import { InboundMessages } from '../telemetry/inbound.js';
 
-/** A declared tool waiting for its body: what `.tool(name, declaration)` returns. */
+/** `TResolve`, or none while unsettled: a tool without `resolve` leaves it `never` while a wrapper call in the body's
+ * place (`journaled(…)`) is checked, which would type the wrapper's `args` as `unknown` instead of from `input`. */
+type ResolvedOrNone<TResolve extends ResolveShape> = [TResolve] extends [never] ? Record<never, never> : TResolve;
+
+/** A tool's declaration, its resolvers checked against its input. */
+type CheckedDeclaration<TInput extends ToolInput, TResolve extends ResolveShape, TOutput> = ToolDeclaration<
+  TInput,
+  TResolve,
+  TOutput
+> & { readonly resolve?: CheckedResolve<InputValues<TInput>, TResolve> };
+
+/** A declared tool waiting for its body: what `.tool(name, declaration)` returns.
+ * @deprecated Pass the body as the third argument: `.tool(name, declaration, body)`. */
 export interface ToolStep<TServer, TInput extends ToolInput, TResolve extends ResolveShape, TOutput> {
-  /**
-   * Registers the tool with `body` and returns the server. Throws like `.tool(name, declaration, body)`:
-   * a name already registered, or a resolver graph that cannot run.
-   */
+  /** Registers the tool with `body` and returns the server; throws like `.tool(name, declaration, body)`. */
   handle(body: ToolBody<TInput, TResolve, TOutput>): TServer;
 }
 
@@ -59,7 +68,7 @@ export class McpResolveServer {
   /** Each library tool's input JSON Schema, for the SDK's SEP-2243 header validation; built with `toolList`. */
   private toolInputs: Map<string, Record<string, unknown>> | undefined;
   /** What every instance's rounds share; only the SDK server differs per instance. */
-  private readonly roundDefaults: Omit<RoundServices, 'server' | 'completeElicitation' | 'inbound'>;
+  private readonly roundDefaults: Omit<InstanceServices, 'server' | 'completeElicitation' | 'inbound'>;
   private readonly prompts = new Map<string, CompiledPrompt>();
   private readonly resources = new Map<string, CompiledResource>();
   private readonly setups: Array<(server: McpServer) => void> = [];
@@ -83,11 +92,11 @@ export class McpResolveServer {
       principal: options.principal ?? ((ctx) => principalFrom(ctx.http?.authInfo)),
       legacyQuestionTimeoutMs: timeout ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
       maxAnswerBytes: positiveInteger(
+        'new McpResolveServer()',
         'maxAnswerBytes',
-        { api: 'new McpResolveServer()', option: 'maxAnswerBytes' },
         options.maxAnswerBytes,
         DEFAULT_MAX_ANSWER_BYTES,
-        'number of bytes',
+        { unit: 'number of bytes' },
       ),
       maskError: createErrorMasker(options),
       telemetry: options.telemetry,
@@ -95,24 +104,10 @@ export class McpResolveServer {
   }
 
   /**
-   * Declares a tool whose body comes next: `.tool(name, declaration).handle(body)` registers it and
-   * returns this server. The declaration fixes the body's parameter types first, so a wrapper
-   * passed to `handle` (`journaled`, `linear`, `steps`, `withOnce`, `byEra`) types its handler's
-   * `args` from `input` without annotations.
-   */
-  tool<
-    TInput extends ToolInput = Record<never, never>,
-    TResolve extends ResolveShape = Record<never, never>,
-    TOutput = undefined,
-  >(
-    name: string,
-    declaration: ToolDeclaration<TInput, TResolve, TOutput> & {
-      readonly resolve?: CheckedResolve<InputValues<TInput>, TResolve>;
-    },
-  ): ToolStep<this, TInput, TResolve, TOutput>;
-  /**
    * Registers a tool. Throws at once if the resolver graph cannot run (a cycle, an argument the
-   * input lacks, a resolved parameter that is also a model argument).
+   * input lacks, a resolved parameter that is also a model argument). The declaration types the
+   * body's parameters, so a wrapper of `mcp-resolve/mrtr` (`journaled`, `suspending`, `steps`,
+   * `withOnce`, `byEra`) types its handler's `args` from `input` without annotations.
    */
   tool<
     TInput extends ToolInput = Record<never, never>,
@@ -120,11 +115,22 @@ export class McpResolveServer {
     TOutput = undefined,
   >(
     name: string,
-    declaration: ToolDeclaration<TInput, TResolve, TOutput> & {
-      readonly resolve?: CheckedResolve<InputValues<TInput>, TResolve>;
-    },
-    body: NoInfer<ToolBody<TInput, TResolve, TOutput>>,
+    declaration: CheckedDeclaration<TInput, TResolve, TOutput>,
+    body: NoInfer<ToolBody<TInput, ResolvedOrNone<TResolve>, TOutput>>,
   ): this;
+  /**
+   * Declares a tool whose body comes next: `.tool(name, declaration).handle(body)` registers it.
+   * @deprecated Pass the body as the third argument: `.tool(name, declaration, body)` (a wrapper's
+   * `args` are typed from `input` there too). This form goes in the next minor version.
+   */
+  tool<
+    TInput extends ToolInput = Record<never, never>,
+    TResolve extends ResolveShape = Record<never, never>,
+    TOutput = undefined,
+  >(
+    name: string,
+    declaration: CheckedDeclaration<TInput, TResolve, TOutput>,
+  ): ToolStep<this, TInput, TResolve, TOutput>;
   tool(
     name: string,
     declaration: ToolDeclaration<ToolInput, ResolveShape, unknown>,
@@ -143,7 +149,7 @@ export class McpResolveServer {
     const tool = compileTool(name, declaration, body);
     this.tools.set(name, tool);
     if (tool.task !== undefined) {
-      this.taskHost ??= new TaskRunner(this.tools, observedTasks(this.options.tasks, this.options.telemetry));
+      this.taskHost ??= taskHostFor(name, this.tools, observedTasks(this.options.tasks, this.options.telemetry));
     }
     this.toolList = undefined;
     this.toolInputs = undefined;
@@ -211,7 +217,7 @@ export class McpResolveServer {
     const { telemetry } = this.options;
     if (telemetry?.served !== undefined)
       mcp.inbound = new InboundMessages((message) => telemetry.served?.(message), mcp.server);
-    const services: RoundServices = {
+    const services: InstanceServices = {
       ...this.roundDefaults,
       server: mcp.server,
       inbound: mcp.inbound,
@@ -230,12 +236,10 @@ export class McpResolveServer {
           if (tool === undefined) return undefined;
           if (tool.task !== undefined && tasks !== undefined)
             return tasks.call(tool, tool.task, request, ctx, services);
-          return callTool(tool, request, ctx, services);
+          return serveToolCall(tool, request, ctx, services);
         },
       },
-      (instance) => {
-        for (const configure of this.setups) configure(instance);
-      },
+      this.setups,
     );
     return mcp;
   };

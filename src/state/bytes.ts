@@ -66,11 +66,11 @@ export function utf16le(text: string): Uint8Array {
   return out;
 }
 
-const encoder = new TextEncoder();
+const utf8Encoder = new TextEncoder();
 
 /** A string's UTF-8 bytes. */
 export function utf8(text: string): Uint8Array {
-  return encoder.encode(text);
+  return utf8Encoder.encode(text);
 }
 
 /** Compares two byte ranges in time independent of where they differ. */

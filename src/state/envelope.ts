@@ -25,19 +25,19 @@ import type { OpenOutcome } from './token.js';
 /** The version byte of the codec envelope (distinct from every built-in token version). */
 export const ENVELOPE_VERSION = 0x02;
 
-const OFFSET_ISSUED_AT = 1;
+const OFFSET_ENVELOPE_ISSUED_AT = 1;
 const OFFSET_ID = 7;
 const ID_BYTES = 16;
 const OFFSET_TAGS = 23;
-const TAG_BYTES = 16;
+const MAC_TAG_BYTES = 16;
 
 /** Bytes the envelope adds to the payload before the codec sees it. */
-export const ENVELOPE_OVERHEAD_BYTES = OFFSET_TAGS + 3 * TAG_BYTES;
+export const ENVELOPE_OVERHEAD_BYTES = OFFSET_TAGS + 3 * MAC_TAG_BYTES;
 
 function tags(id: Uint8Array, binding: BindingDigest, audience: Uint8Array, primitives: CryptoPrimitives): Uint8Array {
   const mac = primitives.hmacKey(id);
   const parts = [binding.request, audience, principalBytes(binding.principal)];
-  return concatBytes(parts.map((part, index) => mac([Uint8Array.of(index), part]).subarray(0, TAG_BYTES)));
+  return concatBytes(parts.map((part, index) => mac([Uint8Array.of(index), part]).subarray(0, MAC_TAG_BYTES)));
 }
 
 /** Wraps a payload with issued-at, a random token id and the binding tags. */
@@ -52,7 +52,7 @@ export function buildEnvelope(
   primitives.fillRandom(id);
   const envelope = new Uint8Array(ENVELOPE_OVERHEAD_BYTES + plaintext.length);
   envelope[0] = ENVELOPE_VERSION;
-  writeUint48(envelope, OFFSET_ISSUED_AT, issuedAt);
+  writeUint48(envelope, OFFSET_ENVELOPE_ISSUED_AT, issuedAt);
   envelope.set(id, OFFSET_ID);
   envelope.set(tags(id, binding, audience, primitives), OFFSET_TAGS);
   envelope.set(plaintext, ENVELOPE_OVERHEAD_BYTES);
@@ -77,8 +77,8 @@ export function openEnvelope(
   const expected = tags(id, binding, audience, primitives);
   const same = (index: number): boolean =>
     equalBytes(
-      expected.subarray(index * TAG_BYTES, (index + 1) * TAG_BYTES),
-      envelope.subarray(OFFSET_TAGS + index * TAG_BYTES, OFFSET_TAGS + (index + 1) * TAG_BYTES),
+      expected.subarray(index * MAC_TAG_BYTES, (index + 1) * MAC_TAG_BYTES),
+      envelope.subarray(OFFSET_TAGS + index * MAC_TAG_BYTES, OFFSET_TAGS + (index + 1) * MAC_TAG_BYTES),
     );
   if (!same(1)) return { ok: false, reason: 'audience_mismatch' };
   if (!same(0)) return { ok: false, reason: 'binding_mismatch' };
@@ -87,7 +87,7 @@ export function openEnvelope(
     ok: true,
     token: {
       plaintext: Uint8Array.from(envelope.subarray(ENVELOPE_OVERHEAD_BYTES)), // a copy, even of a Buffer
-      issuedAt: readUint48(envelope, OFFSET_ISSUED_AT),
+      issuedAt: readUint48(envelope, OFFSET_ENVELOPE_ISSUED_AT),
       tokenId: toBase64url(id),
     },
   };

@@ -48,7 +48,7 @@ interface KeyAt {
   readonly index: number;
 }
 
-function labelOf({ source, index }: KeyAt): string {
+function keyLabel({ source, index }: KeyAt): string {
   return `${source}[${index}]`;
 }
 
@@ -69,7 +69,7 @@ function decodeKeyString(text: string): Uint8Array | undefined {
 }
 
 function decodeEntry(entry: unknown, at: KeyAt): Uint8Array {
-  const label = labelOf(at);
+  const label = keyLabel(at);
   let bytes: Uint8Array;
   if (typeof entry === 'string') {
     if (entry.length === 0)
@@ -118,11 +118,11 @@ function buildRing(entries: readonly unknown[], source: KeySource, primitives: C
   let sealing: DerivedKey | undefined;
   raw.forEach((ikm, index) => {
     const at = { source, index };
-    const label = labelOf(at);
+    const label = keyLabel(at);
     const duplicateOf = raw.findIndex((other, otherIndex) => otherIndex < index && equalBytes(other, ikm));
     if (duplicateOf !== -1) {
       throw invalidKeys(
-        `${label} repeats ${labelOf({ source, index: duplicateOf })}; every key in the ring must be distinct.`,
+        `${label} repeats ${keyLabel({ source, index: duplicateOf })}; every key in the ring must be distinct.`,
         at,
       );
     }

@@ -61,7 +61,8 @@ export interface CryptoPrimitives {
   decodeBase64url(this: void, checked: string): Uint8Array;
 }
 
-const TAG_BYTES = 16;
+/** The AES-256-GCM authentication tag's length, in bytes. */
+export const GCM_TAG_BYTES = 16;
 
 function copy(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(bytes.length);
@@ -175,11 +176,11 @@ export function nodePrimitives(): CryptoPrimitives | undefined {
       const key = createSecretKey(raw);
       return {
         encrypt(nonce, aad, plaintext, prefix) {
-          const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
+          const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: GCM_TAG_BYTES });
           cipher.setAAD(aad);
           const head = cipher.update(plaintext);
           const tail = cipher.final();
-          const out = new Uint8Array(prefix.length + head.length + tail.length + TAG_BYTES);
+          const out = new Uint8Array(prefix.length + head.length + tail.length + GCM_TAG_BYTES);
           out.set(prefix);
           out.set(head, prefix.length);
           out.set(tail, prefix.length + head.length);
@@ -187,9 +188,9 @@ export function nodePrimitives(): CryptoPrimitives | undefined {
           return out;
         },
         decrypt(nonce, aad, sealed) {
-          if (sealed.length < TAG_BYTES) return undefined;
-          const tagStart = sealed.length - TAG_BYTES;
-          const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
+          if (sealed.length < GCM_TAG_BYTES) return undefined;
+          const tagStart = sealed.length - GCM_TAG_BYTES;
+          const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: GCM_TAG_BYTES });
           decipher.setAAD(aad);
           decipher.setAuthTag(sealed.subarray(tagStart));
           try {

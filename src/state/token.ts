@@ -42,6 +42,7 @@ import { saltedPrincipal } from './binding.js';
 import type { RejectReason } from './errors.js';
 import type { DerivedKey, KeyRing } from './keys.js';
 import type { CryptoPrimitives } from './primitives.js';
+import { GCM_TAG_BYTES } from './primitives.js';
 import { isPromiseLike } from '../promise.js';
 
 /**
@@ -59,10 +60,9 @@ const HINT_COUNT = 3;
 const OFFSET_PROOF = 26;
 const PROOF_BYTES = 6;
 const HEADER_BYTES = 32;
-const TAG_BYTES = 16;
 
 /** Bytes a built-in token adds to the plaintext before base64url (header + tag). */
-export const TOKEN_OVERHEAD_BYTES = HEADER_BYTES + TAG_BYTES;
+export const TOKEN_OVERHEAD_BYTES = HEADER_BYTES + GCM_TAG_BYTES;
 
 /** The largest issued-at the 6-byte field holds (ms since the epoch, year 10889). */
 export const MAX_ISSUED_AT = 2 ** 48 - 1;

@@ -1,15 +1,16 @@
 /**
- * Running a task in the background: a pass of its resolvers (parking it on the questions found),
- * then, once, the body (claimed with a compare-and-set, so across every instance sharing the store
- * it is entered exactly once), under a heartbeat, and how it ended recorded.
+ * Running a task in the background, through the steps of a call (round/toolCall.ts): a pass of its
+ * resolvers (parking it on the questions found), then, once, the body (claimed with a
+ * compare-and-set, so across every instance sharing the store it is entered exactly once), under a
+ * heartbeat, and how it ended recorded.
  */
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
 import { resolvePlan } from '../resolvers/resolvePlan.js';
-import { checkedResult, toolFailure } from '../round/call.js';
-import type { RoundServices } from '../round/roundScope.js';
-import { refusedInputRequired } from '../round/roundScope.js';
+import { refusedInputRequired } from '../round/roundState.js';
+import type { InstanceServices } from '../round/services.js';
+import { checkedResult, runBody, toolFailure } from '../round/toolCall.js';
 import type { CompiledTool } from '../round/tool.js';
 import type { TaskRecords } from './records.js';
 import type { TaskRecord } from './store.js';
@@ -34,7 +35,7 @@ export class TaskExecution {
    * Runs a `working` task as far as it goes: a pass of its resolvers, then either parks it on the
    * questions found, or claims the body (once) and runs it.
    */
-  async advance(taskId: string, base: ToolContext, services: RoundServices): Promise<void> {
+  async advance(taskId: string, base: ToolContext, services: InstanceServices): Promise<void> {
     try {
       const record = await this.records.store.get(taskId);
       if (record === undefined || record.status !== 'working' || record.bodyStarted) return;
@@ -46,10 +47,10 @@ export class TaskExecution {
       }
       const capabilities = record.call.clientCapabilities;
       const ctx: ToolContext = { ...base, clientCapabilities: capabilities };
-      const round = new TaskStrategy(record.answers, capabilities, record.attempts, record.taskId);
+      const strategy = new TaskStrategy(record.answers, capabilities, record.attempts, record.taskId);
       let resolved;
       try {
-        resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, { strategy: () => round });
+        resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, { strategy: () => strategy });
       } catch (error) {
         await this.fail(taskId, error, tool, services);
         return;
@@ -57,44 +58,58 @@ export class TaskExecution {
       const unchanged = (current: TaskRecord) =>
         current.revision === record.revision && current.status === 'working' && !current.bodyStarted;
       if (isInputRequiredResult(resolved)) {
-        await this.records.transition(taskId, (current) => {
-          if (!unchanged(current)) return undefined;
-          const { statusMessage: _previous, ...rest } = current;
-          return {
-            ...rest,
-            status: 'input_required',
-            pending: round.parked,
-            answers: round.answers,
-            attempts: round.attempts,
-            ...(round.rejected.length > 0 && { statusMessage: round.rejected.join(' ') }),
-          };
-        });
+        await this.park(taskId, strategy, unchanged);
         return;
       }
       const claimed = await this.records.transition(taskId, (current) =>
-        unchanged(current) ? { ...current, bodyStarted: true, answers: round.answers } : undefined,
+        unchanged(current) ? { ...current, bodyStarted: true, answers: strategy.answers } : undefined,
       );
       if (claimed === undefined) return;
-      await this.execute(taskId, tool, { ...record.call.arguments, ...resolved }, ctx, services);
+      await this.execute(taskId, tool, record.call.arguments, resolved, ctx, services);
     } catch (error) {
       this.records.report(error);
     }
   }
 
-  /** Enters the body (its claim already written) and records how it ended. */
+  /** Parks the task in `input_required` on the questions its last pass found (unless it changed meanwhile). */
+  private async park(
+    taskId: string,
+    strategy: TaskStrategy,
+    unchanged: (current: TaskRecord) => boolean,
+  ): Promise<void> {
+    await this.records.transition(taskId, (current) => {
+      if (!unchanged(current)) return undefined;
+      const { statusMessage: _previous, ...rest } = current;
+      return {
+        ...rest,
+        status: 'input_required',
+        pending: strategy.parked,
+        answers: strategy.answers,
+        attempts: strategy.attempts,
+        ...(strategy.rejected.length > 0 && { statusMessage: strategy.rejected.join(' ') }),
+      };
+    });
+  }
+
+  /**
+   * Enters the body (its claim already written) through the steps of a call (run the body, refuse
+   * its own `input_required`, check the result, or record the failure) and records how it ended.
+   */
   async execute(
     taskId: string,
     tool: CompiledTool,
-    params: Record<string, unknown>,
+    args: Readonly<Record<string, unknown>>,
+    resolved: Readonly<Record<string, unknown>>,
     base: ToolContext,
-    services: RoundServices,
+    services: InstanceServices,
   ): Promise<void> {
     const controller = new AbortController();
     this.running.set(taskId, controller);
     const stopHeartbeat = this.records.heartbeat(taskId);
     const ctx: ToolContext = { ...base, mcpReq: { ...base.mcpReq, signal: controller.signal } };
     try {
-      const value: unknown = await tool.body(params, ctx);
+      const value = await runBody(tool, args, resolved, ctx);
+      // A task asks through its resolvers only (parked in input_required), never from its body.
       if (isInputRequiredResult(value)) throw refusedInputRequired('tool', { tool: tool.name });
       await this.records.complete(taskId, await checkedResult(tool, value, services));
     } catch (error) {
@@ -106,7 +121,7 @@ export class TaskExecution {
   }
 
   /** Records that a task ended by throwing: a protocol error makes it `failed`, anything else is the tool's error result. */
-  private fail(taskId: string, error: unknown, tool: CompiledTool, services: RoundServices): Promise<void> {
+  private fail(taskId: string, error: unknown, tool: CompiledTool, services: InstanceServices): Promise<void> {
     if (error instanceof ProtocolError) return this.records.failWith(taskId, error);
     return this.records.complete(taskId, toolFailure(error, tool, services));
   }

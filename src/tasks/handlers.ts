@@ -8,11 +8,11 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import { throwMasked } from '../round/masking.js';
 import { clientCapabilitiesOf, eraOf } from '../round/requestEra.js';
-import type { RoundServices } from '../round/roundScope.js';
+import type { InstanceServices } from '../round/services.js';
 import { declaresTasks, TaskRefParams, tasksNotDeclared } from './wire.js';
 
 /** Refuses a tasks method on a request that cannot use it. */
-function assertTaskRequest(method: string, ctx: ServerContext, services: RoundServices): void {
+function assertTaskRequest(method: string, ctx: ServerContext, services: InstanceServices): void {
   const era = eraOf(ctx);
   if (era === 'legacy') {
     throw new ProtocolError(
@@ -25,15 +25,15 @@ function assertTaskRequest(method: string, ctx: ServerContext, services: RoundSe
 
 /** What serves the extension's methods once a request passed the gate (the task runner). */
 export interface TaskMethods {
-  get(taskId: string, ctx: ServerContext, services: RoundServices): Promise<Record<string, unknown>>;
+  get(taskId: string, ctx: ServerContext, services: InstanceServices): Promise<Record<string, unknown>>;
   update(
     taskId: string,
     responses: Readonly<Record<string, unknown>>,
     dropped: readonly string[],
     ctx: ServerContext,
-    services: RoundServices,
+    services: InstanceServices,
   ): Promise<void>;
-  cancel(taskId: string, ctx: ServerContext, services: RoundServices): Promise<void>;
+  cancel(taskId: string, ctx: ServerContext, services: InstanceServices): Promise<void>;
 }
 
 /** One of the extension's methods. */
@@ -47,7 +47,7 @@ type TaskMethod = 'tasks/get' | 'tasks/update' | 'tasks/cancel';
 async function serveTaskMethod<T>(
   method: TaskMethod,
   taskId: string,
-  services: RoundServices,
+  services: InstanceServices,
   work: () => Promise<T>,
 ): Promise<T> {
   try {
@@ -58,7 +58,7 @@ async function serveTaskMethod<T>(
 }
 
 /** Registers the extension's methods on `mcp`, served by `runner`. */
-export function registerTaskMethods(mcp: McpServer, runner: TaskMethods, services: RoundServices): void {
+export function registerTaskMethods(mcp: McpServer, runner: TaskMethods, services: InstanceServices): void {
   mcp.server.setRequestHandler('tasks/get', { params: TaskRefParams }, async (params, ctx) => {
     assertTaskRequest('tasks/get', ctx, services);
     return serveTaskMethod('tasks/get', params.taskId, services, () => runner.get(params.taskId, ctx, services));

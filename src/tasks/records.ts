@@ -6,8 +6,7 @@
 import type { CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import type { McpResolveErrorData } from '../errors.js';
-import { positiveInteger } from '../options.js';
+import { MILLISECONDS, positiveInteger } from '../optionChecks.js';
 import { questionCapabilities } from '../questions/bounds.js';
 import { createMemoryTaskStore } from './memoryStore.js';
 import type { TaskError, TaskRecord, TaskStore } from './store.js';
@@ -55,7 +54,6 @@ const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_POLL_INTERVAL_MS = 1_000;
 const DEFAULT_LEASE_MS = 30_000;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
-const MS = 'number of milliseconds';
 
 /** Whether a task has ended (completed, failed or cancelled). */
 export function isTerminal(record: TaskRecord): boolean {
@@ -63,9 +61,7 @@ export function isTerminal(record: TaskRecord): boolean {
 }
 
 /** Where a bad `tasks` option came from: the server's options. */
-function serverOption(option: string): McpResolveErrorData['invalid_options'] {
-  return { api: 'new McpResolveServer()', option };
-}
+const SERVER = 'new McpResolveServer()';
 
 /** The task records of one server, in its store. */
 export class TaskRecords {
@@ -76,21 +72,17 @@ export class TaskRecords {
 
   constructor(private readonly options: TaskOptions = {}) {
     this.store = options.store ?? createMemoryTaskStore();
-    this.ttlMs = positiveInteger('tasks.ttlMs', serverOption('tasks.ttlMs'), options.ttlMs, DEFAULT_TTL_MS, MS);
+    this.ttlMs = positiveInteger(SERVER, 'tasks.ttlMs', options.ttlMs, DEFAULT_TTL_MS, { unit: MILLISECONDS });
     this.pollIntervalMs = positiveInteger(
+      SERVER,
       'tasks.pollIntervalMs',
-      serverOption('tasks.pollIntervalMs'),
       options.pollIntervalMs,
       DEFAULT_POLL_INTERVAL_MS,
-      MS,
+      {
+        unit: MILLISECONDS,
+      },
     );
-    this.leaseMs = positiveInteger(
-      'tasks.leaseMs',
-      serverOption('tasks.leaseMs'),
-      options.leaseMs,
-      DEFAULT_LEASE_MS,
-      MS,
-    );
+    this.leaseMs = positiveInteger(SERVER, 'tasks.leaseMs', options.leaseMs, DEFAULT_LEASE_MS, { unit: MILLISECONDS });
   }
 
   /** Reports a failure the task machinery could not record on a task. */

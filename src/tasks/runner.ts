@@ -5,21 +5,15 @@
  * step re-reads the task from the store and writes it back with a compare-and-set, so any
  * instance sharing the store can answer or resume a task, and the body is entered exactly once.
  */
-import type {
-  CallToolRequest,
-  CallToolResult,
-  InputRequiredResult,
-  McpServer,
-  ServerContext,
-} from '@modelcontextprotocol/server';
+import type { CallToolRequest, McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
-import { requestTrace } from '../context.js';
-import { callTool, roundRequestOf, toolFailure, validateInput } from '../round/call.js';
-import type { MaybePromise, RoundMethod } from '../round/pipeline.js';
-import { serveRound } from '../round/pipeline.js';
-import { clientCapabilitiesOf, eraOf } from '../round/requestEra.js';
-import type { RoundScope, RoundServices } from '../round/roundScope.js';
-import { contextOf } from '../round/roundScope.js';
+import { clientCapabilitiesOf, contextOf, eraOf } from '../round/requestEra.js';
+import type { RoundState } from '../round/roundState.js';
+import { endTrace, failTrace, openRoundState, startTrace } from '../round/roundState.js';
+import type { InstanceServices } from '../round/services.js';
+import type { ToolCallResult } from '../round/toolCall.js';
+import { serveToolCall, toolFailure, validateInput } from '../round/toolCall.js';
 import type { CompiledTool } from '../round/tool.js';
 import { recordAnswers } from './answers.js';
 import type { TaskSupport } from '../round/taskDeclaration.js';
@@ -51,13 +45,13 @@ export class TaskRunner implements TaskHost {
   }
 
   /** Serves a `tools/call` of a task-capable tool: a task when the request allows one, an ordinary call otherwise. */
-  call(
+  async call(
     tool: CompiledTool,
     support: TaskSupport,
     request: CallToolRequest,
     sdkCtx: ServerContext,
-    services: RoundServices,
-  ): MaybePromise<CallToolResult | InputRequiredResult> {
+    services: InstanceServices,
+  ): Promise<ToolCallResult> {
     const era = eraOf(sdkCtx);
     const capabilities = clientCapabilitiesOf(sdkCtx, services.server, era);
     if (era === 'legacy' || !declaresTasks(capabilities)) {
@@ -68,40 +62,55 @@ export class TaskRunner implements TaskHost {
             : `Tool '${tool.name}' runs only as a task; it`,
         );
       }
-      return callTool(tool, request, sdkCtx, services);
+      return serveToolCall(tool, request, sdkCtx, services);
     }
-    const call: TaskCall = { tool, support, capabilities, runner: this };
-    return serveRound(TASK_CREATE, call, roundRequestOf(tool, request), sdkCtx, services);
+    const args = request.params.arguments ?? {};
+    const trace = startTrace(services, sdkCtx, 'tools/call', tool.name, request.params);
+    try {
+      const target = { method: 'tools/call', target: tool.name, arguments: args } as const;
+      const state = await openRoundState(sdkCtx, target, services, trace);
+      const input = await validateInput(tool, args);
+      return endTrace(trace, input.ok ? await this.start(tool, support, capabilities, input.args, state) : input.error);
+    } catch (error) {
+      throw failTrace(trace, error);
+    }
   }
 
   /**
-   * Creates the task of a validated call and sets it going: with every answer already in (`before-task`)
-   * the body runs at once; otherwise the task's resolvers run in the background.
+   * Creates the task of a validated call and sets it going. With `before-task` its questions are
+   * rounds of this call (resolved first, then the body runs at once); otherwise the task's
+   * resolvers run in the background and their questions park it.
    */
-  async start(
-    call: TaskCall,
+  private async start(
+    tool: CompiledTool,
+    support: TaskSupport,
+    capabilities: TaskRecord['call']['clientCapabilities'],
     args: Record<string, unknown>,
-    resolved: Record<string, unknown>,
-    round: RoundScope,
-    services: RoundServices,
-  ): Promise<CallToolResult> {
-    const { tool, capabilities } = call;
-    const beforeTask = call.support.questions === 'before-task';
-    const record = this.records.newRecord(tool.name, args, capabilities, services.principal(round.ctx), beforeTask);
-    await this.records.store.create(record);
-    round.ctx[requestTrace]?.task(record.taskId);
-    if (beforeTask) void this.execution.execute(record.taskId, tool, { ...args, ...resolved }, round.ctx, services);
-    else void this.execution.advance(record.taskId, contextOf(round.ctx, services), services);
-    return createTaskResult(record);
+    state: RoundState,
+  ): Promise<ToolCallResult> {
+    const { services } = state;
+    try {
+      const beforeTask = support.questions === 'before-task';
+      const resolved = beforeTask ? await state.resolve(tool.plan, args) : {};
+      if (isInputRequiredResult(resolved)) return resolved;
+      const record = this.records.newRecord(tool.name, args, capabilities, services.principal(state.ctx), beforeTask);
+      await this.records.store.create(record);
+      state.trace?.task(record.taskId);
+      if (beforeTask) void this.execution.execute(record.taskId, tool, args, resolved, state.ctx, services);
+      else void this.execution.advance(record.taskId, contextOf(state.ctx, services), services);
+      return createTaskResult(record);
+    } catch (error) {
+      return toolFailure(error, tool, services, state.trace);
+    }
   }
 
   /** Installs the extension's methods on `mcp`, served by this runner. */
-  serve(mcp: McpServer, services: RoundServices): void {
+  serve(mcp: McpServer, services: InstanceServices): void {
     registerTaskMethods(mcp, this, services);
   }
 
   /** `tasks/get`: the task as the caller may see it. */
-  async get(taskId: string, sdkCtx: ServerContext, services: RoundServices): Promise<Record<string, unknown>> {
+  async get(taskId: string, sdkCtx: ServerContext, services: InstanceServices): Promise<Record<string, unknown>> {
     return detailedTask(await this.visible(taskId, sdkCtx, services));
   }
 
@@ -114,7 +123,7 @@ export class TaskRunner implements TaskHost {
     responses: Readonly<Record<string, unknown>>,
     dropped: readonly string[],
     sdkCtx: ServerContext,
-    services: RoundServices,
+    services: InstanceServices,
   ): Promise<void> {
     await this.visible(taskId, sdkCtx, services);
     const next = await this.records.transition(taskId, (current) =>
@@ -124,7 +133,7 @@ export class TaskRunner implements TaskHost {
   }
 
   /** `tasks/cancel`: a task not yet finished becomes `cancelled`, and a body running here is signalled. */
-  async cancel(taskId: string, sdkCtx: ServerContext, services: RoundServices): Promise<void> {
+  async cancel(taskId: string, sdkCtx: ServerContext, services: InstanceServices): Promise<void> {
     await this.visible(taskId, sdkCtx, services);
     const next = await this.records.transition(taskId, (current) =>
       isTerminal(current)
@@ -138,31 +147,10 @@ export class TaskRunner implements TaskHost {
    * The task, or the not-found error when it does not exist, expired, or belongs to another
    * principal. A `working` task whose lease ran out (its process died) is recorded `failed` first.
    */
-  private async visible(taskId: string, sdkCtx: ServerContext, services: RoundServices): Promise<TaskRecord> {
+  private async visible(taskId: string, sdkCtx: ServerContext, services: InstanceServices): Promise<TaskRecord> {
     const record = await this.records.store.get(taskId);
     if (record === undefined || record.principal !== services.principal(sdkCtx)) throw taskNotFound(taskId);
     if (!this.records.stalled(record)) return record;
     return (await this.records.markLost(taskId)) ?? (await this.visible(taskId, sdkCtx, services));
   }
 }
-
-/** A `tools/call` that creates a task: the tool, how it takes part, and what the client declared. */
-interface TaskCall {
-  readonly tool: CompiledTool;
-  readonly support: TaskSupport;
-  readonly capabilities: TaskRecord['call']['clientCapabilities'];
-  readonly runner: TaskRunner;
-}
-
-/**
- * How the `tools/call` that creates a task runs through the round pipeline: its questions asked
- * first as rounds of the call itself (`before-task`), or none (`in-task`: they park the task).
- */
-const TASK_CREATE: RoundMethod<TaskCall, CallToolResult> = {
-  method: 'tools/call',
-  validate: (call, raw) => validateInput(call.tool, raw),
-  resolvedBy: (call) => (call.support.questions === 'before-task' ? call.tool.resolvedBy : undefined),
-  run: (call, args, resolved, round, services) => call.runner.start(call, args, resolved, round, services),
-  finish: (_call, value) => value as CallToolResult,
-  fail: (call, error, services, trace) => toolFailure(error, call.tool, services, trace),
-};

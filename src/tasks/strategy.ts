@@ -11,7 +11,7 @@ import { inputRequired } from '@modelcontextprotocol/server';
 
 import { assertCapability } from '../questions/capabilities.js';
 import { pinOf } from '../questions/ledger.js';
-import { ownEntry, setOwn } from '../questions/ownKeys.js';
+import { ownEntry, setOwn } from '../ownKeys.js';
 import type { ElicitationResult } from '../questions/markers.js';
 import { readAnswerTo, RejectedAnswer } from '../questions/read.js';
 import { attemptsOf } from '../questions/reask.js';

@@ -14,9 +14,6 @@ import { ConnectionCounters } from './counters.js';
 import type { TransportObserver } from './observedTransport.js';
 import type { Era } from '../context.js';
 
-/** The protocol era a test client speaks: `modern` pins 2026-07-28, `legacy` negotiates 2025-11-25 via `initialize`. */
-export type { Era };
-
 /** The protocol revision a `modern` test client pins. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
 

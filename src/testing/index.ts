@@ -1,7 +1,7 @@
 /**
  * `mcp-resolve/testing`: connect an SDK client to a server on either protocol era (in process,
- * over HTTP or over stdio), answer its questions from a script, count what crossed the wire, and
- * drive Tasks extension tasks (`taskOf`, `getTask`, `updateTask`, `cancelTask`).
+ * over HTTP or over stdio), answer its questions from a script, and count what crossed the wire.
+ * The helpers that drive Tasks extension tasks (`taskOf`, `getTask`, …) are `mcp-resolve/client`.
  *
  * @packageDocumentation
  */
@@ -9,7 +9,7 @@
 export type { ScriptedAnswers } from './scriptedAnswers.js';
 export type { Counters } from './counters.js';
 export { LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION } from './connection.js';
-export type { ConnectOptions, Era, TestConnection } from './connection.js';
+export type { ConnectOptions, TestConnection } from './connection.js';
 export { connectHttp } from './http.js';
 export type { HttpConnectOptions } from './http.js';
 export { connectInProcess } from './inProcess.js';
@@ -18,6 +18,3 @@ export { connectStdio } from './stdio.js';
 export type { StdioConnectOptions } from './stdio.js';
 export { connectManual } from './manual.js';
 export type { Continuation, ManualConnection, LegResult } from './manual.js';
-export type { DetailedTask, TaskHandle } from './tasks.js';
-export { cancelTask, getTask, taskOf, updateTask } from './tasks.js';
-export { withTaskResults } from './taskResults.js';

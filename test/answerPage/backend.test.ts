@@ -52,7 +52,7 @@ describe('the in-memory answer page backend', () => {
   it('refuses a budget that is not a positive integer, naming the option', () => {
     expect(() => createMemoryAnswerPageBackend({ maxBytes: 0 })).toThrow(McpResolveError);
     expect(() => createMemoryAnswerPageBackend({ maxBytes: 0 })).toThrow(
-      'createMemoryAnswerPageBackend(): options.maxBytes must be a positive integer (got 0).',
+      'createMemoryAnswerPageBackend(): maxBytes must be a positive integer (got 0).',
     );
   });
 });

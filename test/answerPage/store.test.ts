@@ -98,7 +98,7 @@ describe('the answer page store', () => {
   it('refuses options that are not positive integers, naming them', () => {
     expect(() => createAnswerPageStore({ ttlMs: -1 })).toThrow(McpResolveError);
     expect(() => createAnswerPageStore({ ttlMs: -1 })).toThrow(
-      'createAnswerPageStore(): options.ttlMs must be a positive integer (got -1).',
+      'createAnswerPageStore(): ttlMs must be a positive integer (got -1).',
     );
   });
 });

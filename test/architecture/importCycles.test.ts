@@ -78,4 +78,11 @@ describe('the folders of src/', () => {
     expect(graph.get('server')).toContain('tasks');
     expect(graph.get('tasks')).not.toContain('server');
   });
+
+  it('server/ knows tasks/ by its types only: the entry picks the TaskHost (src/mcpResolveServer.ts)', () => {
+    const runtime = modules(join(SRC, 'server')).flatMap(
+      (file) => readFileSync(file, 'utf8').match(/^import (?!type )[^;]*from '\.\.\/tasks\/[^']+';/gm) ?? [],
+    );
+    expect(runtime).toEqual([]);
+  });
 });

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import type { FleetMessage, LegacySessionFleet } from 'mcp-resolve/fleet';
-import type { ReplayStore } from 'mcp-resolve/state';
-import type { TaskRecord, TaskStore } from 'mcp-resolve/tasks';
+import type { FleetMessage, LegacySessionFleet } from 'mcp-resolve/contracts';
+import type { ReplayStore } from 'mcp-resolve/contracts';
+import type { TaskRecord, TaskStore } from 'mcp-resolve/contracts';
 
 const pause = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 

@@ -2,9 +2,9 @@
  * The store contracts (storeContracts.ts) against every backend: in memory, and Redis (a real
  * redis-server). A new backend adds one line per contract here.
  */
-import { createMemoryReplayStore } from 'mcp-resolve/state';
-import { createMemorySessionHub } from 'mcp-resolve/fleet';
-import { createMemoryTaskStore } from 'mcp-resolve/tasks';
+import { createMemoryReplayStore } from 'mcp-resolve/contracts';
+import { createMemorySessionHub } from 'mcp-resolve/contracts';
+import { createMemoryTaskStore } from 'mcp-resolve/contracts';
 import {
   claimReplayEpoch,
   createRedisReplayStore,

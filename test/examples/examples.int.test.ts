@@ -10,9 +10,11 @@ import { once } from 'node:events';
 
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TASKS_EXTENSION } from 'mcp-resolve/tasks';
-import type { Era, TestConnection } from 'mcp-resolve/testing';
-import { connectHttp, connectStdio, getTask, taskOf, updateTask } from 'mcp-resolve/testing';
+import { TASKS_EXTENSION } from 'mcp-resolve/contracts';
+import type { Era } from 'mcp-resolve';
+import type { TestConnection } from 'mcp-resolve/testing';
+import { connectHttp, connectStdio } from 'mcp-resolve/testing';
+import { getTask, taskOf, updateTask } from 'mcp-resolve/client';
 
 import { listeningUrl } from '../../examples/stories/lib/serverProcess.js';
 import { startRedisServer } from '../../scripts/lib/processes.js';

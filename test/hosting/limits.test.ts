@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
-import { createMemorySessionHub } from '../../src/fleet/index.js';
+import { createMemorySessionHub } from '../../src/contracts/index.js';
 import { heldBytes } from '../../src/hosting/heldBytes.js';
 import type { DualEraHandler, DualEraHttpOptions } from '../../src/hosting/index.js';
 import { createDualEraHandler } from '../../src/hosting/index.js';

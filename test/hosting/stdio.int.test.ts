@@ -10,7 +10,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 
 import { McpResolveError } from '../../src/errors.js';
-import { serveStdio } from '../../src/node/stdio.js';
+import { serveFactoryStdio } from '../../src/node/stdio.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
 
 const SERVER = fileURLToPath(new URL('./fixtures/stdioServer.ts', import.meta.url));
@@ -88,7 +88,7 @@ describe('serveStdio against hostile input', () => {
     expect(closed.code).toBe(1);
   });
 
-  it.each<[string, Parameters<typeof serveStdio>[1], RegExp]>([
+  it.each<[string, Parameters<typeof serveFactoryStdio>[1], RegExp]>([
     ['a limit that is not a positive integer', { maxMessageSize: 0 }, /maxMessageSize must be a positive integer/],
     [
       'a limit next to a transport of your own',
@@ -96,7 +96,7 @@ describe('serveStdio against hostile input', () => {
       /applies to the default stdio transport only/,
     ],
   ])('refuses %s', (_case, options, message) => {
-    expect(() => serveStdio(askNameServer, options)).toThrow(McpResolveError);
-    expect(() => serveStdio(askNameServer, options)).toThrow(message);
+    expect(() => serveFactoryStdio(askNameServer, options)).toThrow(McpResolveError);
+    expect(() => serveFactoryStdio(askNameServer, options)).toThrow(message);
   });
 });

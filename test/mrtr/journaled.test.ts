@@ -45,9 +45,11 @@ function journaledServer(
   serverOptions: McpResolveServerOptions = SHARED,
 ): McpResolveServer {
   const input = { location: z.string() };
-  return new McpResolveServer({ name: 'journal-test', version: '1.0.0' }, serverOptions)
-    .tool('weather', { input })
-    .handle(journaled(handler, options));
+  return new McpResolveServer({ name: 'journal-test', version: '1.0.0' }, serverOptions).tool(
+    'weather',
+    { input },
+    journaled(handler, options),
+  );
 }
 
 /** Answers an elicitation by echoing the first word of its message as the pick. */

@@ -1,4 +1,4 @@
-/** The `mcp-resolve/mrtr` primitives on their own: once, the step builder, linear continuations, era and answers. */
+/** The `mcp-resolve/mrtr` primitives on their own: once, the step builder, suspending handlers, era and answers. */
 import { inputRequired } from '@modelcontextprotocol/server';
 import { McpResolveError, McpResolveServer } from 'mcp-resolve';
 import type { ContinuationStore } from 'mcp-resolve/mrtr';
@@ -13,6 +13,7 @@ import {
   once,
   pushElicit,
   steps,
+  suspending,
   withOnce,
 } from 'mcp-resolve/mrtr';
 import { describe, expect, expectTypeOf, it } from 'vitest';
@@ -40,16 +41,16 @@ const server = () => new McpResolveServer({ name: 'primitives', version: '1.0.0'
 describe('once (option F)', () => {
   it("keeps its guard across the SDK shim's re-entries on legacy, and hands the body its own state back", async () => {
     let effects = 0;
-    const tool = server()
-      .tool('weather', { input: INPUT })
-      .handle(
-        withOnce(async (_args, ctx) => {
-          await once(ctx, 'effect', () => void (effects += 1));
-          const pick = answerOf(ctx, 'pick', Pick);
-          if (pick === undefined) return inputRequired({ inputRequests: { pick: PICK_REQUEST }, requestState: 'mine' });
-          return `${String(ctx.mcpReq.requestState())}: ${pick.action === 'accept' ? pick.value.pick : pick.action}`;
-        }),
-      );
+    const tool = server().tool(
+      'weather',
+      { input: INPUT },
+      withOnce(async (_args, ctx) => {
+        await once(ctx, 'effect', () => void (effects += 1));
+        const pick = answerOf(ctx, 'pick', Pick);
+        if (pick === undefined) return inputRequired({ inputRequests: { pick: PICK_REQUEST }, requestState: 'mine' });
+        return `${String(ctx.mcpReq.requestState())}: ${pick.action === 'accept' ? pick.value.pick : pick.action}`;
+      }),
+    );
     for (const era of ['modern', 'legacy'] as const) {
       effects = 0;
       const seen = await observe(await connect(tool.createServer, { era, elicit: () => accept({ pick: 'p' }) }));
@@ -64,14 +65,14 @@ describe('once (option F)', () => {
 
   it('runs concurrent calls for one key once', async () => {
     let effects = 0;
-    const tool = server()
-      .tool('weather', { input: INPUT })
-      .handle(
-        withOnce(async (_args, ctx) => {
-          const runs = await Promise.all([1, 2, 3].map(() => once(ctx, 'effect', () => (effects += 1))));
-          return runs.join(',');
-        }),
-      );
+    const tool = server().tool(
+      'weather',
+      { input: INPUT },
+      withOnce(async (_args, ctx) => {
+        const runs = await Promise.all([1, 2, 3].map(() => once(ctx, 'effect', () => (effects += 1))));
+        return runs.join(',');
+      }),
+    );
     expect((await observe(await connect(tool.createServer, { era: 'modern' }))).text).toBe('1,,');
     expect(effects).toBe(1);
   });
@@ -83,32 +84,32 @@ describe('once (option F)', () => {
     const seen = await observe(await connect(tool.createServer, { era: 'modern' }));
     expect(seen.isError).toBe(true);
     expect(seen.text).toBe(
-      "once(): ctx does not belong to a withOnce() body (key 'effect'). Wrap the tool body: .tool(name, { input }).handle(withOnce(async (args, ctx) => …)).",
+      "once(): ctx does not belong to a withOnce() body (key 'effect'). Wrap the tool body: .tool(name, { input }, withOnce(async (args, ctx) => …)).",
     );
   });
 });
 
 describe('the step builder (option G)', () => {
   it('types the arguments from the input and each result from its step, without the input_required arm', () => {
-    server()
-      .tool('weather', { input: INPUT })
-      .handle(
-        steps((step) =>
-          step
-            .ask('units', () =>
-              Math.random() > 2 ? inputRequired({ inputRequests: { pick: PICK_REQUEST } }) : ('metric' as const),
-            )
-            .ask('count', (_args, _ctx, results) => {
-              expectTypeOf(results).toEqualTypeOf<{ readonly units: 'metric' }>();
-              return 3;
-            })
-            .end((args, _ctx, results) => {
-              expectTypeOf(args).toEqualTypeOf<{ location: string }>();
-              expectTypeOf(results).toEqualTypeOf<{ readonly units: 'metric'; readonly count: number }>();
-              return `${args.location}: ${results.units} × ${results.count}`;
-            }),
-        ),
-      );
+    server().tool(
+      'weather',
+      { input: INPUT },
+      steps((step) =>
+        step
+          .ask('units', () =>
+            Math.random() > 2 ? inputRequired({ inputRequests: { pick: PICK_REQUEST } }) : ('metric' as const),
+          )
+          .ask('count', (_args, _ctx, results) => {
+            expectTypeOf(results).toEqualTypeOf<{ readonly units: 'metric' }>();
+            return 3;
+          })
+          .end((args, _ctx, results) => {
+            expectTypeOf(args).toEqualTypeOf<{ location: string }>();
+            expectTypeOf(results).toEqualTypeOf<{ readonly units: 'metric'; readonly count: number }>();
+            return `${args.location}: ${results.units} × ${results.count}`;
+          }),
+      ),
+    );
   });
 
   it('rejects a duplicate step name, a missing end step and a foreign definition with invalid_usage', () => {
@@ -140,24 +141,24 @@ describe('the step builder (option G)', () => {
 
   it('gives an asking step its own requestState back, and runs the end step once', async () => {
     let ends = 0;
-    const tool = server()
-      .tool('weather', { input: INPUT })
-      .handle(
-        steps((step) =>
-          step
-            .ask('first', () => 'ready')
-            .ask('pick', (_args, ctx) => {
-              const pick = answerOf(ctx, 'pick', Pick);
-              if (pick === undefined)
-                return inputRequired({ inputRequests: { pick: PICK_REQUEST }, requestState: 'step-own' });
-              return `${String(ctx.mcpReq.requestState())}/${pick.action === 'accept' ? pick.value.pick : pick.action}`;
-            })
-            .end((_args, _ctx, { first, pick }) => {
-              ends += 1;
-              return `${first} ${pick}`;
-            }),
-        ),
-      );
+    const tool = server().tool(
+      'weather',
+      { input: INPUT },
+      steps((step) =>
+        step
+          .ask('first', () => 'ready')
+          .ask('pick', (_args, ctx) => {
+            const pick = answerOf(ctx, 'pick', Pick);
+            if (pick === undefined)
+              return inputRequired({ inputRequests: { pick: PICK_REQUEST }, requestState: 'step-own' });
+            return `${String(ctx.mcpReq.requestState())}/${pick.action === 'accept' ? pick.value.pick : pick.action}`;
+          })
+          .end((_args, _ctx, { first, pick }) => {
+            ends += 1;
+            return `${first} ${pick}`;
+          }),
+      ),
+    );
     const seen = await observe(
       await connect(tool.createServer, { era: 'modern', elicit: () => accept({ pick: 'p' }) }),
     );
@@ -165,28 +166,28 @@ describe('the step builder (option G)', () => {
   });
 });
 
-describe('linear continuations (option H)', () => {
-  const linearServer = (store = createContinuationStore()) =>
-    server()
-      .tool('weather', { input: INPUT })
-      .handle(
-        linear(
-          async (_args, ctx) => {
-            try {
-              const [a, b] = await Promise.all([ctx.elicit('Alpha?', Pick), ctx.elicit('Beta?', Pick)]);
-              return `${a.pick} ${b.pick}`;
-            } catch (error) {
-              if (error instanceof ElicitationDeclinedError) return `not accepted: ${error.action}`;
-              throw error;
-            }
-          },
-          { store },
-        ),
-      );
+describe('suspending handlers (option H)', () => {
+  const suspendingServer = (store = createContinuationStore()) =>
+    server().tool(
+      'weather',
+      { input: INPUT },
+      suspending(
+        async (_args, ctx) => {
+          try {
+            const [a, b] = await Promise.all([ctx.elicit('Alpha?', Pick), ctx.elicit('Beta?', Pick)]);
+            return `${a.pick} ${b.pick}`;
+          } catch (error) {
+            if (error instanceof ElicitationDeclinedError) return `not accepted: ${error.action}`;
+            throw error;
+          }
+        },
+        { store },
+      ),
+    );
 
   it('batches concurrent questions in one round and frees the frame when done', async () => {
     const store = createContinuationStore();
-    const manual = await connectManual(linearServer(store).createServer);
+    const manual = await connectManual(suspendingServer(store).createServer);
     const first = pending(await manual.round('weather', { location: 'x' }));
     expect(Object.values(first.inputRequests).map(messageOf).sort()).toEqual(['Alpha?', 'Beta?']);
     expect(store.size).toBe(1);
@@ -202,7 +203,7 @@ describe('linear continuations (option H)', () => {
 
   it('a decline rejects with a typed error the handler catches', async () => {
     const seen = await observe(
-      await connect(linearServer().createServer, { era: 'modern', elicit: () => ({ action: 'decline' }) }),
+      await connect(suspendingServer().createServer, { era: 'modern', elicit: () => ({ action: 'decline' }) }),
     );
     expect(seen.text).toBe('not accepted: decline');
   });
@@ -210,7 +211,7 @@ describe('linear continuations (option H)', () => {
   it('an expired continuation tells the client to start over', async () => {
     let now = 0;
     const store = createContinuationStore({ ttlMs: 1_000, now: () => now });
-    const manual = await connectManual(linearServer(store).createServer);
+    const manual = await connectManual(suspendingServer(store).createServer);
     const first = pending(await manual.round('weather', { location: 'x' }));
     now += 1_001;
     const late = complete(
@@ -225,8 +226,8 @@ describe('linear continuations (option H)', () => {
 
   it('past maxEntries the oldest suspended call is dropped, and only its client starts over', async () => {
     const store = createContinuationStore({ maxEntries: 1 });
-    const older = await connectManual(linearServer(store).createServer);
-    const newer = await connectManual(linearServer(store).createServer);
+    const older = await connectManual(suspendingServer(store).createServer);
+    const newer = await connectManual(suspendingServer(store).createServer);
     const r1 = pending(await older.round('weather', { location: 'x' }));
     const r2 = pending(await newer.round('weather', { location: 'x' }));
     const answer = () => accept({ pick: 'p' });
@@ -255,7 +256,7 @@ describe('linear continuations (option H)', () => {
         return inner.take(id);
       },
     };
-    const manual = await connectManual(linearServer(counting).createServer);
+    const manual = await connectManual(suspendingServer(counting).createServer);
     const first = pending(await manual.round('weather', { location: 'x' }));
     expect(Object.values(first.inputRequests).map(messageOf).sort()).toEqual(['Alpha?', 'Beta?']);
     expect({ ...counts, size: counting.size }).toEqual({ puts: 1, takes: 0, size: 1 });
@@ -276,25 +277,37 @@ describe('linear continuations (option H)', () => {
 
   it('refuses a store without put() and take()', () => {
     const message =
-      'linear(): the store must be a ContinuationStore, an object with put(frame) and take(id): ' +
+      'suspending(): the store must be a ContinuationStore, an object with put(frame) and take(id): ' +
       'use createContinuationStore(), or an object that wraps one.';
     // @ts-expect-error - a store needs put() and take()
-    expect(() => linear(() => '', { store: { size: 0, ttlMs: 1 } })).toThrow(message);
+    expect(() => suspending(() => '', { store: { size: 0, ttlMs: 1 } })).toThrow(message);
     // @ts-expect-error - a store is an object
-    expect(() => linear(() => '', { store: undefined })).toThrow(message);
+    expect(() => suspending(() => '', { store: undefined })).toThrow(message);
+  });
+
+  it('keeps linear() as a deprecated alias, and its usage errors keep their code and data', () => {
+    expect(linear).toBe(suspending);
+    // @ts-expect-error - the handler is a function
+    expect(() => suspending('nope', { store: createContinuationStore() })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_usage',
+        data: { api: 'linear()' },
+        message: 'suspending(): the handler must be a function (got string).',
+      }),
+    );
   });
 });
 
 describe('era and answers', () => {
   it('eraOf and byEra follow the request, not the server', async () => {
-    const tool = server()
-      .tool('weather', { input: INPUT })
-      .handle(
-        byEra({
-          modern: (_args, ctx) => `modern arm, ${eraOf(ctx)}`,
-          legacy: (_args, ctx) => `legacy arm, ${eraOf(ctx)}`,
-        }),
-      );
+    const tool = server().tool(
+      'weather',
+      { input: INPUT },
+      byEra({
+        modern: (_args, ctx) => `modern arm, ${eraOf(ctx)}`,
+        legacy: (_args, ctx) => `legacy arm, ${eraOf(ctx)}`,
+      }),
+    );
     const texts = await Promise.all(
       (['modern', 'legacy'] as const).map(
         async (era) => (await observe(await connect(tool.createServer, { era }))).text,

@@ -1,12 +1,21 @@
 /**
- * The builder step `.tool(name, declaration).handle(body)` fixes the arguments' type before the
- * body is written, so every mrtr wrapper types its handler's `args` from `input` with no
- * annotation, and reading a property the input lacks does not compile.
+ * `.tool(name, declaration, body)` types the body from the declaration, so every mrtr wrapper
+ * passed as the body types its handler's `args` from `input` with no annotation, and reading a
+ * property the input lacks does not compile. The deprecated builder step
+ * `.tool(name, declaration).handle(body)` still types the same way.
  */
 import type { ToolStep } from 'mcp-resolve';
 import { McpResolveServer, outcome, resolver } from 'mcp-resolve';
-import type { JournaledContext, LinearContext } from 'mcp-resolve/mrtr';
-import { byEra, createContinuationStore, journaled, linear, steps, withOnce } from 'mcp-resolve/mrtr';
+import type {
+  JournaledContext,
+  LinearContext,
+  LinearHandler,
+  LinearOptions,
+  SuspendingContext,
+  SuspendingHandler,
+  SuspendingOptions,
+} from 'mcp-resolve/mrtr';
+import { byEra, createContinuationStore, journaled, linear, steps, suspending, withOnce } from 'mcp-resolve/mrtr';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 
@@ -16,7 +25,7 @@ type Args = { location: string; days?: number | undefined };
 const server = () => new McpResolveServer({ name: 'test', version: '1.0.0' });
 const store = createContinuationStore();
 
-describe('.tool(name, declaration) without a body', () => {
+describe('the deprecated .tool(name, declaration) without a body', () => {
   it('returns a step whose handle() registers the tool and returns the server for chaining', () => {
     const step = server().tool('weather', { input });
     expectTypeOf(step).toEqualTypeOf<ToolStep<McpResolveServer, typeof input, Record<never, never>, undefined>>();
@@ -40,87 +49,107 @@ describe('.tool(name, declaration) without a body', () => {
 
 describe('wrappers infer args from the input', () => {
   it('journaled', () => {
-    server()
-      .tool('weather', { input })
-      .handle(
-        journaled(async (args, ctx) => {
-          expectTypeOf(ctx).toEqualTypeOf<JournaledContext>();
+    server().tool(
+      'weather',
+      { input },
+      journaled(async (args, ctx) => {
+        expectTypeOf(ctx).toEqualTypeOf<JournaledContext>();
+        expectTypeOf(args).toEqualTypeOf<Args>();
+        // @ts-expect-error - 'city' is not in the input
+        void args.city;
+        return args.location;
+      }),
+    );
+  });
+
+  it('suspending', () => {
+    server().tool(
+      'weather',
+      { input },
+      suspending(
+        async (args, ctx) => {
+          expectTypeOf(ctx).toEqualTypeOf<SuspendingContext>();
           expectTypeOf(args).toEqualTypeOf<Args>();
           // @ts-expect-error - 'city' is not in the input
           void args.city;
           return args.location;
-        }),
-      );
+        },
+        { store },
+      ),
+    );
   });
 
-  it('linear', () => {
-    server()
-      .tool('weather', { input })
-      .handle(
-        linear(
-          async (args, ctx) => {
-            expectTypeOf(ctx).toEqualTypeOf<LinearContext>();
-            expectTypeOf(args).toEqualTypeOf<Args>();
-            // @ts-expect-error - 'city' is not in the input
-            void args.city;
-            return args.location;
-          },
-          { store },
-        ),
-      );
+  it('linear and its types: deprecated aliases of suspending', () => {
+    expectTypeOf(linear).toEqualTypeOf(suspending);
+    expectTypeOf<LinearContext>().toEqualTypeOf<SuspendingContext>();
+    expectTypeOf<LinearHandler<Args>>().toEqualTypeOf<SuspendingHandler<Args>>();
+    expectTypeOf<LinearOptions>().toEqualTypeOf<SuspendingOptions>();
   });
 
   it('withOnce', () => {
-    server()
-      .tool('weather', { input })
-      .handle(
-        withOnce((args) => {
-          expectTypeOf(args).toEqualTypeOf<Args>();
-          // @ts-expect-error - 'city' is not in the input
-          void args.city;
-          return args.location;
-        }),
-      );
+    server().tool(
+      'weather',
+      { input },
+      withOnce((args) => {
+        expectTypeOf(args).toEqualTypeOf<Args>();
+        // @ts-expect-error - 'city' is not in the input
+        void args.city;
+        return args.location;
+      }),
+    );
   });
 
   it('byEra', () => {
+    server().tool(
+      'weather',
+      { input },
+      byEra({
+        modern: (args) => {
+          expectTypeOf(args).toEqualTypeOf<Args>();
+          return args.location;
+        },
+        legacy: (args) => {
+          // @ts-expect-error - 'city' is not in the input
+          void args.city;
+          return args.location;
+        },
+      }),
+    );
+  });
+
+  it('journaled, on the deprecated builder step', () => {
     server()
       .tool('weather', { input })
       .handle(
-        byEra({
-          modern: (args) => {
-            expectTypeOf(args).toEqualTypeOf<Args>();
-            return args.location;
-          },
-          legacy: (args) => {
-            // @ts-expect-error - 'city' is not in the input
-            void args.city;
-            return args.location;
-          },
+        journaled(async (args) => {
+          expectTypeOf(args).toEqualTypeOf<Args>();
+          return args.location;
         }),
       );
   });
 
   it('steps', () => {
-    server()
-      .tool('weather', { input })
-      .handle(
-        steps((step) =>
-          step
-            .ask('units', (args) => {
-              expectTypeOf(args).toEqualTypeOf<Args>();
-              return 'metric';
-            })
-            // @ts-expect-error - 'city' is not in the input
-            .end((args, _ctx, { units }) => `${args.city} ${units}`),
-        ),
-      );
+    server().tool(
+      'weather',
+      { input },
+      steps((step) =>
+        step
+          .ask('units', (args) => {
+            expectTypeOf(args).toEqualTypeOf<Args>();
+            return 'metric';
+          })
+          // @ts-expect-error - 'city' is not in the input
+          .end((args, _ctx, { units }) => `${args.city} ${units}`),
+      ),
+    );
   });
 
   it('a wrapper that returns a string body does not fit a tool with a structured output', () => {
-    server()
-      .tool('weather', { input, output: z.object({ t: z.number() }) })
+    server().tool(
+      'weather',
+      { input, output: z.object({ t: z.number() }) },
       // @ts-expect-error - wrappers return text or a tool result, not the structured value
-      .handle(journaled(async ({ location }, _ctx) => location));
+      journaled(async ({ location }, _ctx) => location),
+    );
   });
 });

@@ -5,9 +5,10 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 
-import type { TaskStatusChange } from 'mcp-resolve/tasks';
+import type { TaskStatusChange } from 'mcp-resolve/contracts';
 import { elicit, McpResolveServer, resolver } from 'mcp-resolve';
-import { connectInProcess, taskOf, updateTask } from 'mcp-resolve/testing';
+import { connectInProcess } from 'mcp-resolve/testing';
+import { taskOf, updateTask } from 'mcp-resolve/client';
 
 import { onCleanup } from '../resolvers/helpers.js';
 import { TASK_CLIENT, until } from '../tasks/helpers.js';

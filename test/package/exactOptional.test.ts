@@ -18,15 +18,17 @@ const workDir = join(root, '.exact-check');
 const CONSUMER = `
 import type { Client } from '@modelcontextprotocol/client';
 import * as core from 'mcp-resolve';
+import * as contracts from 'mcp-resolve/contracts';
 import * as mrtr from 'mcp-resolve/mrtr';
 import * as node from 'mcp-resolve/node';
 import * as otel from 'mcp-resolve/otel';
 import * as redis from 'mcp-resolve/redis';
-import { connectInProcess, taskOf } from 'mcp-resolve/testing';
+import { connectInProcess } from 'mcp-resolve/testing';
+import { taskOf } from 'mcp-resolve/client';
 
 declare const client: Client;
 const task = taskOf(await client.callTool({ name: 'long_job', arguments: {} }));
-export const used = [core, mrtr, node, otel, redis, connectInProcess, task];
+export const used = [core, contracts, mrtr, node, otel, redis, connectInProcess, task];
 `;
 
 describe('declarations under exactOptionalPropertyTypes', () => {

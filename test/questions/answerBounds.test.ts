@@ -8,9 +8,9 @@ import type { Client } from '@modelcontextprotocol/client';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import type { McpResolveServerOptions } from 'mcp-resolve';
 import { elicit, McpResolveError, resolver } from 'mcp-resolve';
-import type { TaskRecord, TaskStore } from 'mcp-resolve/tasks';
-import { createMemoryTaskStore, TASKS_EXTENSION } from 'mcp-resolve/tasks';
-import { taskOf, updateTask } from 'mcp-resolve/testing';
+import type { TaskRecord, TaskStore } from 'mcp-resolve/contracts';
+import { createMemoryTaskStore, TASKS_EXTENSION } from 'mcp-resolve/contracts';
+import { taskOf, updateTask } from 'mcp-resolve/client';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 

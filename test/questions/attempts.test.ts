@@ -4,7 +4,7 @@
  * record, so a task is not asked again forever.
  */
 import { elicit, resolver } from 'mcp-resolve';
-import { taskOf, updateTask } from 'mcp-resolve/testing';
+import { taskOf, updateTask } from 'mcp-resolve/client';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 

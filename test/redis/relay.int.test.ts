@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { z } from 'zod';
 
-import type { LegacySessionFleet } from '../../src/fleet/index.js';
+import type { LegacySessionFleet } from '../../src/contracts/index.js';
 import type { DualEraHandler } from '../../src/hosting/index.js';
 import { createDualEraHandler } from '../../src/hosting/index.js';
 import type { RedisConnection, RedisFleet } from '../../src/redis/index.js';

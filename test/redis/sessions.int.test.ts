@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
 import type { DualEraHandler } from '../../src/hosting/index.js';
 import { createDualEraHandler } from '../../src/hosting/index.js';
-import { INSTANCE_HEADER } from '../../src/fleet/index.js';
+import { INSTANCE_HEADER } from '../../src/contracts/index.js';
 import type { RedisFleet } from '../../src/redis/index.js';
 import { connectRedisFleet } from '../../src/redis/index.js';
 import { connectHttp } from '../../src/testing/index.js';

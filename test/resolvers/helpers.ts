@@ -19,7 +19,8 @@ import {
 import type { McpResolveServerOptions, SampleResult } from 'mcp-resolve';
 import { McpResolveServer } from 'mcp-resolve';
 import { serveStdio } from 'mcp-resolve/node';
-import type { ConnectOptions, Era, ManualConnection, LegResult, TestConnection } from 'mcp-resolve/testing';
+import type { ConnectOptions, ManualConnection, LegResult, TestConnection } from 'mcp-resolve/testing';
+import type { Era } from 'mcp-resolve';
 import { connectInProcess, connectManual as connectManualClient } from 'mcp-resolve/testing';
 import { afterEach, expect } from 'vitest';
 

@@ -6,7 +6,7 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
 import type { FailureInfo } from 'mcp-resolve';
 import { elicit, resolver, ToolError } from 'mcp-resolve';
-import { createContinuationStore, linear } from 'mcp-resolve/mrtr';
+import { createContinuationStore, suspending } from 'mcp-resolve/mrtr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 
@@ -160,17 +160,17 @@ describe('library errors thrown at handlers', () => {
   it('[N1] an uncaught ElicitationDeclinedError (a ToolError) reaches the client verbatim', async () => {
     const hook = recorder();
     const input = { location: z.string() };
-    const server = newServer({ onError: hook.onError })
-      .tool('weather', { input })
-      .handle(
-        linear(async (_args, ctx) => (await ctx.elicit('Units?', z.object({ units: z.string() }))).units, {
-          store: createContinuationStore(),
-        }),
-      );
+    const server = newServer({ onError: hook.onError }).tool(
+      'weather',
+      { input },
+      suspending(async (_args, ctx) => (await ctx.elicit('Units?', z.object({ units: z.string() }))).units, {
+        store: createContinuationStore(),
+      }),
+    );
     const result = await call(await connect(server, { era: 'legacy' }), 'weather', { location: 'Oslo' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
-      "The question 'Units?' cannot be asked on this legacy (2025-11-25) session: linear handlers suspend only on modern rounds.",
+      "The question 'Units?' cannot be asked on this legacy (2025-11-25) session: suspending handlers suspend only on modern rounds.",
     );
     expect(hook.seen).toEqual([]);
   });

@@ -1,4 +1,4 @@
-/** `.tool(name, declaration).handle(body)`: the builder step registers the tool like the one-call form and returns the server. */
+/** The deprecated builder step `.tool(name, declaration).handle(body)`: it still registers the tool like `.tool(name, declaration, body)` and returns the server. */
 import { McpResolveError, resolver } from 'mcp-resolve';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

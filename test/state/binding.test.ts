@@ -2,7 +2,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 
 import type { RequestBinding } from '../../src/state/binding.js';
-import { principalFrom } from '../../src/state/index.js';
+import { principalFrom } from '../../src/contracts/index.js';
 import { BINDING, KEY_A, bytes, expectRejected, fixture, protocolRejection, wireOf } from './helpers.js';
 
 async function mintedFor(binding: RequestBinding = BINDING): Promise<{ token: string; f: ReturnType<typeof fixture> }> {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { SealingCodec } from '../../src/state/index.js';
+import type { SealingCodec } from '../../src/contracts/index.js';
 import { ENVELOPE_OVERHEAD_BYTES, ENVELOPE_VERSION } from '../../src/state/envelope.js';
-import { REQUEST_STATE_KEYS_ENV } from '../../src/state/index.js';
+import { REQUEST_STATE_KEYS_ENV } from '../../src/contracts/index.js';
 import { BINDING, KEY_A, T0, bytes, expectRejected, fixture, protocolRejection, testClock, wireOf } from './helpers.js';
 
 /** Identity-ish codec: base64url of the envelope, no protection at all, so every check seen here is the library's. */

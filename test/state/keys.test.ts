@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { McpResolveError } from '../../src/errors.js';
-import type { SealingOptions } from '../../src/state/index.js';
+import type { SealingOptions } from '../../src/contracts/index.js';
 import { createSealer } from '../../src/state/sealer.js';
-import { REQUEST_STATE_KEYS_ENV } from '../../src/state/index.js';
+import { REQUEST_STATE_KEYS_ENV } from '../../src/contracts/index.js';
 import { BINDING, KEY_A, KEY_B, KEY_C, bytes, expectRejected, fixture } from './helpers.js';
 
 const GENERATE = "Generate a key with: node -e \"console.log(require('crypto').randomBytes(32).toString('hex'))\"";

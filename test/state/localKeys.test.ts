@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { McpResolveServer } from 'mcp-resolve';
-import { REQUEST_STATE_KEYS_ENV } from 'mcp-resolve/state';
+import { REQUEST_STATE_KEYS_ENV } from 'mcp-resolve/contracts';
 import { serveHttp } from 'mcp-resolve/node';
 
 import { createSealer } from '../../src/state/sealer.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { McpResolveError } from '../../src/errors.js';
-import type { ReplayStore } from '../../src/state/index.js';
-import { createMemoryReplayStore } from '../../src/state/index.js';
+import type { ReplayStore } from '../../src/contracts/index.js';
+import { createMemoryReplayStore } from '../../src/contracts/index.js';
 import { createSealer } from '../../src/state/sealer.js';
 import { DEFAULT_MAX_REPLAY_ENTRIES } from '../../src/state/replay.js';
 import {

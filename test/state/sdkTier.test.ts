@@ -6,8 +6,8 @@ import { inputRequired, isInputRequiredResult, McpServer } from '@modelcontextpr
 import { connectManual } from 'mcp-resolve/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { sealRequestState } from '../../src/state/index.js';
-import type { SdkRequestStateSealing } from '../../src/state/index.js';
+import { sealRequestState } from '../../src/mrtr/index.js';
+import type { SdkRequestStateSealing } from '../../src/mrtr/index.js';
 import { FROZEN, KEY_A } from './helpers.js';
 
 const closers: Array<() => Promise<void>> = [];

@@ -8,13 +8,14 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 
 import type { McpResolveServerOptions } from 'mcp-resolve';
-import type { TaskRecord } from 'mcp-resolve/tasks';
-import { createMemoryTaskStore } from 'mcp-resolve/tasks';
+import type { TaskRecord } from 'mcp-resolve/contracts';
+import { createMemoryTaskStore } from 'mcp-resolve/contracts';
 import { elicit, McpResolveServer, resolver } from 'mcp-resolve';
 import { serveHttp } from 'mcp-resolve/node';
 import type { RedisConnection } from 'mcp-resolve/redis';
 import { createRedisTaskStore } from 'mcp-resolve/redis';
-import { cancelTask, connectHttp, getTask, taskOf, updateTask } from 'mcp-resolve/testing';
+import { cancelTask, getTask, taskOf, updateTask } from 'mcp-resolve/client';
+import { connectHttp } from 'mcp-resolve/testing';
 
 import { onCleanup } from '../resolvers/helpers.js';
 import { TASK_CLIENT, until } from './helpers.js';

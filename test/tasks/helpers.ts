@@ -1,9 +1,12 @@
 /** Shared helpers for the Tasks extension tests: a task-declaring client, and polling a task to a status. */
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import type { McpResolveServer } from 'mcp-resolve';
-import { TASKS_EXTENSION } from 'mcp-resolve/tasks';
-import type { DetailedTask, Era, TestConnection } from 'mcp-resolve/testing';
-import { connectInProcess, getTask } from 'mcp-resolve/testing';
+import { TASKS_EXTENSION } from 'mcp-resolve/contracts';
+import type { DetailedTask } from 'mcp-resolve/client';
+import type { Era } from 'mcp-resolve';
+import type { TestConnection } from 'mcp-resolve/testing';
+import { connectInProcess } from 'mcp-resolve/testing';
+import { getTask } from 'mcp-resolve/client';
 import type { Client } from '@modelcontextprotocol/client';
 
 import { onCleanup } from '../resolvers/helpers.js';

@@ -7,9 +7,10 @@ import { ProtocolError } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 
-import { createMemoryTaskStore } from 'mcp-resolve/tasks';
+import { createMemoryTaskStore } from 'mcp-resolve/contracts';
 import { elicit, McpResolveServer, resolver } from 'mcp-resolve';
-import { cancelTask, connectInProcess, getTask, taskOf, updateTask } from 'mcp-resolve/testing';
+import { cancelTask, getTask, taskOf, updateTask } from 'mcp-resolve/client';
+import { connectInProcess } from 'mcp-resolve/testing';
 
 import { onCleanup, textOf } from '../resolvers/helpers.js';
 import { connectTasks, TASK_CLIENT, until } from './helpers.js';

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { elicit, McpResolveServer, resolver } from 'mcp-resolve';
 import type { HttpServerHandle } from 'mcp-resolve/node';
 import { serveHttp } from 'mcp-resolve/node';
-import { connectHttp, getTask, taskOf, updateTask } from 'mcp-resolve/testing';
+import { connectHttp } from 'mcp-resolve/testing';
+import { getTask, taskOf, updateTask } from 'mcp-resolve/client';
 
 import { createRedisTaskStore } from 'mcp-resolve/redis';
 

@@ -6,10 +6,11 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 
-import type { TaskStatusChange } from 'mcp-resolve/tasks';
+import type { TaskStatusChange } from 'mcp-resolve/contracts';
 import { elicit, McpResolveServer, resolver } from 'mcp-resolve';
 import { serveHttp } from 'mcp-resolve/node';
-import { cancelTask, connectHttp, connectInProcess, taskOf, updateTask } from 'mcp-resolve/testing';
+import { cancelTask, taskOf, updateTask } from 'mcp-resolve/client';
+import { connectHttp, connectInProcess } from 'mcp-resolve/testing';
 
 import { onCleanup } from '../resolvers/helpers.js';
 import { TASK_CLIENT, until } from './helpers.js';

@@ -1,8 +1,8 @@
 /** The in-memory task store: compare-and-set on the revision, copies in and out, expiry on its clock. */
 import { describe, expect, it } from 'vitest';
 
-import type { TaskRecord } from 'mcp-resolve/tasks';
-import { createMemoryTaskStore } from 'mcp-resolve/tasks';
+import type { TaskRecord } from 'mcp-resolve/contracts';
+import { createMemoryTaskStore } from 'mcp-resolve/contracts';
 
 function record(taskId: string, expiresAt: number): TaskRecord {
   return {

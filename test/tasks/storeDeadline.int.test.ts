@@ -14,8 +14,9 @@ import { elicit, McpResolveError, McpResolveServer, resolver } from 'mcp-resolve
 import { serveHttp } from 'mcp-resolve/node';
 import type { RedisConnection } from 'mcp-resolve/redis';
 import { connectRedis, createRedisTaskStore } from 'mcp-resolve/redis';
-import type { TaskRecord } from 'mcp-resolve/tasks';
-import { cancelTask, connectHttp, getTask, taskOf } from 'mcp-resolve/testing';
+import type { TaskRecord } from 'mcp-resolve/contracts';
+import { cancelTask, getTask, taskOf } from 'mcp-resolve/client';
+import { connectHttp } from 'mcp-resolve/testing';
 
 import type { RedisServer } from '../../scripts/lib/processes.js';
 import { startRedisServer } from '../../scripts/lib/processes.js';

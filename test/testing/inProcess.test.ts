@@ -2,7 +2,8 @@ import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { McpResolveError } from '../../src/errors.js';
-import type { Era, TestConnection } from '../../src/testing/index.js';
+import type { Era } from '../../src/index.js';
+import type { TestConnection } from '../../src/testing/index.js';
 import { connectInProcess } from '../../src/testing/index.js';
 import { answers, firstText } from './scripted.js';
 import { askNameServer } from './fixtures/askNameServer.js';

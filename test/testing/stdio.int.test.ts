@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
-import type { Era } from '../../src/testing/index.js';
+import type { Era } from '../../src/index.js';
 import { connectStdio } from '../../src/testing/index.js';
 import { answers, firstText } from './scripted.js';
 

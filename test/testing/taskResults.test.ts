@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { McpResolveServer } from 'mcp-resolve';
 import { serveStdio } from 'mcp-resolve/node';
-import { getTask, taskOf, withTaskResults } from 'mcp-resolve/testing';
+import { getTask, taskOf, withTaskResults } from 'mcp-resolve/client';
 
 import { TASK_CLIENT } from '../tasks/helpers.js';
 

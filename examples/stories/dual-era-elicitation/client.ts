@@ -15,7 +15,7 @@
 import { fileURLToPath } from 'node:url';
 
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import type { Era } from 'mcp-resolve/testing';
+import type { Era } from 'mcp-resolve';
 
 import { connectStory } from '../lib/serverProcess.js';
 import type { StoryReport } from '../lib/tally.js';

@@ -20,9 +20,11 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 
 import type { CallToolResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { TASKS_EXTENSION } from 'mcp-resolve/tasks';
-import type { DetailedTask, Era, TestConnection } from 'mcp-resolve/testing';
-import { cancelTask, getTask, taskOf, updateTask } from 'mcp-resolve/testing';
+import { TASKS_EXTENSION } from 'mcp-resolve/contracts';
+import type { DetailedTask } from 'mcp-resolve/client';
+import type { Era } from 'mcp-resolve';
+import type { TestConnection } from 'mcp-resolve/testing';
+import { cancelTask, getTask, taskOf, updateTask } from 'mcp-resolve/client';
 
 import type { StoryTransport } from '../lib/serverProcess.js';
 import { connectStory } from '../lib/serverProcess.js';

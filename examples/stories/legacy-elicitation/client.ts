@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import type { Era } from 'mcp-resolve/testing';
+import type { Era } from 'mcp-resolve';
 
 import type { StoryTransport } from '../lib/serverProcess.js';
 import { connectStory } from '../lib/serverProcess.js';

@@ -5,8 +5,9 @@
  * rounds the chosen account lives only in `requestState`, sealed by the library's
  * `sealRequestState` (AES-256-GCM, bound to the method, audience, principal and time, single-use).
  */
-import type { SdkRequestStateSealing, SealingLogger } from 'mcp-resolve/state';
-import { sealRequestState } from 'mcp-resolve/state';
+import type { SdkRequestStateSealing } from 'mcp-resolve/mrtr';
+import type { SealingLogger } from 'mcp-resolve/contracts';
+import { sealRequestState } from 'mcp-resolve/mrtr';
 import { acceptedContent, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 

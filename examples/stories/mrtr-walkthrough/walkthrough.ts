@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
 import { ProtocolError } from '@modelcontextprotocol/client';
-import type { SealingLogger } from 'mcp-resolve/state';
+import type { SealingLogger } from 'mcp-resolve/contracts';
 import type { ManualConnection, LegResult } from 'mcp-resolve/testing';
 import { connectManual } from 'mcp-resolve/testing';
 

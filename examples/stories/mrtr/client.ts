@@ -20,7 +20,7 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 
 import type { Client, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { isCallToolResult, isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/client';
-import type { Era } from 'mcp-resolve/testing';
+import type { Era } from 'mcp-resolve';
 
 import type { StoryTransport } from '../lib/serverProcess.js';
 import { connectStory } from '../lib/serverProcess.js';

@@ -1,15 +1,16 @@
 /**
  * `client.ts --ask`: a person at the terminal plays the desk's customer-service agent. They type an
  * order id and a reason; every question the desk asks is shown as a form they answer at the
- * terminal (`answerInTerminal` from mcp-resolve/node), on either era and transport, against either desk (the seed's
+ * terminal (`answerInTerminal` from mcp-resolve/client), on either era and transport, against either desk (the seed's
  * takes the SKU as typed text; the guided one offers a numbered list).
  */
 import { fileURLToPath } from 'node:url';
 
-import type { Era, TestConnection } from 'mcp-resolve/testing';
+import type { Era } from 'mcp-resolve';
+import type { TestConnection } from 'mcp-resolve/testing';
 
-import { answerInTerminal } from 'mcp-resolve/node';
-import type { Terminal } from 'mcp-resolve/node';
+import { answerInTerminal } from 'mcp-resolve/client';
+import type { Terminal } from 'mcp-resolve/client';
 import type { StoryTransport } from '../lib/serverProcess.js';
 import { connectStory } from '../lib/serverProcess.js';
 import type { DeskVariant } from './variants.js';

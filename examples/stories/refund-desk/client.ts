@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import type { Era } from 'mcp-resolve/testing';
+import type { Era } from 'mcp-resolve';
 
 import type { StoryTransport } from '../lib/serverProcess.js';
 import { connectStory } from '../lib/serverProcess.js';
@@ -360,7 +360,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   } as const;
   if (values.ask) {
     const { runAskMode } = await import('./ask.js');
-    const { openTerminal } = await import('mcp-resolve/node');
+    const { openTerminal } = await import('mcp-resolve/client');
     await runAskMode({ ...run, terminal: openTerminal(process.stdin, process.stdout) });
   } else {
     const report = await runRefundDesk(run);

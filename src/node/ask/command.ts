@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { connectHttp, connectStdio } from '../../testing/index.js';
-import type { ConnectOptions, Era, TestConnection } from '../../testing/index.js';
+import type { ConnectOptions, TestConnection } from '../../testing/index.js';
+import type { Era } from '../../context.js';
 import { answerInTerminal } from './form.js';
 import { sampleInTerminal } from './sample.js';
 import { runAskSession } from './session.js';

@@ -49,7 +49,7 @@ export function describeResult(result: CallToolResult): string {
   return lines.join('\n');
 }
 
-function pick(tools: readonly Tool[], line: string): Tool | undefined {
+function pickedTool(tools: readonly Tool[], line: string): Tool | undefined {
   const index = Number(line);
   return Number.isInteger(index) ? tools[index - 1] : tools.find((tool) => tool.name === line);
 }
@@ -67,7 +67,7 @@ export async function runAskSession(client: Client, terminal: Terminal): Promise
     for (;;) {
       const line = await terminal.ask('\nTool (number or name, empty to quit) > ');
       if (line === undefined || line === '') break;
-      const tool = pick(tools, line);
+      const tool = pickedTool(tools, line);
       if (tool === undefined) {
         terminal.say(`  no tool ${JSON.stringify(line)}: type a number from 1 to ${tools.length}, or a name`);
         continue;

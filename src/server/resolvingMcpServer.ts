@@ -10,9 +10,11 @@
  *
  * `McpServer` installs those handlers only through `server.setRequestHandler`, and the SDK has no
  * public getter for an installed handler, so they are kept as they are installed, while `setup()`
- * runs (the one seam this module adds). The SDK's HTTP entry validates SEP-2243 `Mcp-Param-*`
- * headers against `McpServer.toolInputSchemaJson(name)`; {@link ResolvingMcpServer} answers it for
- * library tools too, so header validation applies to them exactly as to SDK tools.
+ * runs; a server without `setup()` callbacks swaps nothing. The SDK's HTTP entry validates SEP-2243
+ * `Mcp-Param-*` headers against `McpServer.toolInputSchemaJson(name)`; {@link ResolvingMcpServer}
+ * answers it for library tools too, so header validation applies to them exactly as to SDK tools.
+ * Why neither can go through the SDK's public API yet, and the upstream change that would remove
+ * each: contributing/sdk-seams.md.
  */
 import type {
   CallToolRequest,
@@ -82,11 +84,43 @@ export class ResolvingMcpServer extends McpServer {
 }
 
 /**
- * Runs `configure` (the `setup()` callbacks) on `mcp`, keeping the tool handlers the SDK installs
- * meanwhile, then installs the instance's `tools/list` and `tools/call`: library tools first, then
- * SDK-registered ones. A name registered both ways is refused.
+ * Runs the `setup()` callbacks on `mcp`, keeping the tool handlers the SDK installs meanwhile, then
+ * installs the instance's `tools/list` and `tools/call`: library tools first, then SDK-registered
+ * ones. A name registered both ways is refused. With no `setup()` callback (the common case) no SDK
+ * tool can exist, and nothing is swapped.
  */
-export function serveTools(mcp: ResolvingMcpServer, library: LibraryTools, configure: (mcp: McpServer) => void): void {
+export function serveTools(
+  mcp: ResolvingMcpServer,
+  library: LibraryTools,
+  setups: ReadonlyArray<(mcp: McpServer) => void>,
+): void {
+  const sdk: SdkToolHandlers = setups.length === 0 ? {} : runSetups(mcp, library, setups);
+  const server = mcp.server;
+  server.registerCapabilities({ tools: {} });
+  server.setRequestHandler('tools/list', async (request, ctx) => {
+    if (sdk.list === undefined) return { tools: [...library.definitions] };
+    const listed = await sdk.list(request, ctx);
+    return { ...listed, tools: [...library.definitions, ...listed.tools] };
+  });
+  server.setRequestHandler('tools/call', (request, ctx) => {
+    const served = library.call(request, ctx);
+    if (served !== undefined) return served;
+    if (sdk.call !== undefined) return sdk.call(request, ctx);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+  });
+}
+
+/**
+ * Runs `setups` on `mcp` and returns the `tools/list` and `tools/call` handlers `McpServer` installed
+ * meanwhile for tools registered with `registerTool` (`server.setRequestHandler` is swapped for one
+ * that keeps those two and installs every other method as usual: contributing/sdk-seams.md, seam 2).
+ * A library tool's name registered with `registerTool` too is refused.
+ */
+function runSetups(
+  mcp: ResolvingMcpServer,
+  library: LibraryTools,
+  setups: ReadonlyArray<(mcp: McpServer) => void>,
+): SdkToolHandlers {
   const server = mcp.server;
   const sdk: SdkToolHandlers = {};
   const install = server.setRequestHandler.bind(server);
@@ -104,7 +138,7 @@ export function serveTools(mcp: ResolvingMcpServer, library: LibraryTools, confi
     },
   });
   try {
-    configure(mcp);
+    for (const configure of setups) configure(mcp);
   } finally {
     Reflect.deleteProperty(server, 'setRequestHandler');
   }
@@ -117,16 +151,5 @@ export function serveTools(mcp: ResolvingMcpServer, library: LibraryTools, confi
       );
     }
   }
-  server.registerCapabilities({ tools: {} });
-  server.setRequestHandler('tools/list', async (request, ctx) => {
-    if (sdk.list === undefined) return { tools: [...library.definitions] };
-    const listed = await sdk.list(request, ctx);
-    return { ...listed, tools: [...library.definitions, ...listed.tools] };
-  });
-  server.setRequestHandler('tools/call', (request, ctx) => {
-    const served = library.call(request, ctx);
-    if (served !== undefined) return served;
-    if (sdk.call !== undefined) return sdk.call(request, ctx);
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-  });
+  return sdk;
 }

@@ -10,7 +10,7 @@
  *
  * The parts: sessionTable.ts (the sessions this instance holds), sessionTransport.ts (one
  * session's transport), sessionFleetLink.ts (relays and notifications across the fleet),
- * sessionRecreator.ts (a local copy recreated from the shared record), sessionAdmission.ts (the
+ * sessionLocator.ts (a local copy recreated from the shared record), sessionAdmission.ts (the
  * session limits), keptInitialize.ts and clientOf.ts (what a new session keeps, whom it counts
  * against); this file routes requests.
  */
@@ -25,7 +25,7 @@ import { fleetRefusal } from './sessionAdmission.js';
 import type { FleetNotification, LegacySessionFleet, SessionRefusal, SharedSessionRecord } from './sessionFleet.js';
 import type { FleetLink } from './sessionFleetLink.js';
 import { linkToFleet } from './sessionFleetLink.js';
-import { createSessionLocator } from './sessionRecreator.js';
+import { createSessionLocator } from './sessionLocator.js';
 import { SessionStoreError, viaStore } from './sessionStoreError.js';
 import type { SessionTable } from './sessionTable.js';
 import { createSessionTable } from './sessionTable.js';

@@ -1,5 +1,5 @@
 /**
- * Option H: a linear handler whose `await ctx.elicit()` is a genuine suspension point. The
+ * A suspending handler: linear code whose `await ctx.elicit()` is a genuine suspension point. The
  * handler's frame (its pending promise) stays in this process's memory between rounds, in a
  * continuation store with a TTL, keyed by a random id that travels in the sealed `requestState`.
  * A round that reaches another instance, or arrives after the TTL, fails with a clear error
@@ -29,11 +29,11 @@ import { never, RoundGate } from './gate.js';
 import { parseState } from './json.js';
 import type { ContinuationStore } from './continuations.js';
 
-/** Why a linear `ctx.elicit()` has no value: the human declined or cancelled, or the session cannot be asked (legacy era). */
+/** Why a suspending `ctx.elicit()` has no value: the human declined or cancelled, or the session cannot be asked (legacy era). */
 export type NotAcceptedAction = 'decline' | 'cancel' | 'unavailable';
 
 /**
- * Rejects a linear `ctx.elicit()` that was not accepted; catch it to take a default. Uncaught, it
+ * Rejects a suspending `ctx.elicit()` that was not accepted; catch it to take a default. Uncaught, it
  * fails the call with its message (a `ToolError`: written for the client, never masked).
  */
 export class ElicitationDeclinedError extends ToolError {
@@ -43,7 +43,7 @@ export class ElicitationDeclinedError extends ToolError {
   constructor(action: NotAcceptedAction, message: string) {
     super(
       action === 'unavailable'
-        ? `The question '${message}' cannot be asked on this legacy (2025-11-25) session: linear handlers suspend only on modern rounds.`
+        ? `The question '${message}' cannot be asked on this legacy (2025-11-25) session: suspending handlers suspend only on modern rounds.`
         : `The question '${message}' was answered with ${action}.`,
     );
     this.name = 'ElicitationDeclinedError';
@@ -53,8 +53,8 @@ export class ElicitationDeclinedError extends ToolError {
 // Branded like the library's other error classes: `instanceof` holds across copies of the package.
 brandErrorClass(ElicitationDeclinedError, 'mcp-resolve.elicitation-declined');
 
-/** What a linear handler receives: the tool context of the call's first round, plus a suspending `elicit`. */
-export interface LinearContext extends ToolContext {
+/** What a suspending handler receives: the tool context of the call's first round, plus a suspending `elicit`. */
+export interface SuspendingContext extends ToolContext {
   /** Asks the human `message` and waits (across rounds) for content matching `schema`; rejects with {@link ElicitationDeclinedError} otherwise. */
   elicit<TSchema extends StandardSchemaWithJSON>(
     message: string,
@@ -62,11 +62,11 @@ export interface LinearContext extends ToolContext {
   ): Promise<StandardSchemaV1.InferOutput<TSchema>>;
 }
 
-/** A linear handler, returning text or a tool result. */
-export type LinearHandler<TArgs> = (args: TArgs, ctx: LinearContext) => HandlerResult | Promise<HandlerResult>;
+/** A suspending handler: linear code over a {@link SuspendingContext}, returning text or a tool result. */
+export type SuspendingHandler<TArgs> = (args: TArgs, ctx: SuspendingContext) => HandlerResult | Promise<HandlerResult>;
 
-/** Options of {@link linear}. */
-export interface LinearOptions {
+/** Options of {@link suspending}. */
+export interface SuspendingOptions {
   /** Where suspended handlers wait between rounds (`createContinuationStore()`, or a wrapper of it); one per server. */
   readonly store: ContinuationStore;
 }
@@ -93,13 +93,13 @@ class Frame {
 /** The error a round gets when its continuation is not here. */
 export const CONTINUATION_GONE =
   "This call's suspended handler is not on this server: it expired, or this round reached another instance " +
-  '(linear handlers need sticky routing). Start the call over: call the tool again without requestState.';
+  '(suspending handlers need sticky routing). Start the call over: call the tool again without requestState.';
 
 const ContinuationState = z.object({ c: z.string() });
 
-const LABEL = 'ctx.elicit()';
+const CTX_ELICIT_API = 'ctx.elicit()';
 
-function linearContext(ctx: ToolContext, frame: Frame): LinearContext {
+function suspendingContext(ctx: ToolContext, frame: Frame): SuspendingContext {
   return {
     ...ctx,
     elicit: <TSchema extends StandardSchemaWithJSON>(message: string, schema: TSchema) => {
@@ -107,9 +107,9 @@ function linearContext(ctx: ToolContext, frame: Frame): LinearContext {
       const ask = formQuestion<StandardSchemaV1.InferOutput<TSchema>>(message, schema);
       let question: Question;
       try {
-        const rendered = renderQuestion(ask, LABEL);
-        assertCapability(frame.capabilities, rendered, LABEL);
-        question = { key: frame.keyFor(pinOf(rendered)), label: LABEL, ask, rendered };
+        const rendered = renderQuestion(ask, CTX_ELICIT_API);
+        assertCapability(frame.capabilities, rendered, CTX_ELICIT_API);
+        question = { key: frame.keyFor(pinOf(rendered)), label: CTX_ELICIT_API, ask, rendered };
       } catch (error) {
         frame.gate.fail(error); // a schema the wire cannot carry, or a client that cannot answer: not for the handler to catch
         return never<StandardSchemaV1.InferOutput<TSchema>>();
@@ -122,7 +122,7 @@ function linearContext(ctx: ToolContext, frame: Frame): LinearContext {
   };
 }
 
-function legacyContext(ctx: ToolContext): LinearContext {
+function legacyContext(ctx: ToolContext): SuspendingContext {
   return {
     ...ctx,
     elicit: async (message: string) => {
@@ -132,7 +132,7 @@ function legacyContext(ctx: ToolContext): LinearContext {
 }
 
 /** Hands this round's answers to the questions the frame waits on; unanswered ones are asked again. */
-function deliver(frame: Frame, responses: Readonly<Record<string, unknown>> | undefined): void {
+function deliverResponses(frame: Frame, responses: Readonly<Record<string, unknown>> | undefined): void {
   for (const [key, waiting] of frame.waiting) {
     if (responses === undefined || !Object.hasOwn(responses, key)) {
       frame.gate.ask(waiting.question);
@@ -160,21 +160,28 @@ function isContinuationStore(value: unknown): value is ContinuationStore {
   );
 }
 
-/** Turns a linear handler into a tool body; its frame waits in `options.store` between rounds. */
-export function linear<TArgs>(handler: LinearHandler<TArgs>, options: LinearOptions): WrappedBody<TArgs> {
+/**
+ * Turns a linear handler into a tool body whose `await ctx.elicit()` suspends it: its frame waits in
+ * `options.store`, in this process's memory, between rounds (option H of docs/guides/handler-shapes.md).
+ */
+export function suspending<TArgs>(handler: SuspendingHandler<TArgs>, options: SuspendingOptions): WrappedBody<TArgs> {
   const store: unknown = options.store;
   if (!isContinuationStore(store)) {
     throw new McpResolveError(
       'invalid_usage',
-      'linear(): the store must be a ContinuationStore, an object with put(frame) and take(id): ' +
+      'suspending(): the store must be a ContinuationStore, an object with put(frame) and take(id): ' +
         'use createContinuationStore(), or an object that wraps one.',
       { data: { api: 'linear()' } },
     );
   }
   if (typeof handler !== 'function') {
-    throw new McpResolveError('invalid_usage', `linear(): the handler must be a function (got ${typeof handler}).`, {
-      data: { api: 'linear()' },
-    });
+    throw new McpResolveError(
+      'invalid_usage',
+      `suspending(): the handler must be a function (got ${typeof handler}).`,
+      {
+        data: { api: 'linear()' },
+      },
+    );
   }
   return async (args: TArgs, ctx: ToolContext): Promise<HandlerResult | InputRequiredResult> => {
     if (ctx.era === 'legacy') return handler(args, legacyContext(ctx));
@@ -183,7 +190,7 @@ export function linear<TArgs>(handler: LinearHandler<TArgs>, options: LinearOpti
     if (state === undefined) {
       frame = new Frame();
       frame.capabilities = ctx.clientCapabilities;
-      const lctx = linearContext(ctx, frame);
+      const lctx = suspendingContext(ctx, frame);
       frame.result = (async () => handler(args, lctx))();
     } else {
       const parsed = parseState(state, ContinuationState);
@@ -192,7 +199,7 @@ export function linear<TArgs>(handler: LinearHandler<TArgs>, options: LinearOpti
       frame = found;
       frame.gate = new RoundGate();
       frame.capabilities = ctx.clientCapabilities;
-      deliver(frame, ctx.mcpReq.inputResponses);
+      deliverResponses(frame, ctx.mcpReq.inputResponses);
     }
     const outcome = await frame.gate.settle(frame.result);
     switch (outcome.kind) {
@@ -211,3 +218,24 @@ export function linear<TArgs>(handler: LinearHandler<TArgs>, options: LinearOpti
     }
   };
 }
+
+/**
+ * The former name of {@link suspending}.
+ * @deprecated Renamed suspending(): import { suspending } from 'mcp-resolve/mrtr'.
+ */
+export const linear: typeof suspending = suspending;
+/**
+ * The former name of {@link SuspendingContext}.
+ * @deprecated Renamed SuspendingContext: import type { SuspendingContext } from 'mcp-resolve/mrtr'.
+ */
+export type LinearContext = SuspendingContext;
+/**
+ * The former name of {@link SuspendingHandler}.
+ * @deprecated Renamed SuspendingHandler: import type { SuspendingHandler } from 'mcp-resolve/mrtr'.
+ */
+export type LinearHandler<TArgs> = SuspendingHandler<TArgs>;
+/**
+ * The former name of {@link SuspendingOptions}.
+ * @deprecated Renamed SuspendingOptions: import type { SuspendingOptions } from 'mcp-resolve/mrtr'.
+ */
+export type LinearOptions = SuspendingOptions;

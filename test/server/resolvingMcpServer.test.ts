@@ -1,7 +1,8 @@
 /**
  * Tools registered with the SDK's own `registerTool` in `setup()` live next to library tools, and
- * SEP-2243 header validation covers library tools. These tests are the contract of the SDK seams
- * listed in contributing/sdk-seams.md: an SDK release that breaks one fails here first.
+ * SEP-2243 header validation covers library tools (src/server/resolvingMcpServer.ts). These tests
+ * pin the SDK seams listed in contributing/sdk-seams.md: an SDK release that breaks one fails here
+ * first (test/server/sdkLimits.test.ts shows the SDK behaviour that makes each seam necessary).
  */
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { elicit, McpResolveError, resolver } from 'mcp-resolve';

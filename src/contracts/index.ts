@@ -1,0 +1,58 @@
+/**
+ * `mcp-resolve/contracts`: what you implement to plug your own backend into a server, with the
+ * in-memory implementations the library uses by default. `mcp-resolve/redis` implements each over
+ * Redis for a fleet.
+ *
+ * - The replay guard of sealed `requestState` ({@link ReplayStore}, {@link createMemoryReplayStore})
+ *   and the sealing options' types (docs/guides/request-state.md).
+ * - The fleet of 2025-11-25 (legacy) sessions ({@link LegacySessionFleet},
+ *   {@link createMemorySessionHub}): pass one as the `sessionFleet` hosting option
+ *   (docs/guides/scaling.md).
+ * - The task store of tools run as tasks ({@link TaskStore}, {@link createMemoryTaskStore}), the
+ *   Tasks extension's types and the server's task options (docs/guides/tasks.md).
+ * - The observer the server reports to ({@link Telemetry}); `otel()` from `mcp-resolve/otel` is the
+ *   OpenTelemetry one (docs/guides/observability.md).
+ *
+ * @packageDocumentation
+ */
+export { principalFrom } from '../state/binding.js';
+export type { SealingLogger } from '../state/errors.js';
+export { REQUEST_STATE_KEYS_ENV } from '../state/keys.js';
+export type { SealingCodec, SealingOptions } from '../state/options.js';
+export type { MemoryReplayStore, MemoryReplayStoreOptions, ReplayStore } from '../state/replay.js';
+export { createMemoryReplayStore } from '../state/replay.js';
+
+export { INSTANCE_HEADER } from '../hosting/dualEraHandler.js';
+export { createMemorySessionHub } from '../hosting/sessionFleet.js';
+export type {
+  FleetBus,
+  FleetMessage,
+  FleetNotification,
+  LegacySessionFleet,
+  MemorySessionHub,
+  PendingPush,
+  SessionAdmission,
+  SessionRefusal,
+  SharedPushStore,
+  SharedSessionRecord,
+  SharedSessionStore,
+} from '../hosting/sessionFleet.js';
+
+export type { MemoryTaskStore, MemoryTaskStoreOptions } from '../tasks/memoryStore.js';
+export { createMemoryTaskStore } from '../tasks/memoryStore.js';
+export type { TaskDeclaration, TaskSupport } from '../round/taskDeclaration.js';
+export type { TaskOptions, TaskStatusChange } from '../tasks/records.js';
+export type { PendingQuestion, TaskAnswer, TaskError, TaskRecord, TaskStatus, TaskStore } from '../tasks/store.js';
+export { TASKS_EXTENSION } from '../tasks/wire.js';
+
+export type {
+  CarriedTrace,
+  QuestionKind,
+  RequestInfo,
+  RequestTrace,
+  RoundOutcome,
+  ServedMessage,
+  StepEnd,
+  TaskChange,
+  Telemetry,
+} from '../telemetry/hooks.js';

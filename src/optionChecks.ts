@@ -1,0 +1,57 @@
+/** The checks options go through at construction, with one wording for every caller: `invalidOption`, `positiveInteger`, `hostnameList`. */
+import { McpResolveError } from './errors.js';
+
+/** The unit of a duration option, for {@link IntegerWording.unit}. */
+export const MILLISECONDS = 'number of milliseconds';
+
+/** How {@link positiveInteger} words its error beyond `<api>: <option> must be a positive integer … (got X).` */
+export interface IntegerWording {
+  /** What the integer counts, as in "number of bytes"; shown after "positive integer". */
+  readonly unit?: string;
+  /** Whether the message ends with "The default is <fallback>." */
+  readonly statesDefault?: boolean;
+}
+
+/**
+ * `value`, or `fallback` when it is `undefined`; throws `invalid_options` (data `{ api, option }`)
+ * unless it is a positive safe integer. The message reads
+ * `<api>: <option> must be a positive integer[ unit] (got X).[ The default is N.]`
+ */
+export function positiveInteger(
+  api: string,
+  option: string,
+  value: number | undefined,
+  fallback: number,
+  wording: IntegerWording = {},
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    const { unit, statesDefault = false } = wording;
+    throw new McpResolveError(
+      'invalid_options',
+      `${api}: ${option} must be a positive integer${unit === undefined ? '' : ` ${unit}`} (got ${String(value)}).` +
+        (statesDefault ? ` The default is ${fallback}.` : ''),
+      { data: { api, option } },
+    );
+  }
+  return value;
+}
+
+/** A copy of `value` when it is a non-empty array of hostnames, `undefined` when absent; else `invalid_options`. */
+export function hostnameList(api: string, name: string, value: string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.length === 0 || value.some((entry) => typeof entry !== 'string' || entry === '')) {
+    throw invalidOption(
+      api,
+      name,
+      `must be a non-empty array of hostnames (got ${JSON.stringify(value)})`,
+      "List hostnames without port, for example ['localhost', 'mcp.example.com'].",
+    );
+  }
+  return [...value];
+}
+
+/** `invalid_options` for `api`'s `option`; the message reads `<api>: <option> <problem>. <fix>`. */
+export function invalidOption(api: string, option: string, problem: string, fix: string): McpResolveError {
+  return new McpResolveError('invalid_options', `${api}: ${option} ${problem}. ${fix}`, { data: { api, option } });
+}

@@ -1,0 +1,25 @@
+/** What a request needs from the SDK server instance that serves it: one object per instance, built by `createServer`. */
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
+
+import type { RequestStateSealer } from '../state/sealer.js';
+import type { Telemetry } from '../telemetry/hooks.js';
+import type { InboundMessages } from '../telemetry/inbound.js';
+import type { ErrorMasker } from './masking.js';
+
+/** What a request needs from the server instance that owns its handler (shared by every request it serves). */
+export interface InstanceServices {
+  readonly server: Server;
+  /** Makes the SDK's `notifications/elicitation/complete` sender for an elicitation id, on this instance's connection. */
+  readonly completeElicitation: (elicitationId: string) => () => Promise<void>;
+  readonly sealer: RequestStateSealer;
+  readonly principal: (ctx: ServerContext) => string | undefined;
+  readonly legacyQuestionTimeoutMs: number;
+  /** The largest answer accepted, in bytes of JSON (`maxAnswerBytes`). */
+  readonly maxAnswerBytes: number;
+  /** What the client may read of a failure (see masking.ts). */
+  readonly maskError: ErrorMasker;
+  /** The server's observer (`telemetry` option), when it has one. */
+  readonly telemetry: Telemetry | undefined;
+  /** This instance's observer of inbound messages, when the observer takes them (`served`). */
+  readonly inbound: InboundMessages | undefined;
+}
