@@ -8,7 +8,7 @@ import type { FormPages, PageCall } from '../questions/pages.js';
 import { formMessageOf } from '../questions/pages.js';
 import type { Question } from '../questions/render.js';
 import { answerPagePath } from './handler.js';
-import type { AnswerPageBinding, AnswerPageStore } from './store.js';
+import type { AnswerPageBinding, AnswerPageStore, PageAnswer } from './store.js';
 
 /** Options of {@link createFormPages}. */
 export interface FormPagesOptions {
@@ -48,5 +48,13 @@ export function createFormPages(options: FormPagesOptions): FormPages {
       return new URL(answerPagePath(page.pageId, path), origin).href;
     },
     take: (call, question) => store.take(pageBindingOf(call, question)),
+    async keep(call, question, answer) {
+      const binding = pageBindingOf(call, question);
+      const page = await store.open(binding, {
+        message: formMessageOf(question),
+        requestedSchema: requestedSchemaOf(question),
+      });
+      await store.submit(page.pageId, answer as PageAnswer);
+    },
   };
 }

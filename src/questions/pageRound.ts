@@ -4,29 +4,49 @@
  */
 import type { InputRequest } from '@modelcontextprotocol/server';
 
+import type { ToolError } from '../errors.js';
+
 import type { ElicitationResult } from './markers.js';
 import { setOwn } from '../ownKeys.js';
 import type { CallPages } from './pages.js';
-import { acceptedUrlAnswer, pageUrlRequest } from './pages.js';
+import { acceptedUrlAnswer, pageLinkError, pageUrlRequest } from './pages.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';
 import type { Question } from './render.js';
 
 /**
- * The answer a client without elicitation gave on the page of `question`, read as an in-band one:
- * `undefined` when there is none yet, or when the author's check refused it (asked again on a new
- * page: the answer was single use).
+ * The answers a client without elicitation gave on pages, as one round of a call reads them. A call
+ * again with the same arguments is a new call with no state: when it goes on to ask another question
+ * on a page, the answers it took are put back, so the call after finds them all; a call that ends
+ * used them up (each answer is single use).
  */
-export async function recallFromPage(
-  callPages: CallPages,
-  question: Question,
-): Promise<ElicitationResult<unknown> | undefined> {
-  const answer = await callPages.pages.take(callPages.call, question);
-  if (answer === undefined) return undefined;
-  try {
-    return await readAnswerTo(question, answer);
-  } catch (error) {
-    if (error instanceof RejectedAnswer) return undefined;
-    throw error;
+export class LinkAnswers {
+  readonly #taken: Array<{ readonly question: Question; readonly answer: unknown }> = [];
+
+  constructor(private readonly callPages: CallPages) {}
+
+  /**
+   * The page's answer to `question`, read as an in-band one: `undefined` when there is none yet, or
+   * when the author's check refused it (asked again on a new page: the answer was single use).
+   */
+  async recall(question: Question): Promise<ElicitationResult<unknown> | undefined> {
+    const answer = await this.callPages.pages.take(this.callPages.call, question);
+    if (answer === undefined) return undefined;
+    let read: ElicitationResult<unknown>;
+    try {
+      read = await readAnswerTo(question, answer);
+    } catch (error) {
+      if (error instanceof RejectedAnswer) return undefined;
+      throw error;
+    }
+    this.#taken.push({ question, answer });
+    return read;
+  }
+
+  /** The link result for `question`, at `url`, after putting back the answers this round took. */
+  async linkError(question: Question, url: string): Promise<ToolError> {
+    const { pages, call } = this.callPages;
+    for (const taken of this.#taken.splice(0)) await pages.keep(call, taken.question, taken.answer);
+    return pageLinkError(question, url);
   }
 }
 

@@ -44,6 +44,8 @@ export interface FormPages {
   open(call: PageCall, question: Question, requestUrl: string | undefined): Promise<string>;
   /** The answer given on that page, once, as an in-band client sends it (`{ action, content? }`); `undefined` when none yet. */
   take(call: PageCall, question: Question): Promise<unknown>;
+  /** Puts a taken `answer` back for the same call and question (the call went on to ask another question on a page). */
+  keep(call: PageCall, question: Question, answer: unknown): Promise<void>;
 }
 
 /** The pages of one call (what a strategy is given when the server hosts answer pages). */

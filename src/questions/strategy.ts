@@ -20,8 +20,8 @@ import type { Ledger } from './ledger.js';
 import type { ElicitationResult } from './markers.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS, pushQuestion } from './push.js';
 import type { CallPages } from './pages.js';
-import { pageChannelOf, pageLinkError } from './pages.js';
-import { pageResponses, pageUrlRequestOf, recallFromPage } from './pageRound.js';
+import { pageChannelOf } from './pages.js';
+import { LinkAnswers, pageResponses, pageUrlRequestOf } from './pageRound.js';
 import { pushPageQuestion } from './pagePush.js';
 import type { Question } from './render.js';
 import { identified, onModernWire } from './render.js';
@@ -53,6 +53,7 @@ export interface RoundStrategy {
 /** Modern (2026-07-28): answers come from the ledger and this round's `inputResponses`; a round ends with `input_required`. */
 export function modernStrategy(ctx: ToolContext, ledger: Ledger, pages?: CallPages): RoundStrategy {
   const trace = ctx[requestTrace];
+  const links = pages && new LinkAnswers(pages);
   return {
     async recall(asked, unprompted) {
       // A URL question's default id comes from the call's seed, carried in the sealed state.
@@ -62,7 +63,7 @@ export function modernStrategy(ctx: ToolContext, ledger: Ledger, pages?: CallPag
         assertAnswerSize(`Resolver '${question.label}'`, responses[question.key], limitOf(ctx));
       }
       const channel = pages && pageChannelOf(ctx.clientCapabilities, question);
-      if (pages !== undefined && channel === 'link') return recallFromPage(pages, question);
+      if (links !== undefined && channel === 'link') return links.recall(question);
       if (pages !== undefined && channel === 'url') responses = await pageResponses(pages, question, responses);
       const outcome = await ledger.recall(question, responses, unprompted);
       if (
@@ -84,7 +85,7 @@ export function modernStrategy(ctx: ToolContext, ledger: Ledger, pages?: CallPag
         const channel = pages && pageChannelOf(ctx.clientCapabilities, question);
         if (pages !== undefined && channel !== undefined) {
           const url = await pages.pages.open(pages.call, question, ctx.http?.req?.url);
-          if (channel === 'link') throw pageLinkError(question, url);
+          if (channel === 'link') throw await links!.linkError(question, url);
           ledger.ask(question);
           inputRequests[question.key] = onModernWire(pageUrlRequestOf(question, url));
           trace?.asked(question.key, questionKind(question.ask), ledger.attempt(question.key));
@@ -113,9 +114,10 @@ export function legacyStrategy(ctx: ToolContext, timeoutMs: number, pages?: Call
   let seed: string | undefined;
   const seedOf = (): string => (seed ??= newElicitationSeed());
   const channelOf = (question: Question) => pages && pageChannelOf(ctx.clientCapabilities, question);
+  const links = pages && new LinkAnswers(pages);
   return {
     recall: async (question) =>
-      pages !== undefined && channelOf(question) === 'link' ? recallFromPage(pages, question) : undefined,
+      links !== undefined && channelOf(question) === 'link' ? links.recall(question) : undefined,
     admit(question) {
       const channel = channelOf(question);
       if (channel !== 'link') assertBackChannel(ctx.clientCapabilities, question.label);
@@ -126,8 +128,8 @@ export function legacyStrategy(ctx: ToolContext, timeoutMs: number, pages?: Call
       for (const asked of pending) {
         const question = identified(asked, seedOf);
         const channel = channelOf(question);
-        if (pages !== undefined && channel === 'link') {
-          throw pageLinkError(question, await pages.pages.open(pages.call, question, ctx.http?.req?.url));
+        if (pages !== undefined && links !== undefined && channel === 'link') {
+          throw await links.linkError(question, await pages.pages.open(pages.call, question, ctx.http?.req?.url));
         }
         const outcome =
           pages !== undefined && channel === 'url'

@@ -10,6 +10,7 @@ import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import { McpResolveError } from '../errors.js';
 import type { ToolContext } from '../context.js';
 import { Ledger } from '../questions/ledger.js';
+import { pageCallOf } from '../questions/pages.js';
 import { strategyFor, type RoundStrategy } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { isPromiseLike } from '../promise.js';
@@ -213,7 +214,10 @@ export class RoundState implements StrategySource {
     const { plaintext } = this;
     // A carried ledger this version cannot read means "no progress yet": the call starts over.
     const ledger = plaintext === undefined ? Ledger.fresh() : (Ledger.decode(plaintext) ?? Ledger.blank());
-    return strategyFor(this.ctx, { ledger, legacyTimeoutMs: this.services.legacyQuestionTimeoutMs });
+    const { pages, legacyQuestionTimeoutMs: legacyTimeoutMs } = this.services;
+    if (pages === undefined) return strategyFor(this.ctx, { ledger, legacyTimeoutMs });
+    this.#binding ??= bindingOf(this.target, this.ctx, this.services);
+    return strategyFor(this.ctx, { ledger, legacyTimeoutMs, pages: { pages, call: pageCallOf(this.#binding) } });
   }
 }
 
