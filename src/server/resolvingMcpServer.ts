@@ -13,8 +13,8 @@
  * runs; a server without `setup()` callbacks swaps nothing. The SDK's HTTP entry validates SEP-2243
  * `Mcp-Param-*` headers against `McpServer.toolInputSchemaJson(name)`; {@link ResolvingMcpServer}
  * answers it for library tools too, so header validation applies to them exactly as to SDK tools.
- * Why neither can go through the SDK's public API yet, and the upstream change that would remove
- * each: contributing/sdk-seams.md.
+ * Neither can go through the SDK 2.4 public API yet: a tool callback's protocol error becomes an
+ * `isError` result there; the upstream changes that would remove both are in the contributor notes.
  */
 import type {
   CallToolRequest,
@@ -113,7 +113,7 @@ export function serveTools(
 /**
  * Runs `setups` on `mcp` and returns the `tools/list` and `tools/call` handlers `McpServer` installed
  * meanwhile for tools registered with `registerTool` (`server.setRequestHandler` is swapped for one
- * that keeps those two and installs every other method as usual: contributing/sdk-seams.md, seam 2).
+ * that keeps those two and installs every other method as usual).
  * A library tool's name registered with `registerTool` too is refused.
  */
 function runSetups(

@@ -1,7 +1,7 @@
 /**
  * How the server gets the `TaskHost` that runs its tools declared with `task`, knowing only the
  * interface (`round/taskHost.ts`): the package entry composing the public `McpResolveServer`
- * provides the factory once (src/mcpResolveServer.ts, the task runner of `tasks/`), and the server
+ * provides the factory once (the task runner of `tasks/`, in the module the root entry exports it from), and the server
  * calls it when a tool first declares `task`. `server/` never imports an implementation from `tasks/`.
  */
 import { McpResolveError } from '../errors.js';
