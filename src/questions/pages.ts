@@ -54,6 +54,14 @@ export interface CallPages {
   readonly call: PageCall;
 }
 
+/** The key of a round's answer pages on its context (set when the server hosts pages), for strategies built by a handler (`journaled`). */
+export const CALL_PAGES = Symbol('mcp-resolve.call-pages');
+
+/** The answer pages of the call `ctx` belongs to, when the server hosts them. */
+export function callPagesIn(ctx: object): CallPages | undefined {
+  return (ctx as { readonly [CALL_PAGES]?: () => CallPages })[CALL_PAGES]?.();
+}
+
 /** How a form question reaches a client that shows no forms. */
 export type PageChannel = 'url' | 'link';
 

@@ -155,7 +155,7 @@ export interface StrategyOptions {
   /** How long a legacy push waits for the human, in ms. */
   readonly legacyTimeoutMs?: number;
   /** The call's answer pages, when the server hosts them: form questions reach clients without forms there. */
-  readonly pages?: CallPages;
+  readonly pages?: CallPages | undefined;
 }
 
 /** The strategy for the era of `ctx`. */
