@@ -1,6 +1,7 @@
 /**
  * Provisions what the tests need before `npm test` runs them: the Debian binaries redis-server,
- * redis-sentinel, nginx and `script` (util-linux, package bsdutils). Missing ones are installed with
+ * redis-sentinel, nginx, `script` (util-linux, package bsdutils) and chromium (the browser the
+ * answer page tests drive through playwright-core; never a downloaded build). Missing ones are installed with
  * apt-get when running as root; otherwise it fails at once with the exact command to run.
  */
 import { spawnSync } from 'node:child_process';
@@ -20,6 +21,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   { binary: 'redis-sentinel', aptPackage: 'redis-sentinel' },
   { binary: 'nginx', aptPackage: 'nginx' },
   { binary: 'script', aptPackage: 'bsdutils' },
+  { binary: 'chromium', aptPackage: 'chromium' },
 ];
 
 /** The directories searched: PATH plus the sbin directories Debian keeps nginx in. */

@@ -10,11 +10,20 @@
  *   (docs/guides/scaling.md).
  * - The task store of tools run as tasks ({@link TaskStore}, {@link createMemoryTaskStore}), the
  *   Tasks extension's types and the server's task options (docs/guides/tasks.md).
+ * - Where the pages of the `answerPage` hosting option and their answers are kept
+ *   ({@link AnswerPageBackend}, {@link createMemoryAnswerPageBackend}; docs/guides/questions-everywhere.md).
  * - The observer the server reports to ({@link Telemetry}); `otel()` from `mcp-resolve/otel` is the
  *   OpenTelemetry one (docs/guides/observability.md).
  *
  * @packageDocumentation
  */
+export type {
+  AnswerPageBackend,
+  MemoryAnswerPageBackend,
+  MemoryAnswerPageBackendOptions,
+} from '../answerPage/backend.js';
+export { createMemoryAnswerPageBackend } from '../answerPage/backend.js';
+
 export { principalFrom } from '../state/binding.js';
 export type { SealingLogger } from '../state/errors.js';
 export { REQUEST_STATE_KEYS_ENV } from '../state/keys.js';

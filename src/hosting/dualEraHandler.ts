@@ -14,7 +14,8 @@ import type { DualEraHttpOptions } from './options.js';
 import { createRebindingGuard } from './rebindingGuard.js';
 import { resolveDualEraHttpOptions } from './resolveDualEraHttpOptions.js';
 import type { ServerSource } from './source.js';
-import { announceHttpHosting, factoryOf, telemetryOf } from './source.js';
+import { hostAnswerPages } from '../answerPage/hosting.js';
+import { announceAnswerPages, announceHttpHosting, factoryOf, telemetryOf } from './source.js';
 
 const NESTED_BATCH = 'a JSON-RPC batch entry must be a message object, not an array';
 
@@ -78,10 +79,24 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
       : undefined;
   const legacyLeg = legacy ?? modern;
   const guard = createRebindingGuard(allowedHosts, allowedOrigins, report);
+  const answerPages = options?.answerPage === undefined ? undefined : hostAnswerPages(options.answerPage, report);
+  if (answerPages !== undefined) announceAnswerPages(server, answerPages.pages);
+  // A browser posts the page's form with `Origin: null` (the page's Referrer-Policy is no-referrer):
+  // pages keep the Host check (and the Origin check of any other Origin) and rely on their own form
+  // token, SameSite cookie and Sec-Fetch-Site for the rest.
+  const pageGuard = (request: Request): Response | undefined => {
+    if (request.headers.get('origin') !== 'null') return guard(request);
+    const headers = new Headers(request.headers);
+    headers.delete('origin');
+    return guard(new Request(request.url, { headers }));
+  };
   let closed = false;
 
   async function route(request: Request, init: DualEraRequestOptions): Promise<Response> {
     if (closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
+    if (answerPages?.owns(request) === true) {
+      return pageGuard(request) ?? (await answerPages.serve(request)) ?? jsonRpcErrorResponse(404, -32000, 'Not Found');
+    }
     const rejected = guard(request);
     if (rejected !== undefined) return rejected;
     if (new URL(request.url).pathname !== path) return jsonRpcErrorResponse(404, -32000, 'Not Found');

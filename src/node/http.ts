@@ -17,6 +17,8 @@ import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import type { NodeServerResponseLike } from '@modelcontextprotocol/node';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 
+import { ANSWER_PAGES } from '../hosting/source.js';
+import type { FormPages } from '../questions/pages.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHandler.js';
 import { createDualEraHandler } from '../hosting/dualEraHandler.js';
@@ -67,12 +69,13 @@ export interface HttpServerHandle {
 
 /**
  * Starts a `node:http` server answering both eras of `factory` on one path (see {@link createDualEraHandler});
- * `telemetry` is told about its legacy session table.
+ * `telemetry` is told about its legacy session table, `useAnswerPages` is handed the `answerPage` option's pages.
  */
 export async function serveFactoryHttp(
   factory: McpServerFactory,
   options: ServeHttpOptions = {},
   telemetry?: Telemetry,
+  useAnswerPages?: (pages: FormPages) => void,
 ): Promise<HttpServerHandle> {
   const host = options.host ?? '127.0.0.1';
   const { port, headersTimeout, requestTimeout, keepAliveTimeout, maxConnections } = resolveServerTimeouts(options);
@@ -86,7 +89,11 @@ export async function serveFactoryHttp(
     maxConnections: _connections,
     ...handlerOptions
   } = options;
-  const handler = createDualEraHandler(telemetry === undefined ? factory : { createServer: factory, telemetry }, {
+  const source =
+    telemetry === undefined && useAnswerPages === undefined
+      ? factory
+      : { createServer: factory, telemetry, ...(useAnswerPages !== undefined && { [ANSWER_PAGES]: useAnswerPages }) };
+  const handler = createDualEraHandler(source, {
     ...handlerOptions,
     allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
   });

@@ -19,6 +19,10 @@ import { assertBackChannel, assertCapability } from './capabilities.js';
 import type { Ledger } from './ledger.js';
 import type { ElicitationResult } from './markers.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS, pushQuestion } from './push.js';
+import type { CallPages } from './pages.js';
+import { pageChannelOf } from './pages.js';
+import { LinkAnswers, pageResponses, pageUrlRequestOf } from './pageRound.js';
+import { pushPageQuestion } from './pagePush.js';
 import type { Question } from './render.js';
 import { identified, onModernWire } from './render.js';
 import { newElicitationSeed } from './urlQuestion.js';
@@ -47,16 +51,20 @@ export interface RoundStrategy {
 }
 
 /** Modern (2026-07-28): answers come from the ledger and this round's `inputResponses`; a round ends with `input_required`. */
-export function modernStrategy(ctx: ToolContext, ledger: Ledger): RoundStrategy {
+export function modernStrategy(ctx: ToolContext, ledger: Ledger, pages?: CallPages): RoundStrategy {
   const trace = ctx[requestTrace];
+  const links = pages && new LinkAnswers(pages);
   return {
     async recall(asked, unprompted) {
       // A URL question's default id comes from the call's seed, carried in the sealed state.
       const question = identified(asked, () => ledger.elicitationSeed());
-      const responses = ctx.mcpReq.inputResponses;
+      let responses = ctx.mcpReq.inputResponses;
       if (responses !== undefined && Object.hasOwn(responses, question.key)) {
         assertAnswerSize(`Resolver '${question.label}'`, responses[question.key], limitOf(ctx));
       }
+      const channel = pages && pageChannelOf(ctx.clientCapabilities, question);
+      if (links !== undefined && channel === 'link') return links.recall(question);
+      if (pages !== undefined && channel === 'url') responses = await pageResponses(pages, question, responses);
       const outcome = await ledger.recall(question, responses, unprompted);
       if (
         trace !== undefined &&
@@ -67,10 +75,22 @@ export function modernStrategy(ctx: ToolContext, ledger: Ledger): RoundStrategy 
         trace.answered(question.key, questionKind(question.ask), outcome.action);
       return outcome;
     },
-    admit: (question) => assertCapability(ctx.clientCapabilities, question.rendered, question.label),
+    admit(question) {
+      if (pages !== undefined && pageChannelOf(ctx.clientCapabilities, question) !== undefined) return;
+      assertCapability(ctx.clientCapabilities, question.rendered, question.label);
+    },
     async end(pending) {
       const inputRequests: Record<string, InputRequest> = {};
       for (const question of pending) {
+        const channel = pages && pageChannelOf(ctx.clientCapabilities, question);
+        if (pages !== undefined && channel !== undefined) {
+          const url = await pages.pages.open(pages.call, question, ctx.http?.req?.url);
+          if (channel === 'link') throw await links!.linkError(question, url);
+          ledger.ask(question);
+          inputRequests[question.key] = onModernWire(pageUrlRequestOf(question, url));
+          trace?.asked(question.key, questionKind(question.ask), ledger.attempt(question.key));
+          continue;
+        }
         // Mints the seed now, so the id the answer reads next round is this call's.
         inputRequests[question.key] = onModernWire(ledger.ask(identified(question, () => ledger.elicitationSeed())));
         trace?.asked(question.key, questionKind(question.ask), ledger.attempt(question.key));
@@ -89,21 +109,32 @@ export function limitOf(ctx: ToolContext): number {
  * Legacy (2025-11-25): nothing is known in advance; a round's questions are pushed one by one, in
  * order, and a decline that ends the call stops them (modern sends them together, before any answer).
  */
-export function legacyStrategy(ctx: ToolContext, timeoutMs: number): RoundStrategy {
+export function legacyStrategy(ctx: ToolContext, timeoutMs: number, pages?: CallPages): RoundStrategy {
   // One legacy call is one round: its URL questions' default ids come from a seed of its own.
   let seed: string | undefined;
   const seedOf = (): string => (seed ??= newElicitationSeed());
+  const channelOf = (question: Question) => pages && pageChannelOf(ctx.clientCapabilities, question);
+  const links = pages && new LinkAnswers(pages);
   return {
-    recall: async () => undefined,
+    recall: async (question) =>
+      links !== undefined && channelOf(question) === 'link' ? links.recall(question) : undefined,
     admit(question) {
-      assertBackChannel(ctx.clientCapabilities, question.label);
-      assertCapability(ctx.clientCapabilities, question.rendered, question.label);
+      const channel = channelOf(question);
+      if (channel !== 'link') assertBackChannel(ctx.clientCapabilities, question.label);
+      if (channel === undefined) assertCapability(ctx.clientCapabilities, question.rendered, question.label);
     },
     async end(pending) {
       const answers: Answer[] = [];
       for (const asked of pending) {
         const question = identified(asked, seedOf);
-        const outcome = pushQuestion(ctx, question, timeoutMs);
+        const channel = channelOf(question);
+        if (pages !== undefined && links !== undefined && channel === 'link') {
+          throw await links.linkError(question, await pages.pages.open(pages.call, question, ctx.http?.req?.url));
+        }
+        const outcome =
+          pages !== undefined && channel === 'url'
+            ? pushPageQuestion(ctx, question, pages, timeoutMs)
+            : pushQuestion(ctx, question, timeoutMs);
         answers.push({ question, outcome });
         // A failed push, or a decline that ends the call, ends the round: later questions are not sent.
         const goOn = await outcome.then(
@@ -123,13 +154,15 @@ export interface StrategyOptions {
   readonly ledger: Ledger;
   /** How long a legacy push waits for the human, in ms. */
   readonly legacyTimeoutMs?: number;
+  /** The call's answer pages, when the server hosts them: form questions reach clients without forms there. */
+  readonly pages?: CallPages | undefined;
 }
 
 /** The strategy for the era of `ctx`. */
 export function strategyFor(ctx: ToolContext, options: StrategyOptions): RoundStrategy {
   return ctx.era === 'modern'
-    ? modernStrategy(ctx, options.ledger)
-    : legacyStrategy(ctx, options.legacyTimeoutMs ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS);
+    ? modernStrategy(ctx, options.ledger, options.pages)
+    : legacyStrategy(ctx, options.legacyTimeoutMs ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS, options.pages);
 }
 
 /** What one pass reached: the work's value, or questions it waits on. */

@@ -4,6 +4,8 @@
  *
  * @packageDocumentation
  */
+export { createRedisAnswerPageBackend } from './answerPageBackend.js';
+export type { RedisAnswerPageBackendOptions } from './answerPageBackend.js';
 export { connectRedis } from './connection.js';
 export type { RedisConnectOptions, RedisConnection, RedisSentinelTarget, RedisTarget } from './connection.js';
 export { connectRedisFleet } from './fleet.js';

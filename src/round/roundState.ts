@@ -10,6 +10,7 @@ import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import { McpResolveError } from '../errors.js';
 import type { ToolContext } from '../context.js';
 import { Ledger } from '../questions/ledger.js';
+import { CALL_PAGES, pageCallOf, type CallPages } from '../questions/pages.js';
 import { strategyFor, type RoundStrategy } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { isPromiseLike } from '../promise.js';
@@ -159,6 +160,16 @@ export class RoundState implements StrategySource {
   ) {
     this.ctx = toolContextOf(sdkCtx, plaintext, services, trace);
     this.#binding = binding;
+    // A handler that builds its own strategy (`journaled`) finds the call's pages on its context.
+    if (services.pages !== undefined) Object.assign(this.ctx, { [CALL_PAGES]: () => this.callPages() });
+  }
+
+  /** The call's answer pages, when the server hosts them: bound to this request's principal, tool and arguments. */
+  private callPages(): CallPages | undefined {
+    const { pages } = this.services;
+    if (pages === undefined) return undefined;
+    this.#binding ??= bindingOf(this.target, this.ctx, this.services);
+    return { pages, call: pageCallOf(this.#binding) };
   }
 
   /**
@@ -213,7 +224,8 @@ export class RoundState implements StrategySource {
     const { plaintext } = this;
     // A carried ledger this version cannot read means "no progress yet": the call starts over.
     const ledger = plaintext === undefined ? Ledger.fresh() : (Ledger.decode(plaintext) ?? Ledger.blank());
-    return strategyFor(this.ctx, { ledger, legacyTimeoutMs: this.services.legacyQuestionTimeoutMs });
+    const legacyTimeoutMs = this.services.legacyQuestionTimeoutMs;
+    return strategyFor(this.ctx, { ledger, legacyTimeoutMs, pages: this.callPages() });
   }
 }
 

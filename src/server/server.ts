@@ -3,8 +3,7 @@
  * the `tools/list` payload) are built once at registration; `createServer()` makes a fresh SDK
  * instance per connection or per HTTP request cheaply, and every instance shares one sealer.
  */
-import type { Implementation, ResourceMetadata, ResourceTemplate, Tool } from '@modelcontextprotocol/server';
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { Implementation, McpServer, ResourceMetadata, ResourceTemplate, Tool } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
 import { createSealer } from '../state/sealer.js';
@@ -32,10 +31,10 @@ import { taskHostFor } from './taskHosts.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
 import { positiveInteger } from '../optionChecks.js';
-import type { McpResolveServerOptions } from './options.js';
-import { observedTasks } from './options.js';
+import { observedTasks, type McpResolveServerOptions } from './options.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import { InboundMessages } from '../telemetry/inbound.js';
+import { ANSWER_PAGES } from '../hosting/source.js';
 
 /** `TResolve`, or none while unsettled: a tool without `resolve` leaves it `never` while a wrapper call in the body's
  * place (`journaled(…)`) is checked, which would type the wrapper's `args` as `unknown` instead of from `input`. */
@@ -68,7 +67,7 @@ export class McpResolveServer {
   /** Each library tool's input JSON Schema, for the SDK's SEP-2243 header validation; built with `toolList`. */
   private toolInputs: Map<string, Record<string, unknown>> | undefined;
   /** What every instance's rounds share; only the SDK server differs per instance. */
-  private readonly roundDefaults: Omit<InstanceServices, 'server' | 'completeElicitation' | 'inbound'>;
+  private roundDefaults: Omit<InstanceServices, 'server' | 'completeElicitation' | 'inbound'>;
   private readonly prompts = new Map<string, CompiledPrompt>();
   private readonly resources = new Map<string, CompiledResource>();
   private readonly setups: Array<(server: McpServer) => void> = [];
@@ -200,6 +199,11 @@ export class McpResolveServer {
    */
   warnIfStateIsLocal(hosting: string): void {
     this.roundDefaults.sealer.warnIfLocal(hosting);
+  }
+
+  /** Takes the host's answer pages (the `answerPage` option): the instances it creates next ask form questions there. */
+  [ANSWER_PAGES](pages: NonNullable<InstanceServices['pages']>): void {
+    this.roundDefaults = { ...this.roundDefaults, pages };
   }
 
   /** Creates a fresh SDK server instance with this server's tools; the factory hosting calls per connection or request. */

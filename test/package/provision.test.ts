@@ -24,11 +24,13 @@ function binDir(names: readonly string[]): string {
 
 describe('npm test provisioning', () => {
   it('finds nothing missing when every binary is on the path', () => {
-    expect(missingRequirements([binDir(['redis-server', 'redis-sentinel', 'nginx', 'script'])])).toEqual([]);
+    expect(missingRequirements([binDir(['redis-server', 'redis-sentinel', 'nginx', 'script', 'chromium'])])).toEqual(
+      [],
+    );
   });
 
   it('names each binary a PATH hides, with its Debian package', () => {
-    const missing = missingRequirements([binDir(['redis-server']), binDir(['script'])]);
+    const missing = missingRequirements([binDir(['redis-server']), binDir(['script', 'chromium'])]);
     expect(missing.map((requirement) => requirement.binary)).toEqual(['redis-sentinel', 'nginx']);
     expect(installCommand(missing)).toBe('apt-get update && apt-get install -y redis-sentinel nginx');
   });
@@ -44,10 +46,10 @@ describe('npm test provisioning', () => {
     expect(decided).toEqual({
       kind: 'install',
       announce:
-        'npm test: installing redis-server redis-sentinel nginx bsdutils with apt-get (missing: redis-server, redis-sentinel, nginx, script)',
+        'npm test: installing redis-server redis-sentinel nginx bsdutils chromium with apt-get (missing: redis-server, redis-sentinel, nginx, script, chromium)',
       commands: [
         ['apt-get', 'update', '-qq'],
-        ['apt-get', 'install', '-y', '-qq', 'redis-server', 'redis-sentinel', 'nginx', 'bsdutils'],
+        ['apt-get', 'install', '-y', '-qq', 'redis-server', 'redis-sentinel', 'nginx', 'bsdutils', 'chromium'],
       ],
     });
   });
@@ -62,7 +64,11 @@ describe('npm test provisioning', () => {
   });
 
   it('fails at once without apt-get', () => {
-    const decided = plan(missingRequirements([binDir(['redis-server', 'redis-sentinel', 'script'])]), true, false);
+    const decided = plan(
+      missingRequirements([binDir(['redis-server', 'redis-sentinel', 'script', 'chromium'])]),
+      true,
+      false,
+    );
     expect(decided).toEqual({
       kind: 'refuse',
       message:

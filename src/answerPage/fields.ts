@@ -1,0 +1,149 @@
+/**
+ * A form question's fields as the answer page shows them, read from its wire `requestedSchema` (the
+ * flat object elicitation carries: strings, numbers, integers, booleans, single and multiple
+ * choices), and a browser's form submission turned back into the content an in-band client sends.
+ */
+import { isRecord } from '../ownKeys.js';
+
+/** How a field is entered. */
+export type FormFieldKind = 'text' | 'number' | 'integer' | 'boolean' | 'choice' | 'choices';
+
+/** One choice of a `choice` or `choices` field. */
+export interface FormChoice {
+  readonly value: string;
+  readonly label: string;
+}
+
+/** One field of the page's form. */
+export interface FormField {
+  readonly name: string;
+  readonly kind: FormFieldKind;
+  /** The label: the property's `title`, else its name. */
+  readonly label: string;
+  readonly description: string | undefined;
+  readonly required: boolean;
+  /** The schema's `default`, shown pre-filled. */
+  readonly defaultValue: unknown;
+  readonly choices: readonly FormChoice[];
+  /** The `<input type>` of a text field (`email`, `url`, `date` or `text`). */
+  readonly inputType: 'text' | 'email' | 'url' | 'date';
+  /** Length and range limits, as HTML attributes (`minlength`, `maxlength`, `min`, `max`). */
+  readonly limits: Readonly<Record<string, number>>;
+}
+
+const INPUT_TYPES: Readonly<Record<string, FormField['inputType']>> = { email: 'email', uri: 'url', date: 'date' };
+
+function stringsOf(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
+}
+
+/** The choices of an enum (`enum` with optional `enumNames`) or of a titled `oneOf`/`anyOf`. */
+function enumChoicesOf(schema: Record<string, unknown>): FormChoice[] | undefined {
+  const values = stringsOf(schema.enum);
+  if (values !== undefined) {
+    const names = stringsOf(schema.enumNames);
+    return values.map((value, index) => ({ value, label: names?.[index] ?? value }));
+  }
+  const titled = schema.oneOf ?? schema.anyOf;
+  if (!Array.isArray(titled)) return undefined;
+  return titled.filter(isRecord).map((branch) => ({
+    value: String(branch.const),
+    label: typeof branch.title === 'string' ? branch.title : String(branch.const),
+  }));
+}
+
+function kindOf(property: Record<string, unknown>): { kind: FormFieldKind; choices: FormChoice[] } {
+  if (property.type === 'array') {
+    const items = isRecord(property.items) ? enumChoicesOf(property.items) : undefined;
+    return { kind: 'choices', choices: items ?? [] };
+  }
+  const choices = enumChoicesOf(property);
+  if (choices !== undefined) return { kind: 'choice', choices };
+  if (property.type === 'boolean' || property.type === 'number' || property.type === 'integer') {
+    return { kind: property.type, choices: [] };
+  }
+  return { kind: 'text', choices: [] };
+}
+
+const LIMITS: Readonly<Record<string, string>> = {
+  minLength: 'minlength',
+  maxLength: 'maxlength',
+  minimum: 'min',
+  maximum: 'max',
+};
+
+/** The fields of a form question's `requestedSchema`, in the order its properties are declared. */
+export function formFields(requestedSchema: unknown): FormField[] {
+  if (!isRecord(requestedSchema) || !isRecord(requestedSchema.properties)) return [];
+  const required = new Set(stringsOf(requestedSchema.required) ?? []);
+  return Object.entries(requestedSchema.properties).flatMap(([name, property]) => {
+    if (!isRecord(property)) return [];
+    const { kind, choices } = kindOf(property);
+    const limits: Record<string, number> = {};
+    for (const [key, attribute] of Object.entries(LIMITS)) {
+      const limit = property[key];
+      if (typeof limit === 'number' && Number.isFinite(limit)) limits[attribute] = limit;
+    }
+    const format = typeof property.format === 'string' ? property.format : '';
+    return [
+      {
+        name,
+        kind,
+        label: typeof property.title === 'string' && property.title !== '' ? property.title : name,
+        description: typeof property.description === 'string' ? property.description : undefined,
+        required: required.has(name),
+        defaultValue: property.default,
+        choices,
+        inputType: INPUT_TYPES[format] ?? 'text',
+        limits,
+      },
+    ];
+  });
+}
+
+/** What a field's inputs are named in the page's form (so a property named `action` or `csrf` cannot clash). */
+export function inputName(field: FormField): string {
+  return `field.${field.name}`;
+}
+
+/** A submission read into content, with the fields whose text could not be read (a number that is not one). */
+export interface ReadSubmission {
+  readonly content: Record<string, unknown>;
+  /** Field name → the person-facing reason its text was not read. */
+  readonly unreadable: Readonly<Record<string, string>>;
+}
+
+/**
+ * The content a browser's submission of `fields` stands for: an empty text, number or choice is left
+ * out (so a required one fails the schema's `required`), a checkbox is `true` when sent and `false`
+ * when not, a multiple choice is the list of its checked values. Inputs the form does not have are
+ * ignored.
+ */
+export function readSubmission(fields: readonly FormField[], form: URLSearchParams): ReadSubmission {
+  const content: Record<string, unknown> = {};
+  const unreadable: Record<string, string> = {};
+  for (const field of fields) {
+    const put = (value: unknown): void => {
+      Object.defineProperty(content, field.name, { value, enumerable: true, writable: true, configurable: true });
+    };
+    const name = inputName(field);
+    if (field.kind === 'boolean') {
+      put(form.has(name));
+      continue;
+    }
+    if (field.kind === 'choices') {
+      put(form.getAll(name));
+      continue;
+    }
+    const text = form.get(name) ?? '';
+    if (text === '') continue;
+    if (field.kind === 'number' || field.kind === 'integer') {
+      const value = Number(text.trim());
+      if (text.trim() === '' || !Number.isFinite(value)) unreadable[field.name] = 'Enter a number.';
+      else put(value);
+      continue;
+    }
+    put(text);
+  }
+  return { content, unreadable };
+}

@@ -1,0 +1,169 @@
+/**
+ * The answer page's form: one labelled input per field (a fieldset for choices), each field's hint
+ * and error tied to it by `aria-describedby`, an error summary linking to the fields at fault, and
+ * accept, decline and cancel buttons. Plain HTML: it works without JavaScript, and the server (not
+ * the browser) checks the answer, exactly as it checks one sent in-band.
+ */
+import type { FormField } from './fields.js';
+import { inputName } from './fields.js';
+import { escapeHtml, htmlDocument } from './html.js';
+
+/** What the form shows. */
+export interface FormView {
+  /** The question's message, shown above the fields. */
+  readonly message: string;
+  readonly fields: readonly FormField[];
+  /** Where the form posts (this page's own path). */
+  readonly action: string;
+  /** The form token posted back with the answer. */
+  readonly formToken: string;
+  /** The previous submission, shown again when it was refused (absent: the schema's defaults). */
+  readonly submitted?: URLSearchParams;
+  /** Field name → why its value was refused. */
+  readonly fieldErrors?: Readonly<Record<string, string>>;
+  /** Why the answer was refused, in words for the person. */
+  readonly summary?: string;
+}
+
+/** The page heading (the question's message is shown under it, as text). */
+const HEADING = 'A question for you';
+
+function valueOf(field: FormField, submitted: URLSearchParams | undefined): string {
+  if (submitted !== undefined) return submitted.get(inputName(field)) ?? '';
+  const value = field.defaultValue;
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+function selectedOf(field: FormField, submitted: URLSearchParams | undefined): Set<string> {
+  if (submitted !== undefined) return new Set(submitted.getAll(inputName(field)));
+  const value = field.defaultValue;
+  if (Array.isArray(value)) return new Set(value.filter((item) => typeof item === 'string'));
+  return typeof value === 'string' ? new Set([value]) : new Set();
+}
+
+const attr = (name: string, value: string): string => ` ${name}="${escapeHtml(value)}"`;
+
+/** The hint and error paragraphs of field `id`, and the `aria-describedby` attribute naming them. */
+function describedBy(field: FormField, id: string, error: string | undefined): { attribute: string; html: string } {
+  const ids: string[] = [];
+  let html = '';
+  if (field.description !== undefined && field.description !== '') {
+    ids.push(`${id}-hint`);
+    html += `<p class="hint" id="${id}-hint">${escapeHtml(field.description)}</p>`;
+  }
+  if (error !== undefined) {
+    ids.push(`${id}-error`);
+    html += `<p class="error" id="${id}-error">${escapeHtml(error)}</p>`;
+  }
+  return { attribute: ids.length === 0 ? '' : attr('aria-describedby', ids.join(' ')), html };
+}
+
+function labelText(field: FormField): string {
+  return escapeHtml(field.label) + (field.required ? ' <span class="required">(required)</span>' : '');
+}
+
+function ariaInvalid(error: string | undefined): string {
+  return error === undefined ? '' : ' aria-invalid="true"';
+}
+
+/** One choice (`radio` or `checkbox`) of a choice field. */
+function choiceInput(type: string, name: string, id: string, value: string, label: string, checked: boolean): string {
+  return (
+    `<span class="choice"><input type="${type}" id="${id}"${attr('name', name)}${attr('value', value)}` +
+    `${checked ? ' checked' : ''}> <label for="${id}">${escapeHtml(label)}</label></span>`
+  );
+}
+
+function choiceField(field: FormField, id: string, view: FormView, error: string | undefined): string {
+  const { attribute, html } = describedBy(field, id, error);
+  const selected = selectedOf(field, view.submitted);
+  const type = field.kind === 'choices' ? 'checkbox' : 'radio';
+  const name = inputName(field);
+  const options = field.choices.map((choice, index) =>
+    choiceInput(type, name, `${id}-${index}`, choice.value, choice.label, selected.has(choice.value)),
+  );
+  if (type === 'radio' && !field.required) {
+    options.push(choiceInput('radio', name, `${id}-none`, '', 'No answer', selected.size === 0));
+  }
+  return (
+    `<fieldset id="${id}"${attribute}>` + `<legend>${labelText(field)}</legend>${html}${options.join('')}</fieldset>`
+  );
+}
+
+function booleanField(field: FormField, id: string, view: FormView, error: string | undefined): string {
+  const { attribute, html } = describedBy(field, id, error);
+  const checked = view.submitted !== undefined ? view.submitted.has(inputName(field)) : field.defaultValue === true;
+  return (
+    `<div class="group"><span class="choice"><input type="checkbox" id="${id}"${attr('name', inputName(field))} value="on"` +
+    `${checked ? ' checked' : ''}${attribute}${ariaInvalid(error)}> <label for="${id}">${labelText(field)}</label></span>` +
+    `${html}</div>`
+  );
+}
+
+function textField(field: FormField, id: string, view: FormView, error: string | undefined): string {
+  const { attribute, html } = describedBy(field, id, error);
+  const numeric = field.kind === 'number' || field.kind === 'integer';
+  const type = numeric ? 'text' : field.inputType;
+  const mode = numeric ? attr('inputmode', field.kind === 'integer' ? 'numeric' : 'decimal') : '';
+  const limits = Object.entries(field.limits)
+    .map(([name, value]) => attr(name, String(value)))
+    .join('');
+  return (
+    `<div class="group"><label class="field" for="${id}">${labelText(field)}</label>${html}` +
+    `<input type="${type}" id="${id}"${attr('name', inputName(field))}${attr('value', valueOf(field, view.submitted))}` +
+    `${mode}${limits}${field.required ? ' required aria-required="true"' : ''}${attribute}${ariaInvalid(error)}></div>`
+  );
+}
+
+function fieldHtml(field: FormField, index: number, view: FormView): string {
+  const id = `field-${index}`;
+  const error = view.fieldErrors?.[field.name];
+  switch (field.kind) {
+    case 'choice':
+    case 'choices':
+      return choiceField(field, id, view, error);
+    case 'boolean':
+      return booleanField(field, id, view, error);
+    case 'text':
+    case 'number':
+    case 'integer':
+      return textField(field, id, view, error);
+  }
+}
+
+function summaryHtml(view: FormView): string {
+  const errors = view.fieldErrors ?? {};
+  const links = view.fields.flatMap((field, index) => {
+    const error = Object.hasOwn(errors, field.name) ? errors[field.name] : undefined;
+    return error === undefined
+      ? []
+      : [`<li><a href="#field-${index}">${escapeHtml(field.label)}: ${escapeHtml(error)}</a></li>`];
+  });
+  if (view.summary === undefined && links.length === 0) return '';
+  return (
+    '<div class="summary" role="alert" aria-labelledby="summary-title">' +
+    '<h2 id="summary-title">Please check your answer</h2>' +
+    (view.summary === undefined ? '' : `<p>${escapeHtml(view.summary)}</p>`) +
+    (links.length === 0 ? '' : `<ul>${links.join('')}</ul>`) +
+    '</div>'
+  );
+}
+
+/** The whole answer page for a form question. */
+export function renderFormPage(view: FormView): string {
+  const body = [
+    `<h1>${HEADING}</h1>`,
+    summaryHtml(view),
+    `<p class="message">${escapeHtml(view.message)}</p>`,
+    `<form method="post"${attr('action', view.action)} novalidate>`,
+    `<input type="hidden" name="form-token"${attr('value', view.formToken)}>`,
+    ...view.fields.map((field, index) => fieldHtml(field, index, view)),
+    '<div class="actions">',
+    '<button type="submit" name="action" value="accept">Send answer</button>',
+    '<button type="submit" name="action" value="decline">Decline</button>',
+    '<button type="submit" name="action" value="cancel">Cancel</button>',
+    '</div>',
+    '</form>',
+  ];
+  return htmlDocument(HEADING, body.join('\n'));
+}

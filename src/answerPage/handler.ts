@@ -1,0 +1,178 @@
+/**
+ * The answer page's web-standard handler: `GET <path>/<pageId>` shows the form of an open page,
+ * `POST` takes its answer (form token checked, answer checked as an in-band one, stored once). A
+ * page id that is malformed, unknown, expired or used gets one plain "This link is no longer valid"
+ * page; with `browserUser`, a page bound to a principal refuses any other browser user with 403.
+ * Requests outside the path resolve to `undefined`, for the caller to serve.
+ */
+import { readRequestBody } from '@modelcontextprotocol/server';
+
+import { McpResolveError } from '../errors.js';
+import { utf8 } from '../state/bytes.js';
+import { formFields } from './fields.js';
+import { renderFormPage } from './formHtml.js';
+import type { FormTokens } from './formToken.js';
+import { createFormTokens, FORM_COOKIE } from './formToken.js';
+import { donePage, invalidLinkPage, notYoursPage, pageHeaders, plainPage, refusedPostPage } from './html.js';
+import type { AnswerPage, AnswerPageStore } from './store.js';
+import { isPageId } from './store.js';
+import { checkSubmission } from './submission.js';
+
+/** Options of {@link createAnswerPageHandler}. */
+export interface AnswerPageHandlerOptions {
+  /** Where pages and answers are kept. */
+  readonly store: AnswerPageStore;
+  /** The path under which pages are served, as `<path>/<pageId>`. @default '/mcp-resolve/answer' */
+  readonly path?: string;
+  /**
+   * The key of the form tokens, at least 32 bytes (a string is taken as UTF-8). Every instance of a
+   * fleet needs the same one, since a page may be shown by one and posted to another.
+   * @default 32 random bytes per handler (one process)
+   */
+  readonly formSecret?: string | Uint8Array;
+  /**
+   * The signed-in user of the browser, by your own login (a session cookie, a proxy header). When
+   * set, a page bound to a principal is shown and answered only when this returns that principal;
+   * any other value (or `undefined`) gets 403.
+   * @default undefined — the unguessable link is the only key
+   */
+  readonly browserUser?: (request: Request) => string | undefined | Promise<string | undefined>;
+  /** Receives the errors behind a "cannot be shown right now" page (a store that failed). */
+  readonly onerror?: (error: Error) => void;
+}
+
+/** Serves answer pages: a response for a request under the path, `undefined` for any other. */
+export type AnswerPageHandler = (request: Request) => Promise<Response | undefined>;
+
+/** The default path of answer pages. */
+export const DEFAULT_ANSWER_PAGE_PATH = '/mcp-resolve/answer';
+
+/** The URL path of page `pageId` under `path`. */
+export function answerPagePath(pageId: string, path = DEFAULT_ANSWER_PAGE_PATH): string {
+  return `${path}/${pageId}`;
+}
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+function keyOf(api: string, secret: string | Uint8Array | undefined): Uint8Array {
+  if (secret === undefined) return crypto.getRandomValues(new Uint8Array(32));
+  const bytes = typeof secret === 'string' ? utf8(secret) : secret;
+  if (bytes.length < 32) {
+    throw new McpResolveError(
+      'invalid_options',
+      `${api}: options.formSecret must be at least 32 bytes (got ${bytes.length}). Use 32 random bytes, the same on every instance.`,
+      { data: { api, option: 'formSecret' } },
+    );
+  }
+  return bytes;
+}
+
+function checkedPath(api: string, path: string): string {
+  if (!path.startsWith('/') || path.endsWith('/') || /[?#\s]/.test(path)) {
+    throw new McpResolveError(
+      'invalid_options',
+      `${api}: options.path must start with '/', not end with '/' and hold no '?', '#' or space (got '${path}').`,
+      { data: { api, option: 'path' } },
+    );
+  }
+  return path;
+}
+
+/** Creates the answer page handler. */
+export function createAnswerPageHandler(options: AnswerPageHandlerOptions): AnswerPageHandler {
+  const api = 'createAnswerPageHandler()';
+  const path = checkedPath(api, options.path ?? DEFAULT_ANSWER_PAGE_PATH);
+  const tokens = createFormTokens(keyOf(api, options.formSecret));
+  const { store, browserUser } = options;
+  const report = (error: unknown): void => {
+    try {
+      options.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // Reporting never changes a response.
+    }
+  };
+  const allowed = async (request: Request, page: AnswerPage): Promise<boolean> =>
+    browserUser === undefined || page.principal === undefined || (await browserUser(request)) === page.principal;
+  const context: PageContext = { store, tokens, path, allowed };
+
+  return async (request) => {
+    const url = new URL(request.url);
+    if (!url.pathname.startsWith(`${path}/`)) return undefined;
+    const pageId = url.pathname.slice(path.length + 1);
+    const method = request.method.toUpperCase();
+    if (method !== 'GET' && method !== 'POST') {
+      return plainPage(405, 'Method not allowed', 'Open the link in your browser.', { Allow: 'GET, POST' });
+    }
+    if (!isPageId(pageId)) return invalidLinkPage();
+    try {
+      return method === 'GET' ? await show(context, request, url, pageId) : await answer(context, request, url, pageId);
+    } catch (error) {
+      report(error);
+      return plainPage(503, 'This page cannot be shown right now', 'Try again in a moment.', { 'Retry-After': '5' });
+    }
+  };
+}
+
+interface PageContext {
+  readonly store: AnswerPageStore;
+  readonly tokens: FormTokens;
+  readonly path: string;
+  readonly allowed: (request: Request, page: AnswerPage) => Promise<boolean>;
+}
+
+async function show(context: PageContext, request: Request, url: URL, pageId: string): Promise<Response> {
+  const page = await context.store.page(pageId);
+  if (page === undefined) return invalidLinkPage();
+  if (!(await context.allowed(request, page))) return notYoursPage();
+  const pagePath = answerPagePath(pageId, context.path);
+  const maxAge = (page.expiresAt - Date.now()) / 1000;
+  const secure = url.protocol === 'https:';
+  const minted = context.tokens.mint(pageId, pagePath, secure, maxAge, request.headers.get('cookie'));
+  const html = renderFormPage({
+    message: page.message,
+    fields: formFields(page.requestedSchema),
+    action: pagePath,
+    formToken: minted.token,
+  });
+  return new Response(html, { status: 200, headers: pageHeaders({ 'Set-Cookie': minted.setCookie }) });
+}
+
+/** Whether a browser says the post came from another site (`Sec-Fetch-Site`; absent: the form token decides). */
+function crossSite(request: Request): boolean {
+  const site = request.headers.get('sec-fetch-site');
+  return site !== null && site !== 'same-origin';
+}
+
+async function answer(context: PageContext, request: Request, url: URL, pageId: string): Promise<Response> {
+  const { store, tokens } = context;
+  const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (type !== FORM_TYPE || crossSite(request)) return refusedPostPage();
+  // Percent-encoding at most triples a byte; the form's own fields add a little.
+  const read = await readRequestBody(request, store.limits.maxAnswerBytes * 3 + 4096);
+  if (read.tooLarge) return plainPage(413, 'This answer is too long', 'Shorten it, then open the link again.');
+  const form = new URLSearchParams(read.text);
+  const formToken = form.get('form-token');
+  // A used page says so (as a GET of its link would) before the token is looked at.
+  const page = await store.page(pageId);
+  if (page === undefined) return invalidLinkPage();
+  if (!tokens.verify(pageId, request.headers.get('cookie'), formToken)) return refusedPostPage();
+  if (!(await context.allowed(request, page))) return notYoursPage();
+  const checked = await checkSubmission(page, form, store.limits.maxAnswerBytes);
+  if (!checked.ok) {
+    const html = renderFormPage({
+      message: page.message,
+      fields: formFields(page.requestedSchema),
+      action: answerPagePath(pageId, context.path),
+      formToken: formToken ?? '',
+      submitted: form,
+      fieldErrors: checked.fieldErrors,
+      ...(checked.summary !== undefined && { summary: checked.summary }),
+    });
+    return new Response(html, { status: 422, headers: pageHeaders() });
+  }
+  if (!(await store.submit(pageId, checked.answer))) return invalidLinkPage();
+  const cleared = `${FORM_COOKIE}=; Path=${answerPagePath(pageId, context.path)}; Max-Age=0; HttpOnly; SameSite=Strict${url.protocol === 'https:' ? '; Secure' : ''}`;
+  const done = donePage(checked.answer.action);
+  done.headers.append('Set-Cookie', cleared);
+  return done;
+}

@@ -1,0 +1,161 @@
+/**
+ * Checking a page's submission as an in-band answer is checked: the form is read into the content
+ * a client would send, held to `maxAnswerBytes`, and read by the questions layer's `readAnswer`
+ * against the question's schema (its wire `requestedSchema`, or the live question when this process
+ * asked it, whose own `check` then runs too). A refusal names the fields to fix, in the page's words.
+ */
+import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
+import { fromJsonSchema } from '@modelcontextprotocol/server';
+
+import { answerBytes } from '../questions/bounds.js';
+import type { Ask } from '../questions/markers.js';
+import { formQuestion } from '../questions/markers.js';
+import { readAnswer, RejectedAnswer } from '../questions/read.js';
+import type { FormField } from './fields.js';
+import { formFields, readSubmission } from './fields.js';
+import type { AnswerPage, PageAnswer } from './store.js';
+
+/** The outcome of checking a submission. */
+export type CheckedSubmission =
+  | { readonly ok: true; readonly answer: PageAnswer }
+  | {
+      readonly ok: false;
+      /** Why, for the person (absent when the field errors say it all). */
+      readonly summary: string | undefined;
+      /** Field name → what to fix. */
+      readonly fieldErrors: Readonly<Record<string, string>>;
+    };
+
+/** What one field's refusal says, from its kind and limits (never the validator's own words). */
+export function fieldErrorText(field: FormField, present: boolean): string {
+  if (!present) return field.kind === 'choice' ? 'Choose one of the options.' : 'Answer this field: it is required.';
+  const { min, max, minlength, maxlength } = field.limits;
+  switch (field.kind) {
+    case 'integer':
+    case 'number': {
+      const whole = field.kind === 'integer' ? 'a whole number' : 'a number';
+      if (min !== undefined && max !== undefined) return `Enter ${whole} from ${min} to ${max}.`;
+      if (min !== undefined) return `Enter ${whole} of at least ${min}.`;
+      if (max !== undefined) return `Enter ${whole} of at most ${max}.`;
+      return `Enter ${whole}.`;
+    }
+    case 'text':
+      if (field.inputType === 'email') return 'Enter an email address, like name@example.com.';
+      if (field.inputType === 'url') return 'Enter a web address, like https://example.com.';
+      if (field.inputType === 'date') return 'Enter a date.';
+      if (minlength !== undefined && maxlength !== undefined)
+        return `Enter from ${minlength} to ${maxlength} characters.`;
+      if (minlength !== undefined) return `Enter at least ${minlength} characters.`;
+      if (maxlength !== undefined) return `Enter at most ${maxlength} characters.`;
+      return 'Check this answer: it does not fit the form.';
+    case 'boolean':
+    case 'choice':
+    case 'choices':
+      return 'Check this answer: it does not fit the form.';
+  }
+}
+
+/** The names of the fields `issues` point at (a validator that reports no paths points at none). */
+function issueFields(issues: readonly StandardSchemaV1.Issue[]): Set<string> {
+  const names = new Set<string>();
+  for (const issue of issues) {
+    const first = issue.path?.[0];
+    if (first !== undefined) names.add(String(typeof first === 'object' ? first.key : first));
+  }
+  return names;
+}
+
+type JsonSchemaInput = Parameters<typeof fromJsonSchema>[0];
+
+/** Whether `field`'s own part of the wire schema refuses its value (each field checked alone). */
+async function fieldRefused(
+  requestedSchema: Readonly<Record<string, unknown>>,
+  field: FormField,
+  content: Record<string, unknown>,
+): Promise<boolean> {
+  const properties = requestedSchema.properties as Record<string, unknown>;
+  const alone = {
+    type: 'object',
+    properties: { [field.name]: properties[field.name] },
+    ...(field.required && { required: [field.name] }),
+  };
+  const value = Object.hasOwn(content, field.name) ? { [field.name]: content[field.name] } : {};
+  const result = await fromJsonSchema(alone as JsonSchemaInput)['~standard'].validate(value);
+  return result.issues !== undefined;
+}
+
+/**
+ * The fields to fix, each with the text the page shows: those the schema's issues point at, else
+ * (a validator that names no field, as JSON Schema's does) each field its own part of the schema refuses.
+ */
+async function fieldErrorsOf(
+  ask: Ask,
+  page: AnswerPage,
+  fields: readonly FormField[],
+  content: Record<string, unknown>,
+): Promise<Record<string, string>> {
+  let names = new Set<string>();
+  if ('schema' in ask) {
+    const result = await ask.schema['~standard'].validate(content);
+    names = issueFields(result.issues ?? []);
+  }
+  if (names.size === 0) {
+    for (const field of fields) if (await fieldRefused(page.requestedSchema, field, content)) names.add(field.name);
+  }
+  const errors: Record<string, string> = {};
+  for (const field of fields) {
+    if (names.has(field.name)) errors[field.name] = fieldErrorText(field, Object.hasOwn(content, field.name));
+  }
+  return errors;
+}
+
+/** The reason shown above the form: the one `readAnswer` gave, naming the fields when it could not. */
+function summaryOf(error: unknown, fields: readonly FormField[], fieldErrors: Record<string, string>): string {
+  const reason = error instanceof RejectedAnswer ? error.reason : GENERIC_REASON;
+  const named = fields.filter((field) => Object.hasOwn(fieldErrors, field.name));
+  if (reason !== GENERIC_REASON || named.length === 0) return reason;
+  return `The answer does not fit the form: check ${named.map((field) => `"${field.label}"`).join(', ')}.`;
+}
+
+/** `readAnswer`'s reason when the validator named no field. */
+const GENERIC_REASON = 'The answer does not fit the form.';
+
+/** The marker a page's question stands for, from the page alone (its wire schema). */
+export function askOfPage(page: AnswerPage): Ask {
+  return formQuestion(page.message, fromJsonSchema(page.requestedSchema as JsonSchemaInput));
+}
+
+/**
+ * Checks a submission of `page`'s form: decline and cancel need nothing; an accepted answer is read
+ * exactly as an in-band one (`readAnswer`), against `ask` (default: the page's own wire schema).
+ */
+export async function checkSubmission(
+  page: AnswerPage,
+  form: URLSearchParams,
+  maxAnswerBytes: number,
+  ask: Ask = askOfPage(page),
+): Promise<CheckedSubmission> {
+  const action = form.get('action');
+  if (action === 'decline' || action === 'cancel') return { ok: true, answer: { action } };
+  if (action !== 'accept') return { ok: false, summary: 'Choose Send answer, Decline or Cancel.', fieldErrors: {} };
+  const fields = formFields(page.requestedSchema);
+  const { content, unreadable } = readSubmission(fields, form);
+  if (Object.keys(unreadable).length > 0) return { ok: false, summary: undefined, fieldErrors: unreadable };
+  const response = { action: 'accept', content };
+  const bytes = answerBytes(response);
+  if (bytes > maxAnswerBytes) {
+    return {
+      ok: false,
+      summary: `The answer is too long (${bytes} bytes; this server takes at most ${maxAnswerBytes}). Shorten it.`,
+      fieldErrors: {},
+    };
+  }
+  const titles = Object.fromEntries(fields.map((field) => [field.name, field.label]));
+  try {
+    await readAnswer(ask, 'elicit', 'answer page', response, () => titles);
+  } catch (error) {
+    const fieldErrors = await fieldErrorsOf(ask, page, fields, content);
+    return { ok: false, summary: summaryOf(error, fields, fieldErrors), fieldErrors };
+  }
+  return { ok: true, answer: { action: 'accept', content } };
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+
+import { formFields } from '../../src/answerPage/fields.js';
+import { renderFormPage } from '../../src/answerPage/formHtml.js';
+import { REFUND_QUESTION, refundForm } from './helpers.js';
+
+const fields = formFields(REFUND_QUESTION.requestedSchema);
+const base = { message: REFUND_QUESTION.message, fields, action: '/mcp-resolve/answer/abc', formToken: 'tok' };
+
+describe('renderFormPage', () => {
+  it('labels every input, marks required fields, and links hints with aria-describedby', () => {
+    const html = renderFormPage(base);
+    expect(html).toContain(
+      '<label class="field" for="field-0">Amount (EUR) <span class="required">(required)</span></label>',
+    );
+    expect(html).toContain('<p class="hint" id="field-0-hint">At most 500.</p>');
+    expect(html).toMatch(/id="field-0" name="field.amount" value=""[^>]* aria-describedby="field-0-hint"/);
+    expect(html).toContain('<fieldset id="field-1"><legend>Reason <span class="required">(required)</span></legend>');
+    expect(html).toContain('type="email" id="field-3"');
+    expect(html).toContain('<input type="hidden" name="form-token" value="tok">');
+    expect(html).toMatch(/<form method="post" action="\/mcp-resolve\/answer\/abc" novalidate>/);
+    for (const action of ['accept', 'decline', 'cancel']) expect(html).toContain(`name="action" value="${action}"`);
+    expect(html).not.toMatch(/<script|<img|<link|\son\w+=/);
+  });
+
+  it('pre-fills the defaults, and shows a refused submission again with its errors tied to the fields', () => {
+    expect(renderFormPage(base)).toMatch(/id="field-4" name="field.notify" value="on" checked/);
+    const html = renderFormPage({
+      ...base,
+      submitted: refundForm({ 'field.amount': '9000', 'field.notify': undefined }),
+      fieldErrors: { amount: 'Enter a number from 1 to 500.' },
+      summary: 'The answer does not fit the form: check "Amount (EUR)".',
+    });
+    expect(html).toContain('value="9000"');
+    expect(html).toMatch(/aria-describedby="field-0-hint field-0-error" aria-invalid="true"/);
+    expect(html).toContain('<p class="error" id="field-0-error">Enter a number from 1 to 500.</p>');
+    expect(html).toContain('<div class="summary" role="alert"');
+    expect(html).toContain('<a href="#field-0">Amount (EUR): Enter a number from 1 to 500.</a>');
+    expect(html).not.toMatch(/name="field.notify" value="on" checked/);
+    expect(html).toMatch(/value="damaged" checked/);
+  });
+
+  it('escapes everything that comes from the question', () => {
+    const evil = '"><script>alert(1)</script>';
+    const hostile = formFields({
+      type: 'object',
+      properties: {
+        [evil]: {
+          type: 'string',
+          title: evil,
+          description: evil,
+          default: evil,
+          enum: [evil],
+        },
+      },
+    });
+    const html = renderFormPage({ ...base, message: evil, fields: hostile, formToken: evil });
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('"><script');
+    expect(html.match(/&quot;&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;/g)?.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('offers "No answer" for an optional single choice', () => {
+    const optional = formFields({ type: 'object', properties: { size: { type: 'string', enum: ['s'] } } });
+    expect(renderFormPage({ ...base, fields: optional })).toMatch(
+      /value="" checked> <label for="field-0-none">No answer/,
+    );
+  });
+});

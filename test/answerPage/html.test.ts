@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+
+import { describe, expect, it } from 'vitest';
+
+import {
+  donePage,
+  escapeHtml,
+  htmlDocument,
+  invalidLinkPage,
+  notYoursPage,
+  PAGE_CSP,
+  PAGE_STYLE,
+  refusedPostPage,
+} from '../../src/answerPage/html.js';
+
+describe('escapeHtml', () => {
+  it('escapes every character that could end text or an attribute', () => {
+    expect(escapeHtml(`<script>alert("x")</script> & 'y' \`z\``)).toBe(
+      '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39; &#96;z&#96;',
+    );
+  });
+});
+
+describe('the page headers', () => {
+  it('allow nothing but the inline style, posts to this origin, and no framing', async () => {
+    const response = invalidLinkPage();
+    const hash = createHash('sha256').update(PAGE_STYLE).digest('base64');
+    expect(PAGE_CSP).toBe(
+      `default-src 'none'; style-src 'sha256-${hash}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    );
+    expect(Object.fromEntries(response.headers)).toMatchObject({
+      'content-security-policy': PAGE_CSP,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+      'content-type': 'text/html; charset=utf-8',
+    });
+    expect(await response.text()).toContain(`<style>${PAGE_STYLE}</style>`);
+  });
+});
+
+describe('the plain pages', () => {
+  it('say the link is no longer valid with 404, and nothing else', async () => {
+    const response = invalidLinkPage();
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(html).toContain('<h1>This link is no longer valid</h1>');
+    expect(html).not.toMatch(/<form|<script|<img|<link/);
+  });
+
+  it('refuse another account with 403 and a forged post with 403', async () => {
+    expect(notYoursPage().status).toBe(403);
+    expect(refusedPostPage().status).toBe(403);
+    expect(await refusedPostPage().text()).toContain('This answer was not accepted');
+  });
+
+  it('confirm each action', async () => {
+    expect(await donePage('accept').text()).toContain('your answer was saved');
+    expect(await donePage('decline').text()).toContain('You declined');
+    expect(await donePage('cancel').text()).toContain('You cancelled');
+  });
+
+  it('escape the title of a document', () => {
+    expect(htmlDocument('<b>', '')).toContain('<title>&lt;b&gt;</title>');
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+
+import { formFields } from '../../src/answerPage/fields.js';
+import type { AnswerPage } from '../../src/answerPage/store.js';
+import { checkSubmission, fieldErrorText } from '../../src/answerPage/submission.js';
+import { formQuestion } from '../../src/questions/markers.js';
+import { ALICE_CALL, REFUND_QUESTION, refundForm, wireSchemaOf } from './helpers.js';
+
+const PAGE: AnswerPage = { ...ALICE_CALL, ...REFUND_QUESTION, pageId: 'p'.repeat(22), expiresAt: Date.now() + 60_000 };
+
+describe('checkSubmission', () => {
+  it('accepts a valid answer as the content an in-band client sends', async () => {
+    expect(await checkSubmission(PAGE, refundForm(), 65_536)).toEqual({
+      ok: true,
+      answer: { action: 'accept', content: { amount: 120, reason: 'damaged', email: 'ada@example.com', notify: true } },
+    });
+  });
+
+  it('takes decline and cancel without reading the fields', async () => {
+    expect(await checkSubmission(PAGE, refundForm({ action: 'decline', 'field.amount': 'x' }), 65_536)).toEqual({
+      ok: true,
+      answer: { action: 'decline' },
+    });
+    expect(await checkSubmission(PAGE, new URLSearchParams('action=cancel'), 65_536)).toMatchObject({
+      ok: true,
+      answer: { action: 'cancel' },
+    });
+  });
+
+  it('refuses what the schema refuses, with the reason readAnswer gives and each field to fix', async () => {
+    const checked = await checkSubmission(
+      PAGE,
+      refundForm({ 'field.amount': '9000', 'field.email': 'not-an-address', 'field.reason': undefined }),
+      65_536,
+    );
+    expect(checked).toEqual({
+      ok: false,
+      summary: 'The answer does not fit the form: check "Amount (EUR)", "Reason", "Receipt to".',
+      fieldErrors: {
+        amount: 'Enter a number from 1 to 500.',
+        reason: 'Choose one of the options.',
+        email: 'Enter an email address, like name@example.com.',
+      },
+    });
+  });
+
+  it('names a number it cannot read before asking the schema', async () => {
+    expect(await checkSubmission(PAGE, refundForm({ 'field.amount': '12abc' }), 65_536)).toEqual({
+      ok: false,
+      summary: undefined,
+      fieldErrors: { amount: 'Enter a number.' },
+    });
+  });
+
+  it('holds the answer to maxAnswerBytes, as in-band', async () => {
+    const checked = await checkSubmission(PAGE, refundForm({ 'field.note': 'x'.repeat(500) }), 300);
+    expect(checked).toMatchObject({ ok: false, fieldErrors: {} });
+    expect(!checked.ok && checked.summary).toMatch(
+      /^The answer is too long \(\d+ bytes; this server takes at most 300\)\. Shorten it\.$/,
+    );
+  });
+
+  it("runs a live question's own check when given it", async () => {
+    const schema = z.object({ amount: z.number() });
+    const page: AnswerPage = { ...PAGE, requestedSchema: wireSchemaOf(schema) };
+    const ask = formQuestion<{ amount: number }>('Refund?', schema, {
+      check: ({ amount }) => (amount > 100 ? 'Refunds over 100 EUR need a manager.' : undefined),
+    });
+    const form = new URLSearchParams({ 'field.amount': '120', action: 'accept' });
+    expect(await checkSubmission(page, form, 65_536, ask)).toEqual({
+      ok: false,
+      summary: 'Refunds over 100 EUR need a manager.',
+      fieldErrors: {},
+    });
+  });
+
+  it('refuses an unknown action', async () => {
+    expect(await checkSubmission(PAGE, refundForm({ action: 'maybe' }), 65_536)).toMatchObject({ ok: false });
+  });
+});
+
+describe('fieldErrorText', () => {
+  it('describes the limits of each kind of field', () => {
+    const fields = formFields({
+      type: 'object',
+      properties: {
+        n: { type: 'integer', minimum: 2 },
+        t: { type: 'string', minLength: 2, maxLength: 5 },
+        u: { type: 'string', format: 'uri' },
+        b: { type: 'boolean' },
+      },
+    });
+    expect(fields.map((field) => fieldErrorText(field, true))).toEqual([
+      'Enter a whole number of at least 2.',
+      'Enter from 2 to 5 characters.',
+      'Enter a web address, like https://example.com.',
+      'Check this answer: it does not fit the form.',
+    ]);
+    expect(fieldErrorText(fields[1]!, false)).toBe('Answer this field: it is required.');
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * A 2025-11-25 client that declares URL elicitation only: the form question is pushed as a URL
+ * question to its page; once the person accepted, the call waits for the page's answer, reports the
+ * elicitation complete on the connection, and reads the answer as an in-band one.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+import { createFormPages } from '../../src/answerPage/formPages.js';
+import { createAnswerPageStore } from '../../src/answerPage/store.js';
+import type { ToolContext } from '../../src/context.js';
+import { elicitationCompleter } from '../../src/context.js';
+import { ToolError } from '../../src/errors.js';
+import { elicit } from '../../src/questions/markers.js';
+import { pushPageQuestion } from '../../src/questions/pagePush.js';
+import type { CallPages } from '../../src/questions/pages.js';
+import { renderQuestion } from '../../src/questions/render.js';
+
+const ask = elicit('Refund ORD-1?', z.object({ amount: z.number() }));
+const QUESTION = { key: 'confirm', label: 'confirm', ask, rendered: renderQuestion(ask, 'confirm') };
+
+function setup(consent: 'accept' | 'decline', onPushed: (url: string) => void = () => undefined) {
+  const store = createAnswerPageStore();
+  const callPages: CallPages = {
+    pages: createFormPages({ store, path: '/mcp-resolve/answer' }),
+    call: { principal: undefined, tool: 'refund', argumentsDigest: 'args' },
+  };
+  const pushed: Array<{ method: string; params: Record<string, unknown> }> = [];
+  const completed: string[] = [];
+  const ctx = {
+    era: 'legacy',
+    clientCapabilities: { elicitation: { url: {} } },
+    http: { req: new Request('http://127.0.0.1:3000/mcp') },
+    mcpReq: {
+      signal: new AbortController().signal,
+      send: async (request: { method: string; params: Record<string, unknown> }) => {
+        pushed.push(request);
+        onPushed(String(request.params.url));
+        return { action: consent };
+      },
+    },
+    [elicitationCompleter]: (id: string) => async () => void completed.push(id),
+  } as unknown as ToolContext;
+  const answer = (url: string, content: Record<string, unknown>) =>
+    store.submit(new URL(url).pathname.split('/').pop()!, { action: 'accept', content });
+  return { ctx, callPages, pushed, completed, answer };
+}
+
+describe('pushPageQuestion', () => {
+  it('pushes a URL question to the page, waits for its answer, and reports the elicitation complete', async () => {
+    let pageUrl = '';
+    const { ctx, callPages, pushed, completed, answer } = setup('accept', (url) => (pageUrl = url));
+    const outcome = pushPageQuestion(ctx, QUESTION, callPages, 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(pushed).toHaveLength(1);
+    expect(pushed[0]).toMatchObject({
+      method: 'elicitation/create',
+      params: { mode: 'url', message: 'Refund ORD-1?' },
+    });
+    expect(pageUrl).toMatch(/^http:\/\/127\.0\.0\.1:3000\/mcp-resolve\/answer\/[\w-]{22}$/);
+    expect(await answer(pageUrl, { amount: 42 })).toBe(true);
+    expect(await outcome).toEqual({ action: 'accept', value: { amount: 42 } });
+    expect(completed).toEqual([pushed[0]!.params.elicitationId]);
+  });
+
+  it('returns a declined URL question as the decline, without waiting', async () => {
+    const { ctx, callPages, completed } = setup('decline');
+    expect(await pushPageQuestion(ctx, QUESTION, callPages, 5_000)).toEqual({ action: 'decline' });
+    expect(completed).toEqual([]);
+  });
+
+  it('fails the call when the person never answers on the page', async () => {
+    const { ctx, callPages } = setup('accept');
+    await expect(pushPageQuestion(ctx, QUESTION, callPages, 600)).rejects.toThrow(ToolError);
+    await expect(pushPageQuestion(ctx, QUESTION, callPages, 10)).rejects.toThrow(
+      "Resolver 'confirm': the person did not answer on the page within 10 ms.",
+    );
+  });
+});

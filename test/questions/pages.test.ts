@@ -1,0 +1,195 @@
+/**
+ * Form questions on clients that show no forms, with answer pages: the channel each client gets,
+ * the URL question of a 2026-07-28 round and the page's answer read on the next round, the link
+ * result and the retry that finds the answer, on both strategies (the round layer is faked here).
+ */
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+import { createFormPages } from '../../src/answerPage/formPages.js';
+import { createAnswerPageStore } from '../../src/answerPage/store.js';
+import type { ToolContext } from '../../src/context.js';
+import { ToolError } from '../../src/errors.js';
+import { Ledger } from '../../src/questions/ledger.js';
+import { elicit, sample } from '../../src/questions/markers.js';
+import type { CallPages } from '../../src/questions/pages.js';
+import {
+  acceptedUrlAnswer,
+  pageCallOf,
+  pageChannelOf,
+  pageLinkError,
+  pageUrlRequest,
+} from '../../src/questions/pages.js';
+import type { Question } from '../../src/questions/render.js';
+import { renderQuestion } from '../../src/questions/render.js';
+import { legacyStrategy, modernStrategy } from '../../src/questions/strategy.js';
+
+const CONFIRM = z.object({ amount: z.number().max(500).meta({ title: 'Amount' }) });
+
+function question(check?: (value: { amount: number }) => string | undefined): Question {
+  const ask = elicit('Refund ORD-1?', CONFIRM, check === undefined ? {} : { check });
+  return { key: 'confirm', label: 'confirm', ask, rendered: renderQuestion(ask, 'confirm') };
+}
+
+const URL_ONLY: ClientCapabilities = { elicitation: { url: {} } };
+const NONE: ClientCapabilities = {};
+
+function context(era: 'modern' | 'legacy', declared: ClientCapabilities, inputResponses?: Record<string, unknown>) {
+  return {
+    era,
+    clientCapabilities: declared,
+    http: { req: new Request('http://localhost:3000/mcp') },
+    mcpReq: { inputResponses, signal: new AbortController().signal },
+  } as unknown as ToolContext;
+}
+
+function hostPages() {
+  const store = createAnswerPageStore();
+  const callPages: CallPages = {
+    pages: createFormPages({ store, path: '/mcp-resolve/answer' }),
+    call: { principal: 'alice', tool: 'refund', argumentsDigest: 'args-1' },
+  };
+  /** Answers the open page of `url` as the person would. */
+  const answer = (url: string, response: Parameters<typeof store.submit>[1]) =>
+    store.submit(new URL(url).pathname.split('/').pop()!, response);
+  return { store, callPages, answer };
+}
+
+describe('pageChannelOf', () => {
+  it('sends form questions to the page only for clients that show no forms', () => {
+    const form = question();
+    expect(pageChannelOf({ elicitation: { form: {} } }, form)).toBeUndefined();
+    expect(pageChannelOf({ elicitation: {} }, form)).toBeUndefined();
+    expect(pageChannelOf({ elicitation: { form: {}, url: {} } }, form)).toBeUndefined();
+    expect(pageChannelOf(URL_ONLY, form)).toBe('url');
+    expect(pageChannelOf(NONE, form)).toBe('link');
+    expect(pageChannelOf(undefined, form)).toBe('link');
+    const ask = sample({ messages: [], maxTokens: 1 });
+    expect(pageChannelOf(NONE, { key: 's', label: 's', ask, rendered: renderQuestion(ask, 's') })).toBeUndefined();
+  });
+});
+
+describe('pageCallOf', () => {
+  it('binds a page to the principal, the tool and a digest of the canonical arguments', () => {
+    const call = pageCallOf({ target: 'refund', arguments: { b: 1, a: 'x' }, principal: 'alice' });
+    expect(call).toEqual({ principal: 'alice', tool: 'refund', argumentsDigest: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(pageCallOf({ target: 'refund', arguments: { a: 'x', b: 1 }, principal: 'alice' })).toEqual(call);
+    expect(pageCallOf({ target: 'refund', arguments: { a: 'y', b: 1 }, principal: 'alice' }).argumentsDigest).not.toBe(
+      call.argumentsDigest,
+    );
+    expect(pageCallOf({ target: 'r', arguments: undefined, principal: undefined }).argumentsDigest).toBe(
+      pageCallOf({ target: 'r', arguments: {}, principal: undefined }).argumentsDigest,
+    );
+  });
+});
+
+describe('the page questions', () => {
+  it('are a URL question to the page, and a link result in words a model passes on', () => {
+    expect(pageUrlRequest(question(), 'https://mcp.example.com/mcp-resolve/answer/x', 'id-1')).toEqual({
+      method: 'elicitation/create',
+      params: {
+        mode: 'url',
+        message: 'Refund ORD-1?',
+        url: 'https://mcp.example.com/mcp-resolve/answer/x',
+        elicitationId: 'id-1',
+      },
+    });
+    const error = pageLinkError(question(), 'https://mcp.example.com/mcp-resolve/answer/x');
+    expect(error).toBeInstanceOf(ToolError);
+    expect(error.message).toBe(
+      'Before this can go on, the person must answer a question on a web page. Show them this link and ask them to open it: https://mcp.example.com/mcp-resolve/answer/x\n' +
+        'The question: Refund ORD-1?\n' +
+        'Once they have answered there, call this tool again with the same arguments to continue.',
+    );
+    expect(() => pageUrlRequest(question(), 'http://mcp.example.com/a', '')).toThrow(/must use https/);
+    expect(acceptedUrlAnswer({ action: 'accept' })).toBe(true);
+    expect(acceptedUrlAnswer({ action: 'decline' })).toBe(false);
+  });
+});
+
+describe('a 2026-07-28 client that declares URL elicitation only', () => {
+  it('is asked a URL question to the page, and the next round reads the page answer under the same key', async () => {
+    const { callPages, answer } = hostPages();
+    const first = modernStrategy(context('modern', URL_ONLY), Ledger.fresh(), callPages);
+    expect(await first.recall(question(), true)).toBeUndefined();
+    expect(() => first.admit(question())).not.toThrow();
+    const end = await first.end([question()]);
+    if (end.kind !== 'reply') return expect.fail('expected input_required');
+    const request = end.result.inputRequests?.confirm;
+    expect(request).toMatchObject({ method: 'elicitation/create', params: { mode: 'url', message: 'Refund ORD-1?' } });
+    const url = (request as { params: { url: string } }).params.url;
+    expect(url).toMatch(/^http:\/\/localhost:3000\/mcp-resolve\/answer\/[\w-]{22}$/);
+    const carried = () => Ledger.decode(end.result.requestState!)!;
+
+    // The client says the person went to the page, before they answered: asked again, same page.
+    const early = modernStrategy(context('modern', URL_ONLY, { confirm: { action: 'accept' } }), carried(), callPages);
+    expect(await early.recall(question(), false)).toBeUndefined();
+
+    expect(await answer(url, { action: 'accept', content: { amount: 120 } })).toBe(true);
+    const next = modernStrategy(context('modern', URL_ONLY, { confirm: { action: 'accept' } }), carried(), callPages);
+    expect(await next.recall(question(), false)).toEqual({ action: 'accept', value: { amount: 120 } });
+  });
+
+  it('takes a decline of the URL question as the decline of the form question', async () => {
+    const { callPages } = hostPages();
+    const first = modernStrategy(context('modern', URL_ONLY), Ledger.fresh(), callPages);
+    const end = await first.end([question()]);
+    if (end.kind !== 'reply') return expect.fail('expected input_required');
+    const next = modernStrategy(
+      context('modern', URL_ONLY, { confirm: { action: 'decline' } }),
+      Ledger.decode(end.result.requestState!)!,
+      callPages,
+    );
+    expect(await next.recall(question(), false)).toEqual({ action: 'decline' });
+  });
+});
+
+describe.each(['modern', 'legacy'] as const)('a %s client with no elicitation', (era) => {
+  const strategyOf = (callPages: CallPages) =>
+    era === 'modern'
+      ? modernStrategy(context(era, NONE), Ledger.fresh(), callPages)
+      : legacyStrategy(context(era, NONE), 1_000, callPages);
+
+  it('gets the link as a tool result, and the same call again finds the answer, once', async () => {
+    const { callPages, answer } = hostPages();
+    const first = strategyOf(callPages);
+    expect(await first.recall(question(), true)).toBeUndefined();
+    expect(() => first.admit(question())).not.toThrow();
+    const error = await first.end([question()]).then(
+      () => expect.fail('expected the link'),
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(ToolError);
+    const url = /open it: (\S+)/.exec((error as Error).message)![1]!;
+    expect(await answer(url, { action: 'accept', content: { amount: 80 } })).toBe(true);
+    expect(await strategyOf(callPages).recall(question(), true)).toEqual({ action: 'accept', value: { amount: 80 } });
+    expect(await strategyOf(callPages).recall(question(), true)).toBeUndefined();
+  });
+
+  it("asks again on a new page when the author's check refuses the page's answer", async () => {
+    const { callPages, answer } = hostPages();
+    const strict = question(({ amount }) => (amount > 100 ? 'Over 100 needs a manager.' : undefined));
+    const error = await strategyOf(callPages)
+      .end([strict])
+      .catch((reason: unknown) => reason);
+    const url = /open it: (\S+)/.exec((error as Error).message)![1]!;
+    await answer(url, { action: 'accept', content: { amount: 120 } });
+    expect(await strategyOf(callPages).recall(strict, true)).toBeUndefined();
+    const again = await strategyOf(callPages)
+      .end([strict])
+      .catch((reason: unknown) => reason);
+    expect(/open it: (\S+)/.exec((again as Error).message)![1]).not.toBe(url);
+  });
+});
+
+describe('without answer pages', () => {
+  it('keeps the -32021 capability error', () => {
+    expect(() => modernStrategy(context('modern', URL_ONLY), Ledger.fresh()).admit(question())).toThrow(
+      /Client does not support elicitation \(form mode\)/,
+    );
+    expect(() => legacyStrategy(context('legacy', NONE), 1_000).admit(question())).toThrow(
+      /Client does not support elicitation \(form mode\)/,
+    );
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The refund desk's whole story through answer pages, in Chromium: `serveHttp` with `answerPage`
+ * on, a real SDK client on each era, and a person who answers on the page the server hosts. A
+ * client that declares only URL elicitation is sent to the page by a URL question (the test opens
+ * it, answers there, then accepts the URL question); a client with no elicitation gets a tool
+ * result with the link, and calling the tool again with the same arguments goes on.
+ */
+import type { ElicitRequest } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
+import type { HttpServerHandle } from '../../src/node/index.js';
+import { serveHttp } from '../../src/node/index.js';
+import type { Era } from '../../src/context.js';
+import { connectHttp } from '../../src/testing/index.js';
+import { useBrowser } from '../fixtures/browser.js';
+
+const ARGS = { order_id: 'ORD-7002', reason: 'arrived broken' };
+const RECEIPT = { order_id: 'ORD-7002', refunded_cents: 4800, restocked: true, reason: 'arrived broken' };
+const SCOPE = 'ORD-7002 has several items (enamel-mug, canvas-tote, sticker-pack). Refund the whole order, or one SKU?';
+const RESTOCK = 'The refund includes physical items (enamel-mug, canvas-tote). Return them to stock?';
+
+const browser = useBrowser();
+let served: HttpServerHandle;
+
+beforeAll(async () => {
+  served = await serveHttp(createRefundDesk(), { answerPage: {} });
+});
+afterAll(async () => {
+  await served?.close();
+});
+
+/** The person opens `url` in Chromium and answers the desk's question there (whole order; back to stock). */
+async function answerOnPage(url: string, asked: string[]): Promise<void> {
+  const tab = await browser.page();
+  try {
+    expect((await tab.goto(url))?.status()).toBe(200);
+    const body = (await tab.locator('body').textContent()) ?? '';
+    if (body.includes('Refund the whole order')) {
+      asked.push('scope');
+      await tab.getByLabel('Refund the whole order').check();
+    } else {
+      asked.push('restock');
+      await tab.getByLabel('Return the items to stock').check();
+    }
+    await tab.getByRole('button', { name: 'Send answer' }).click();
+    await expect.poll(() => tab.locator('h1').textContent()).toBe('Thank you, your answer was saved');
+  } finally {
+    await tab.close();
+  }
+}
+
+const ERAS: Era[] = ['modern', 'legacy'];
+
+describe.each(ERAS)('the refund desk through answer pages (%s era)', (era) => {
+  it('completes for a client that declares only URL elicitation', async () => {
+    const asked: string[] = [];
+    const messages: string[] = [];
+    const connection = await connectHttp(served.url, {
+      era,
+      capabilities: { elicitation: { url: {} } },
+      elicit: async (params: ElicitRequest['params']) => {
+        expect(params.mode).toBe('url');
+        if (params.mode !== 'url') return { action: 'decline' };
+        messages.push(params.message);
+        await answerOnPage(params.url, asked);
+        return { action: 'accept' };
+      },
+    });
+    try {
+      const result = await connection.client.callTool({ name: 'refund_order', arguments: ARGS });
+      expect(result.isError).not.toBe(true);
+      expect(result.structuredContent).toEqual(RECEIPT);
+      expect(asked).toEqual(['scope', 'restock']);
+      expect(messages).toEqual([SCOPE, RESTOCK]);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('completes for a client without elicitation: a link in the result, then the same call again', async () => {
+    const asked: string[] = [];
+    const connection = await connectHttp(served.url, { era, capabilities: {} });
+    try {
+      for (const question of [SCOPE, RESTOCK]) {
+        const result = await connection.client.callTool({ name: 'refund_order', arguments: ARGS });
+        expect(result.isError).toBe(true);
+        const text = (result.content as Array<{ type: string; text?: string }>)[0]?.text ?? '';
+        expect(text).toContain('Show them this link and ask them to open it');
+        expect(text).toContain(`The question: ${question}`);
+        const url = /https?:\/\/\S+/.exec(text)?.[0];
+        expect(url).toBeDefined();
+        await answerOnPage(url!, asked);
+      }
+      const result = await connection.client.callTool({ name: 'refund_order', arguments: ARGS });
+      expect(result.isError).not.toBe(true);
+      expect(result.structuredContent).toEqual(RECEIPT);
+      expect(asked).toEqual(['scope', 'restock']);
+      // The call that ended used the page answers up: the same call once more asks again.
+      const again = await connection.client.callTool({ name: 'refund_order', arguments: ARGS });
+      expect(again.isError).toBe(true);
+      expect(JSON.stringify(again.content)).toContain(`The question: ${SCOPE}`);
+    } finally {
+      await connection.close();
+    }
+  });
+});
