@@ -3,22 +3,13 @@
  * `export … from` included) is read with the TypeScript compiler, and a cycle fails the test,
  * printed as `a.ts -> b.ts -> a.ts`.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const SRC = fileURLToPath(new URL('../../src', import.meta.url));
-
-function modules(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return modules(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
+import { modules, SRC } from './srcModules.js';
 
 /** The src/ modules `file` imports (relative specifiers, `.js` mapped back to `.ts`). */
 function importsOf(file: string): string[] {

@@ -8,15 +8,15 @@
  * types, two levels deep (`tasks.ttlMs`, `requestState.keys`); a message may also name another
  * api's option (any `…Options` type of src/). A name that is not there fails, naming the file and line.
  */
-import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
+import { modules, SRC } from './srcModules.js';
+
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SRC = join(ROOT, 'src');
 
 /** camelCase words of messages that are not options of ours, each with its reason. */
 const NOT_OPTIONS: ReadonlyMap<string, string> = new Map([
@@ -24,14 +24,6 @@ const NOT_OPTIONS: ReadonlyMap<string, string> = new Map([
   ['tokenId', 'a parameter of ReplayStore.consume(tokenId, expiresAt), the shape a replayGuard must have'],
   ['expiresAt', 'a parameter of ReplayStore.consume(tokenId, expiresAt), the shape a replayGuard must have'],
 ]);
-
-function modules(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return modules(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 const config = ts.getParsedCommandLineOfConfigFile(
   join(ROOT, 'tsconfig.json'),

@@ -2,24 +2,16 @@
  * Small rooms: no file in src/ over 250 lines, and no function over 80 lines of its own (a closure's
  * inner functions are measured on their own, so a factory is not charged for them).
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const SRC = fileURLToPath(new URL('../../src', import.meta.url));
+import { modules, SRC } from './srcModules.js';
+
 const MAX_FILE_LINES = 250;
 const MAX_FUNCTION_LINES = 80;
-
-function modules(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return modules(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 const lineCount = (text: string): number => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 

@@ -5,22 +5,13 @@
  * when the language merges them (overloads, a class and its interface). Read with the TypeScript
  * compiler; a shared name fails naming the files.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
 
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const SRC = fileURLToPath(new URL('../../src', import.meta.url));
-
-function modules(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return modules(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
+import { modules, SRC } from './srcModules.js';
 
 function bindingNames(name: ts.BindingName): string[] {
   if (ts.isIdentifier(name)) return [name.text];
