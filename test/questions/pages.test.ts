@@ -167,6 +167,33 @@ describe.each(['modern', 'legacy'] as const)('a %s client with no elicitation', 
     expect(await strategyOf(callPages).recall(question(), true)).toBeUndefined();
   });
 
+  it('asks again on a new page when the link expired before anyone answered it', async () => {
+    let clock = Date.now();
+    const store = createAnswerPageStore({ ttlMs: 60_000, now: () => clock });
+    const callPages: CallPages = {
+      pages: createFormPages({ store, path: '/mcp-resolve/answer' }),
+      call: { principal: 'alice', tool: 'refund', argumentsDigest: 'args-1' },
+    };
+    const linkOf = async (): Promise<string> => {
+      const error = await strategyOf(callPages)
+        .end([question()])
+        .catch((reason: unknown) => reason);
+      return /open it: (\S+)/.exec((error as Error).message)![1]!;
+    };
+    const expired = await linkOf();
+    clock += 60_001;
+    const pageId = new URL(expired).pathname.split('/').pop()!;
+    expect(await store.page(pageId)).toBeUndefined();
+    expect(await store.submit(pageId, { action: 'accept', content: { amount: 80 } })).toBe(false);
+    expect(await strategyOf(callPages).recall(question(), true)).toBeUndefined();
+    const fresh = await linkOf();
+    expect(fresh).not.toBe(expired);
+    expect(
+      await store.submit(new URL(fresh).pathname.split('/').pop()!, { action: 'accept', content: { amount: 80 } }),
+    ).toBe(true);
+    expect(await strategyOf(callPages).recall(question(), true)).toEqual({ action: 'accept', value: { amount: 80 } });
+  });
+
   it("asks again on a new page when the author's check refuses the page's answer", async () => {
     const { callPages, answer } = hostPages();
     const strict = question(({ amount }) => (amount > 100 ? 'Over 100 needs a manager.' : undefined));
