@@ -22,7 +22,7 @@ export interface Elicit<T> {
   readonly [MARKER]: 'elicit';
   readonly message: string;
   readonly schema: StandardSchemaWithJSON;
-  /** How an answer that fails the schema or `check` is asked again (see {@link ElicitOptions}). */
+  /** How the question is asked: again after a bad answer, and whether only in-band (see {@link ElicitOptions}). */
   readonly options: ElicitOptions<T>;
   /** Type-only slot carrying the accepted value's type. */
   readonly '~value'?: T;
@@ -32,16 +32,18 @@ export interface Elicit<T> {
 export const DEFAULT_ANSWER_ATTEMPTS = 3;
 
 /**
- * Re-asking. An accepted answer that fails the schema, or that `check` rejects, is not used: the
- * same question is asked again with the reason shown above it (legacy: another push; modern:
- * another round), up to `attempts` times in all; then the call fails with the last reason. It stays
- * one question: one key, one pin, one consumer value.
+ * Options of {@link elicit}. Re-asking: an accepted answer that fails the schema, or that `check`
+ * rejects, is not used: the same question is asked again with the reason shown above it (legacy:
+ * another push; modern: another round), up to `attempts` times in all; then the call fails with the
+ * last reason. It stays one question: one key, one pin, one consumer value.
  */
 export interface ElicitOptions<T> {
   /** The author's own check of an answer that passed the schema: a reason to show the person, or `undefined` to accept. */
   check?(value: T): string | undefined | Promise<string | undefined>;
   /** How many times the question may be asked in all (1 = never again). @default 3 */
   readonly attempts?: number;
+  /** Keeps the question off the answer page (the `answerPage` hosting option): a client that shows no forms gets the -32021 capability error, as with the page off, not a URL question to the page or a link in the result. For a question the person must answer in the client itself. @default false */
+  readonly inBandOnly?: boolean;
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * Answer pages, as the questions layer sees them: a form question meeting a client that shows no
- * forms is asked on a page the server hosts instead of failing with -32021. A client that declares
- * URL elicitation gets a URL question to the page (same key: its answer on the next round is read
- * from the page); a client with no elicitation gets a tool result with the link, and calling the
- * tool again with the same arguments finds the page's answer. The pages themselves (store, HTML,
- * handler) are the `answerPage` hosting option's; this file only knows the {@link FormPages} seam.
+ * forms is asked on a page the server hosts instead of failing with -32021 (unless it is marked
+ * `inBandOnly`: then it fails as without pages). A client that declares URL elicitation gets a URL
+ * question to the page (same key: its answer on the next round is read from the page); a client
+ * with no elicitation gets a tool result with the link, and calling the tool again with the same
+ * arguments finds the page's answer. The pages themselves (store, HTML, handler) are the
+ * `answerPage` hosting option's; this file only knows the {@link FormPages} seam.
  */
 import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/server';
 import canonicalize from 'canonicalize';
@@ -67,11 +68,13 @@ export type PageChannel = 'url' | 'link';
 
 /**
  * The page channel for `question` on a client that declared `declared`: `undefined` when the
- * question is not a form question or the client shows forms (it is asked in-band, as always).
+ * question is not a form question, is marked `inBandOnly`, or the client shows forms (it is asked
+ * in-band, as always, and the capability gate refuses a client that cannot answer it).
  */
 export function pageChannelOf(declared: ClientCapabilities | undefined, question: Question): PageChannel | undefined {
   const { request } = question.rendered;
   if (request.method !== 'elicitation/create' || request.params.mode === 'url') return undefined;
+  if ('options' in question.ask && question.ask.options.inBandOnly === true) return undefined;
   const elicitation = declared?.elicitation;
   if (elicitation === undefined) return 'link';
   // A bare `elicitation: {}` predates modes and means form support (as the capability gate reads it).

@@ -32,6 +32,11 @@ function question(check?: (value: { amount: number }) => string | undefined): Qu
   return { key: 'confirm', label: 'confirm', ask, rendered: renderQuestion(ask, 'confirm') };
 }
 
+function inBandOnly(): Question {
+  const ask = elicit('Refund ORD-1?', CONFIRM, { inBandOnly: true });
+  return { key: 'confirm', label: 'confirm', ask, rendered: renderQuestion(ask, 'confirm') };
+}
+
 const URL_ONLY: ClientCapabilities = { elicitation: { url: {} } };
 const NONE: ClientCapabilities = {};
 
@@ -67,6 +72,12 @@ describe('pageChannelOf', () => {
     expect(pageChannelOf(undefined, form)).toBe('link');
     const ask = sample({ messages: [], maxTokens: 1 });
     expect(pageChannelOf(NONE, { key: 's', label: 's', ask, rendered: renderQuestion(ask, 's') })).toBeUndefined();
+  });
+
+  it('keeps an inBandOnly form question off the page', () => {
+    expect(pageChannelOf(URL_ONLY, inBandOnly())).toBeUndefined();
+    expect(pageChannelOf(NONE, inBandOnly())).toBeUndefined();
+    expect(pageChannelOf(undefined, inBandOnly())).toBeUndefined();
   });
 });
 
@@ -207,6 +218,20 @@ describe.each(['modern', 'legacy'] as const)('a %s client with no elicitation', 
       .end([strict])
       .catch((reason: unknown) => reason);
     expect(/open it: (\S+)/.exec((again as Error).message)![1]).not.toBe(url);
+  });
+});
+
+describe('an inBandOnly question with answer pages', () => {
+  it.each([
+    ['URL-only', URL_ONLY],
+    ['no-elicitation', NONE],
+  ])('is refused with the -32021 capability error on a %s client, on both strategies', (_, declared) => {
+    const { callPages } = hostPages();
+    const refused = /Client does not support elicitation \(form mode\), which resolver 'confirm'/;
+    expect(() => modernStrategy(context('modern', declared), Ledger.fresh(), callPages).admit(inBandOnly())).toThrow(
+      refused,
+    );
+    expect(() => legacyStrategy(context('legacy', declared), 1_000, callPages).admit(inBandOnly())).toThrow(refused);
   });
 });
 
