@@ -27,11 +27,8 @@ import { connectRedisFleet, createRedisAnswerPageBackend } from '../../src/redis
 import { connectHttp } from '../../src/testing/index.js';
 import { useBrowser } from '../fixtures/browser.js';
 import { KEY_A } from '../state/helpers.js';
+import { answerDeskPage, ARGS, RECEIPT, RESTOCK, SCOPE } from './deskPages.js';
 
-const ARGS = { order_id: 'ORD-7002', reason: 'arrived broken' };
-const RECEIPT = { order_id: 'ORD-7002', refunded_cents: 4800, restocked: true, reason: 'arrived broken' };
-const SCOPE = 'ORD-7002 has several items (enamel-mug, canvas-tote, sticker-pack). Refund the whole order, or one SKU?';
-const RESTOCK = 'The refund includes physical items (enamel-mug, canvas-tote). Return them to stock?';
 /** The pages' form key, the same on both instances (a page shown by one is posted to the other). */
 const FORM_SECRET = 'refund-desk-fleet-answer-page-form-secret';
 const INSTANCES = ['desk-a', 'desk-b'];
@@ -126,21 +123,7 @@ async function answerOnPage(url: string, asked: string[], legs: Leg[]): Promise<
     const instance = response.headers()[INSTANCE_HEADER.toLowerCase()];
     if (instance !== undefined) legs.push({ instance, what: `page ${response.request().method()}` });
   });
-  try {
-    expect((await tab.goto(url))?.status()).toBe(200);
-    const body = (await tab.locator('body').textContent()) ?? '';
-    if (body.includes('Refund the whole order')) {
-      asked.push('scope');
-      await tab.getByLabel('Refund the whole order').check();
-    } else {
-      asked.push('restock');
-      await tab.getByLabel('Return the items to stock').check();
-    }
-    await tab.getByRole('button', { name: 'Send answer' }).click();
-    await expect.poll(() => tab.locator('h1').textContent()).toBe('Thank you, your answer was saved');
-  } finally {
-    await tab.close();
-  }
+  await answerDeskPage(tab, url, asked);
 }
 
 /**

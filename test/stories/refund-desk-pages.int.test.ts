@@ -14,11 +14,7 @@ import { serveHttp } from '../../src/node/index.js';
 import type { Era } from '../../src/context.js';
 import { connectHttp } from '../../src/testing/index.js';
 import { useBrowser } from '../fixtures/browser.js';
-
-const ARGS = { order_id: 'ORD-7002', reason: 'arrived broken' };
-const RECEIPT = { order_id: 'ORD-7002', refunded_cents: 4800, restocked: true, reason: 'arrived broken' };
-const SCOPE = 'ORD-7002 has several items (enamel-mug, canvas-tote, sticker-pack). Refund the whole order, or one SKU?';
-const RESTOCK = 'The refund includes physical items (enamel-mug, canvas-tote). Return them to stock?';
+import { answerDeskPage, ARGS, RECEIPT, RESTOCK, SCOPE } from './deskPages.js';
 
 const browser = useBrowser();
 let served: HttpServerHandle;
@@ -30,24 +26,9 @@ afterAll(async () => {
   await served?.close();
 });
 
-/** The person opens `url` in Chromium and answers the desk's question there (whole order; back to stock). */
+/** The person opens `url` in Chromium and answers the desk's question there. */
 async function answerOnPage(url: string, asked: string[]): Promise<void> {
-  const tab = await browser.page();
-  try {
-    expect((await tab.goto(url))?.status()).toBe(200);
-    const body = (await tab.locator('body').textContent()) ?? '';
-    if (body.includes('Refund the whole order')) {
-      asked.push('scope');
-      await tab.getByLabel('Refund the whole order').check();
-    } else {
-      asked.push('restock');
-      await tab.getByLabel('Return the items to stock').check();
-    }
-    await tab.getByRole('button', { name: 'Send answer' }).click();
-    await expect.poll(() => tab.locator('h1').textContent()).toBe('Thank you, your answer was saved');
-  } finally {
-    await tab.close();
-  }
+  await answerDeskPage(await browser.page(), url, asked);
 }
 
 const ERAS: Era[] = ['modern', 'legacy'];
