@@ -68,7 +68,7 @@ export async function connectRedisFleet(options: RedisFleetOptions): Promise<Red
     const reason = error instanceof Error ? error.message : String(error);
     throw new McpResolveError(
       'redis_unavailable',
-      `Redis at ${describeRedisTarget(target)} refused the replay epoch record (${reason}); connect to a writable primary.`,
+      `Redis at ${describeRedisTarget(target)} refused the replay epoch record (${reason}); ${epochFix(reason)}.`,
       { data: { operation: 'claim_epoch', target: describeRedisTarget(target) } },
     );
   }
@@ -94,4 +94,12 @@ export async function connectRedisFleet(options: RedisFleetOptions): Promise<Red
       await redis.destroy();
     },
   };
+}
+
+/** What to do about a refused epoch record, by Redis's reason: out of memory, a replica, or anything else. */
+function epochFix(reason: string): string {
+  if (reason.includes('OOM'))
+    return 'Redis is full (maxmemory reached): raise its maxmemory or free memory, then connect again';
+  if (reason.includes('READONLY')) return 'this is a replica: connect to a writable primary';
+  return 'check that Redis is reachable and accepts writes (a writable primary), then connect again';
 }

@@ -182,6 +182,25 @@ describe('a Redis full under noeviction', () => {
     await expect(redis.set('probe', '1')).rejects.toThrow(/^OOM command not allowed/);
   }
 
+  it('refuses to connect to a full Redis, naming memory (not a replica) as the cause and the fix', async () => {
+    const control = await connectRedis(full.url);
+    onCleanup(async () => {
+      await control.destroy();
+    });
+    await fill(control);
+    try {
+      const error = await failure(connectRedisFleet({ url: full.url, keyPrefix: `full:${crypto.randomUUID()}:` }));
+      expect(error).toMatchObject({ code: 'redis_unavailable', data: { operation: 'claim_epoch' } });
+      expect((error as Error).message).toMatch(
+        /refused the replay epoch record \(OOM command not allowed.*\); Redis is full \(maxmemory reached\): raise its maxmemory or free memory, then connect again\.$/,
+      );
+      expect((error as Error).message).not.toMatch(/writable primary/);
+    } finally {
+      await control.configSet('maxmemory', '8mb');
+      await drain(control);
+    }
+  });
+
   it('keeps every replay key through a flood and accepts none of 20 replayed final rounds', async () => {
     const { client, refunds, fleet, keyPrefix } = await desk();
     const finals = [];
