@@ -7,7 +7,7 @@
 import { INTERNAL_ERROR, INVALID_PARAMS, ProtocolError } from '@modelcontextprotocol/server';
 import type { LimitedLog } from '../logLimiter.js';
 import { isMultiRoundMethod } from '../multiRound.js';
-import { REQUEST_STATE_KEYS_ENV } from './keys.js';
+import { GENERATE_HINT, REQUEST_STATE_KEYS_ENV } from './keys.js';
 
 /** Why an inbound `requestState` was rejected; logged, never sent to the client. */
 export type RejectReason =
@@ -83,7 +83,8 @@ export function logLocalKeys(logger: SealingLogger, hosting: string): void {
   safeWarn(
     logger,
     `mcp-resolve: ${hosting} seals requestState with a random per-process key: a question's answers are lost ` +
-      `after a restart or on a second instance. To keep them, ${SHARE_KEYS}.`,
+      `after a restart or on a second instance. To keep them, ${SHARE_KEYS}: comma-separated keys of 32 bytes or ` +
+      `more, hex or base64 (the first seals, all open). ${GENERATE_HINT}`,
   );
 }
 

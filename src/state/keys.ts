@@ -17,7 +17,9 @@ export const REQUEST_STATE_KEYS_ENV = 'MCP_REQUEST_STATE_KEYS';
 export const MIN_KEY_BYTES = 32;
 
 const HKDF_SALT = utf8('mcp-resolve/request-state/v1');
-const GENERATE_HINT = "Generate a key with: node -e \"console.log(require('crypto').randomBytes(32).toString('hex'))\"";
+/** How to make a key, as every key message ends. */
+export const GENERATE_HINT =
+  "Generate a key with: node -e \"console.log(require('crypto').randomBytes(32).toString('hex'))\"";
 
 /** Subkeys derived from one raw key and prepared for use once; never logged. */
 export interface DerivedKey {

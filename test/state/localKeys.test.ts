@@ -36,7 +36,9 @@ describe('serveHttp sealing keys', () => {
     expect(lines).toEqual([
       "mcp-resolve: serveHttp() seals requestState with a random per-process key: a question's answers are lost " +
         `after a restart or on a second instance. To keep them, set the same ${REQUEST_STATE_KEYS_ENV} ` +
-        '(or requestState.keys) on every instance and keep it across restarts.',
+        '(or requestState.keys) on every instance and keep it across restarts: comma-separated keys of 32 bytes or ' +
+        'more, hex or base64 (the first seals, all open). ' +
+        "Generate a key with: node -e \"console.log(require('crypto').randomBytes(32).toString('hex'))\"",
     ]);
     await Promise.all([first.close(), second.close()]);
   });
