@@ -17,6 +17,8 @@ export interface InstanceServices {
   readonly legacyQuestionTimeoutMs: number;
   /** The largest answer accepted, in bytes of JSON (`maxAnswerBytes`). */
   readonly maxAnswerBytes: number;
+  /** The most elements a tool call's arguments may hold (`maxToolInputElements`); `undefined`: no bound. */
+  readonly maxToolInputElements: number | undefined;
   /** What the client may read of a failure (see masking.ts). */
   readonly maskError: ErrorMasker;
   /** The server's observer (`telemetry` option), when it has one. */

@@ -40,6 +40,9 @@ export async function serveToolCall(
   const args = request.params.arguments ?? {};
   const trace = startTrace(services, sdkCtx, 'tools/call', tool.name, request.params);
   try {
+    // Before anything reads the arguments (the state's binding digests them): the SDK's element bound.
+    const tooLarge = inputElementsError(tool, args, services.maxToolInputElements);
+    if (tooLarge !== undefined) return endTrace(trace, tooLarge);
     // State not minted for exactly this call is refused with the frozen -32602, a JSON-RPC error.
     let state = openRoundState(sdkCtx, { method: 'tools/call', target: tool.name, arguments: args }, services, trace);
     if (isPromiseLike(state)) state = await state;
@@ -64,6 +67,38 @@ export async function serveToolCall(
   } catch (error) {
     throw failTrace(trace, error);
   }
+}
+
+/** The default of `maxToolInputElements`: the most array elements and object members one call's arguments hold. */
+export const DEFAULT_MAX_TOOL_INPUT_ELEMENTS = 10_000;
+
+/**
+ * The tool's error result when `args` holds more than `max` array elements and object members at
+ * every depth (counting stops at `max + 1`), worded as the SDK's `registerTool` words it; else
+ * `undefined`. `max` undefined: no bound.
+ */
+export function inputElementsError(
+  tool: CompiledTool,
+  args: Readonly<Record<string, unknown>>,
+  max: number | undefined,
+): CallToolResult | undefined {
+  if (max === undefined || elementCount(args, max) <= max) return undefined;
+  return toolError(`Invalid arguments for tool ${tool.name}: arguments contain more than the maximum of ${max} elements`);
+}
+
+/** The array elements and object members (own keys) under `value`, counted up to `max + 1`. */
+function elementCount(value: unknown, max: number): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (++count > max) return count;
+      if (child !== null && typeof child === 'object') stack.push(child);
+    }
+  }
+  return count;
 }
 
 /** Runs the body of `tool` with its arguments and resolved values by name. */

@@ -23,6 +23,14 @@ export interface McpResolveServerOptions {
    */
   readonly maxAnswerBytes?: number;
   /**
+   * The most array elements and object members, counted together at every depth, that one
+   * `tools/call`'s `arguments` may hold: the SDK's `maxToolInputElements`, applied to library tools
+   * and to tools registered with `registerTool` in `setup()` alike, before anything else reads the
+   * arguments. A larger input is the tool's error result, worded as the SDK words it. `Infinity`
+   * lifts the bound. @default 10_000
+   */
+  readonly maxToolInputElements?: number;
+  /**
    * The SDK's serving of hand-built `input_required` results (its legacy shim, round cap and
    * per-round timeout). Resolver tools do not use the shim: they ask legacy clients by push.
    */

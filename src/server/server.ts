@@ -6,13 +6,10 @@
 import type { Implementation, McpServer, ResourceMetadata, ResourceTemplate, Tool } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
-import { createSealer } from '../state/sealer.js';
-import { principalFrom } from '../state/binding.js';
 import type { CompiledPrompt, PromptArgs, PromptBody, PromptDeclaration } from '../round/prompt.js';
 import { compilePrompt, registerPrompt } from '../round/prompt.js';
 import type { CompiledResource, ResourceRead } from '../round/resource.js';
 import { compileResource, registerResource } from '../round/resource.js';
-import { createErrorMasker } from '../round/masking.js';
 import type { InstanceServices } from '../round/services.js';
 import { serveToolCall } from '../round/toolCall.js';
 import type {
@@ -28,10 +25,8 @@ import { compileTool } from '../round/tool.js';
 import { ResolvingMcpServer, serveTools } from './resolvingMcpServer.js';
 import type { TaskHost } from '../round/taskHost.js';
 import { taskHostFor } from './taskHosts.js';
-import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
-import { DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
-import { positiveInteger } from '../optionChecks.js';
 import { observedTasks, type McpResolveServerOptions } from './options.js';
+import { roundDefaultsOf, type RoundDefaults } from './roundDefaults.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import { InboundMessages } from '../telemetry/inbound.js';
 import { ANSWER_PAGES } from '../hosting/source.js';
@@ -67,7 +62,7 @@ export class McpResolveServer {
   /** Each library tool's input JSON Schema, for the SDK's SEP-2243 header validation; built with `toolList`. */
   private toolInputs: Map<string, Record<string, unknown>> | undefined;
   /** What every instance's rounds share; only the SDK server differs per instance. */
-  private roundDefaults: Omit<InstanceServices, 'server' | 'completeElicitation' | 'inbound'>;
+  private roundDefaults: RoundDefaults;
   private readonly prompts = new Map<string, CompiledPrompt>();
   private readonly resources = new Map<string, CompiledResource>();
   private readonly setups: Array<(server: McpServer) => void> = [];
@@ -78,28 +73,7 @@ export class McpResolveServer {
     this.info = info;
     this.options = options;
     this.telemetry = options.telemetry;
-    const timeout = options.legacyQuestionTimeoutMs;
-    if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) {
-      throw new McpResolveError(
-        'invalid_options',
-        `legacyQuestionTimeoutMs must be a positive number of milliseconds (got ${String(timeout)}).`,
-        { data: { api: 'new McpResolveServer()', option: 'legacyQuestionTimeoutMs' } },
-      );
-    }
-    this.roundDefaults = {
-      sealer: createSealer(info.name, options.requestState),
-      principal: options.principal ?? ((ctx) => principalFrom(ctx.http?.authInfo)),
-      legacyQuestionTimeoutMs: timeout ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
-      maxAnswerBytes: positiveInteger(
-        'new McpResolveServer()',
-        'maxAnswerBytes',
-        options.maxAnswerBytes,
-        DEFAULT_MAX_ANSWER_BYTES,
-        { unit: 'number of bytes' },
-      ),
-      maskError: createErrorMasker(options),
-      telemetry: options.telemetry,
-    };
+    this.roundDefaults = roundDefaultsOf(info, options);
   }
 
   /**
@@ -214,6 +188,9 @@ export class McpResolveServer {
       {
         ...(this.options.instructions !== undefined && { instructions: this.options.instructions }),
         ...(this.options.inputRequired !== undefined && { inputRequired: this.options.inputRequired }),
+        ...(this.roundDefaults.maxToolInputElements !== undefined && {
+          maxToolInputElements: this.roundDefaults.maxToolInputElements,
+        }),
         ...(tasks !== undefined && { capabilities: { extensions: { [tasks.extension]: {} } } }),
       },
       (this.toolInputs ??= new Map([...this.tools].map(([name, tool]) => [name, tool.definition.inputSchema]))),

@@ -13,7 +13,7 @@ import type { RoundState } from '../round/roundState.js';
 import { endTrace, failTrace, openRoundState, startTrace } from '../round/roundState.js';
 import type { InstanceServices } from '../round/services.js';
 import type { ToolCallResult } from '../round/toolCall.js';
-import { serveToolCall, toolFailure, validateInput } from '../round/toolCall.js';
+import { inputElementsError, serveToolCall, toolFailure, validateInput } from '../round/toolCall.js';
 import type { CompiledTool } from '../round/tool.js';
 import { recordAnswers } from './answers.js';
 import type { TaskSupport } from '../round/taskDeclaration.js';
@@ -67,6 +67,8 @@ export class TaskRunner implements TaskHost {
     const args = request.params.arguments ?? {};
     const trace = startTrace(services, sdkCtx, 'tools/call', tool.name, request.params);
     try {
+      const tooLarge = inputElementsError(tool, args, services.maxToolInputElements);
+      if (tooLarge !== undefined) return endTrace(trace, tooLarge);
       const target = { method: 'tools/call', target: tool.name, arguments: args } as const;
       const state = await openRoundState(sdkCtx, target, services, trace);
       const input = await validateInput(tool, args);

@@ -1,0 +1,49 @@
+/** What every instance's rounds share, resolved once from the server's options and checked at construction. */
+import type { Implementation } from '@modelcontextprotocol/server';
+
+import { McpResolveError } from '../errors.js';
+import { positiveInteger } from '../optionChecks.js';
+import { DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
+import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
+import { createErrorMasker } from '../round/masking.js';
+import type { InstanceServices } from '../round/services.js';
+import { DEFAULT_MAX_TOOL_INPUT_ELEMENTS } from '../round/toolCall.js';
+import { principalFrom } from '../state/binding.js';
+import { createSealer } from '../state/sealer.js';
+import type { McpResolveServerOptions } from './options.js';
+
+/** The instance services every instance shares; only the SDK server and its connection differ. */
+export type RoundDefaults = Omit<InstanceServices, 'server' | 'completeElicitation' | 'inbound'>;
+
+const SERVER_API = 'new McpResolveServer()';
+
+/** The shared services of a server named `info.name` with `options`; throws `invalid_options` naming a bad option. */
+export function roundDefaultsOf(info: Implementation, options: McpResolveServerOptions): RoundDefaults {
+  const timeout = options.legacyQuestionTimeoutMs;
+  if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) {
+    throw new McpResolveError(
+      'invalid_options',
+      `legacyQuestionTimeoutMs must be a positive number of milliseconds (got ${String(timeout)}).`,
+      { data: { api: SERVER_API, option: 'legacyQuestionTimeoutMs' } },
+    );
+  }
+  return {
+    sealer: createSealer(info.name, options.requestState),
+    principal: options.principal ?? ((ctx) => principalFrom(ctx.http?.authInfo)),
+    legacyQuestionTimeoutMs: timeout ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
+    maxAnswerBytes: positiveInteger(SERVER_API, 'maxAnswerBytes', options.maxAnswerBytes, DEFAULT_MAX_ANSWER_BYTES, {
+      unit: 'number of bytes',
+    }),
+    maxToolInputElements: elementBound(options.maxToolInputElements),
+    maskError: createErrorMasker(options),
+    telemetry: options.telemetry,
+  };
+}
+
+/** The `maxToolInputElements` option as the rounds use it: `undefined` for `Infinity` (no bound). */
+function elementBound(value: number | undefined): number | undefined {
+  if (value === Number.POSITIVE_INFINITY) return undefined;
+  return positiveInteger(SERVER_API, 'maxToolInputElements', value, DEFAULT_MAX_TOOL_INPUT_ELEMENTS, {
+    unit: 'number of elements, or Infinity',
+  });
+}
