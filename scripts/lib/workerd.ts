@@ -16,7 +16,11 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const WORKER_CONDITIONS = ['workerd', 'worker', 'browser', 'import'];
 
 /** Bundles a Worker module to one ESM file with the Worker conditions (`tsconfig` resolves `mcp-resolve/*`). */
-export async function bundleWorker(entry: string, outfile: string, tsconfig = join(ROOT, 'tsconfig.json')): Promise<void> {
+export async function bundleWorker(
+  entry: string,
+  outfile: string,
+  tsconfig = join(ROOT, 'tsconfig.json'),
+): Promise<void> {
   await build({
     entryPoints: [entry],
     outfile,
@@ -30,16 +34,16 @@ export async function bundleWorker(entry: string, outfile: string, tsconfig = jo
   });
 }
 
-/**
- * The lines of a `Workerd.Worker` that bind `binding` to a Durable Object namespace of the class
- * `className` (exported by the Worker's module) with in-memory storage.
- */
-export function durableObjectLines(className: string, binding: string): { worker: string; binding: string } {
-  return {
-    worker: `durableObjectNamespaces = [ (className = "${className}", uniqueKey = "${className}-${binding}") ],
-  durableObjectStorage = (inMemory = void),`,
-    binding: `(name = "${binding}", durableObjectNamespace = "${className}")`,
-  };
+/** The lines of a `Workerd.Worker` declaring a Durable Object namespace of its class `className`, on in-memory storage. */
+export function durableObjectNamespace(className: string): string {
+  return `durableObjectNamespaces = [ (className = "${className}", uniqueKey = "${className}") ],
+  durableObjectStorage = (inMemory = void),`;
+}
+
+/** A binding `name` to the namespace of `className`: the Worker's own, or that of the Worker service `service`. */
+export function durableObjectBinding(name: string, className: string, service?: string): string {
+  const target = service === undefined ? `"${className}"` : `(className = "${className}", serviceName = "${service}")`;
+  return `(name = "${name}", durableObjectNamespace = ${target})`;
 }
 
 /** A running `workerd serve`. */
