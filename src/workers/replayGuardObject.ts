@@ -23,7 +23,7 @@ export interface ReplayGuardStorage {
   /** Deletes several keys (at most 128). */
   delete(keys: string[]): Promise<number>;
   /** Lists keys in order, from `start` (inclusive) to `end` (exclusive), at most `limit`. */
-  list(options: { start?: string; end?: string; prefix?: string; limit?: number }): Promise<Map<string, unknown>>;
+  list(options: { start?: string; end?: string; limit?: number }): Promise<Map<string, unknown>>;
   /** When the alarm is set to go off (ms since the epoch), or `null`. */
   getAlarm(): Promise<number | null>;
   /** Sets the alarm (one per object; a later call replaces it). */
@@ -74,14 +74,12 @@ const answer = (status: number, body: unknown) =>
  */
 export class ReplayGuardObject {
   readonly #storage: ReplayGuardStorage;
-  readonly #now: () => number;
   /** When the alarm is known to go off (`null`: none); `undefined` until read once. */
   #alarmAt: number | null | undefined;
 
-  /** Called by the runtime with the object's state (`env` is not used); `now` is for tests. */
-  constructor(state: ReplayGuardState, _env?: unknown, now: () => number = Date.now) {
+  /** Called by the runtime with the object's state (`env` is not used). */
+  constructor(state: ReplayGuardState, _env?: unknown) {
     this.#storage = state.storage;
-    this.#now = now;
   }
 
   /** Serves one check: `{ "first": true }` on the id's first use before its expiry, else `false`. */
@@ -94,12 +92,12 @@ export class ReplayGuardObject {
         error: `expected {"id": a string of 1 to ${MAX_TOKEN_ID_LENGTH} characters, "expiresAt": ms since the epoch}`,
       });
     }
-    return answer(200, { first: await this.consume(check.id, check.expiresAt) });
+    return answer(200, { first: await this.#consume(check.id, check.expiresAt) });
   }
 
   /** Marks `id` consumed until `expiresAt`; `true` on its first use, `false` while an earlier use has not expired. */
-  async consume(id: string, expiresAt: number): Promise<boolean> {
-    const at = this.#now();
+  async #consume(id: string, expiresAt: number): Promise<boolean> {
+    const at = Date.now();
     const known = await this.#storage.get(recordKey(id));
     if (typeof known === 'number' && known > at) return false;
     if (expiresAt <= at) return true; // already past its validity: nothing left to guard
@@ -111,7 +109,7 @@ export class ReplayGuardObject {
   /** Deletes the expired ids, oldest first, then sets the alarm at the next expiry. */
   async alarm(): Promise<void> {
     this.#alarmAt = null; // the alarm that went off is gone
-    const at = this.#now();
+    const at = Date.now();
     for (let batch = 0; batch < SWEEP_BATCHES_PER_ALARM; batch += 1) {
       const expired = await this.#storage.list({ start: 'e:', end: indexEnd(at), limit: SWEEP_BATCH });
       if (expired.size === 0) break;
@@ -127,12 +125,13 @@ export class ReplayGuardObject {
       await this.#storage.delete(doomed);
       if (expired.size < SWEEP_BATCH) break;
     }
-    const next = await this.#storage.list({ start: 'e:', limit: 1 });
-    const [first] = next.keys();
-    if (first !== undefined) await this.#alarmBy(Math.max(expiryOf(first), at));
+    const [next] = (await this.#storage.list({ start: 'e:', limit: 1 })).keys();
+    if (next === undefined) return;
+    this.#alarmAt = Math.max(expiryOf(next), at);
+    await this.#storage.setAlarm(this.#alarmAt);
   }
 
-  /** Makes sure the alarm goes off by `at`. */
+  /** Makes sure the alarm goes off by `at` (a check's expiry). */
   async #alarmBy(at: number): Promise<void> {
     this.#alarmAt ??= await this.#storage.getAlarm();
     if (this.#alarmAt !== null && this.#alarmAt <= at) return;
