@@ -30,12 +30,17 @@ import { fileURLToPath } from 'node:url';
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { isCallToolResult, isInputRequiredResult } from '@modelcontextprotocol/server';
-import { build } from 'esbuild';
 import { MODERN_PROTOCOL_VERSION } from 'mcp-resolve/testing';
 
 import { listeningUrl } from '../examples/stories/lib/serverProcess.js';
 import { freePort } from './lib/processes.js';
-import { bundleWorker, durableObjectBinding, durableObjectNamespace, startWorkerd } from './lib/workerd.js';
+import {
+  bundleModule,
+  bundleWorker,
+  durableObjectBinding,
+  durableObjectNamespace,
+  startWorkerd,
+} from './lib/workerd.js';
 import { runRefundDesk } from '../examples/stories/refund-desk/client.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -79,22 +84,6 @@ function startPrinting(name: string, command: string, args: string[], env: NodeJ
   const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   return listeningUrl(child, { name, timeoutMs: 60_000, onOutput: (chunk) => log(`[${name}] ${chunk.trimEnd()}`) });
-}
-
-/** Bundles the Deno entry; `node:*` built-ins stay imports (Deno provides them). */
-async function bundleForDeno(entry: string, outfile: string): Promise<void> {
-  await build({
-    external: ['node:*'],
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'neutral',
-    format: 'esm',
-    mainFields: ['module', 'main'],
-    conditions: ['deno', 'import'],
-    logLevel: 'error',
-    tsconfig: join(ROOT, 'tsconfig.json'),
-  });
 }
 
 /** Runs the story once on a URL and adds its counts to a line. */
@@ -406,7 +395,11 @@ async function main(): Promise<number> {
     const keys = randomBytes(32).toString('hex');
     const env = { ...process.env, MCP_REQUEST_STATE_KEYS: keys, PORT: '0', DENO_NO_UPDATE_CHECK: '1' };
 
-    await bundleForDeno(join(STORY, 'deno.ts'), join(dir, 'deno.js'));
+    // `node:*` built-ins stay imports: Deno provides them.
+    await bundleModule(join(STORY, 'deno.ts'), join(dir, 'deno.js'), {
+      conditions: ['deno', 'import'],
+      external: ['node:*'],
+    });
     await bundleWorker(join(STORY, 'worker.ts'), join(dir, 'worker.js'));
     // The independent Worker lives outside the repository and finds mcp-resolve as an installed package would.
     const app = join(dir, 'independent');

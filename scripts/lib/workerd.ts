@@ -1,5 +1,5 @@
 /**
- * workerd for the scripts and the tests: bundling a Worker module the way a Worker bundler does,
+ * workerd for the scripts and the tests: bundling a module the way a Worker bundler does,
  * the capnp lines of a Durable Object namespace for the replay guard (in-memory storage), and
  * starting `workerd serve` until every socket answers.
  */
@@ -15,11 +15,11 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The export conditions a Worker bundler (wrangler) resolves with. */
 export const WORKER_CONDITIONS = ['workerd', 'worker', 'browser', 'import'];
 
-/** Bundles a Worker module to one ESM file with the Worker conditions (`tsconfig` resolves `mcp-resolve/*`). */
-export async function bundleWorker(
+/** Bundles an entry to one ESM file for a Web platform with `conditions`; `external` imports stay imports. */
+export async function bundleModule(
   entry: string,
   outfile: string,
-  tsconfig = join(ROOT, 'tsconfig.json'),
+  options: { conditions: string[]; external?: string[]; tsconfig?: string },
 ): Promise<void> {
   await build({
     entryPoints: [entry],
@@ -28,10 +28,16 @@ export async function bundleWorker(
     platform: 'neutral',
     format: 'esm',
     mainFields: ['module', 'main'],
-    conditions: WORKER_CONDITIONS,
+    conditions: options.conditions,
+    external: options.external ?? [],
     logLevel: 'error',
-    tsconfig,
+    tsconfig: options.tsconfig ?? join(ROOT, 'tsconfig.json'),
   });
+}
+
+/** Bundles a Worker module with the Worker conditions, and no import left (`tsconfig` resolves `mcp-resolve/*`). */
+export async function bundleWorker(entry: string, outfile: string, tsconfig?: string): Promise<void> {
+  await bundleModule(entry, outfile, { conditions: WORKER_CONDITIONS, ...(tsconfig !== undefined && { tsconfig }) });
 }
 
 /** The lines of a `Workerd.Worker` declaring a Durable Object namespace of its class `className`, on in-memory storage. */
