@@ -53,6 +53,8 @@ const recordKey = (id: string) => `t:${id}`;
 const indexKey = (expiresAt: number, id: string) => `e:${String(expiresAt).padStart(EXPIRY_DIGITS, '0')}:${id}`;
 /** The first index key past every entry expiring at or before `at`. */
 const indexEnd = (at: number) => `e:${String(at + 1).padStart(EXPIRY_DIGITS, '0')}:`;
+/** Past every index key (';' follows ':'), before the records. */
+const INDEX_END = 'e;';
 
 /** Reads a check's body: the id and its expiry, or `undefined` when malformed. */
 function readCheck(body: unknown): { id: string; expiresAt: number } | undefined {
@@ -63,7 +65,7 @@ function readCheck(body: unknown): { id: string; expiresAt: number } | undefined
   return { id, expiresAt };
 }
 
-const answer = (status: number, body: unknown) =>
+const jsonResponse = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /**
@@ -84,15 +86,15 @@ export class ReplayGuardObject {
 
   /** Serves one check: `{ "first": true }` on the id's first use before its expiry, else `false`. */
   async fetch(request: Request): Promise<Response> {
-    if (new URL(request.url).pathname !== CONSUME_PATH) return answer(404, { error: 'not found' });
-    if (request.method !== 'POST') return answer(405, { error: 'POST only' });
+    if (new URL(request.url).pathname !== CONSUME_PATH) return jsonResponse(404, { error: 'not found' });
+    if (request.method !== 'POST') return jsonResponse(405, { error: 'POST only' });
     const check = readCheck(await request.json().catch(() => undefined));
     if (check === undefined) {
-      return answer(400, {
+      return jsonResponse(400, {
         error: `expected {"id": a string of 1 to ${MAX_TOKEN_ID_LENGTH} characters, "expiresAt": ms since the epoch}`,
       });
     }
-    return answer(200, { first: await this.#consume(check.id, check.expiresAt) });
+    return jsonResponse(200, { first: await this.#consume(check.id, check.expiresAt) });
   }
 
   /** Marks `id` consumed until `expiresAt`; `true` on its first use, `false` while an earlier use has not expired. */
@@ -125,7 +127,7 @@ export class ReplayGuardObject {
       await this.#storage.delete(doomed);
       if (expired.size < SWEEP_BATCH) break;
     }
-    const [next] = (await this.#storage.list({ start: 'e:', limit: 1 })).keys();
+    const [next] = (await this.#storage.list({ start: 'e:', end: INDEX_END, limit: 1 })).keys();
     if (next === undefined) return;
     this.#alarmAt = Math.max(expiryOf(next), at);
     await this.#storage.setAlarm(this.#alarmAt);
