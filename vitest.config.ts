@@ -22,7 +22,7 @@ export default defineConfig({
     alias: [
       { find: /^mcp-resolve$/, replacement: src('index.ts') },
       {
-        find: /^mcp-resolve\/(testing|mrtr|node|redis|otel|contracts|client)$/,
+        find: /^mcp-resolve\/(testing|mrtr|node|redis|otel|contracts|client|workers)$/,
         replacement: src('$1/index.ts'),
       },
     ],

@@ -13,6 +13,8 @@
  *   on workerd and the other way round) with the same keys and audience.
  * - An independent Worker that imports the built `dist/` by package name (`npm run build` first)
  *   serves its own resolver tool under workerd and answers a modern client.
+ * - The desk on workerd guards replays with Durable Objects (`mcp-resolve/workers`, in-memory
+ *   storage): its final round sent 8 times at once completes once, and is refused after.
  *
  * Prints `runtimes <runtime> <era>: N passed, M failed` per line; exits non-zero on any failure;
  * stops every process it started and removes its temp dir on every exit path.
@@ -28,11 +30,17 @@ import { fileURLToPath } from 'node:url';
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { isCallToolResult, isInputRequiredResult } from '@modelcontextprotocol/server';
-import { build } from 'esbuild';
 import { MODERN_PROTOCOL_VERSION } from 'mcp-resolve/testing';
 
 import { listeningUrl } from '../examples/stories/lib/serverProcess.js';
 import { freePort } from './lib/processes.js';
+import {
+  bundleModule,
+  bundleWorker,
+  durableObjectBinding,
+  durableObjectNamespace,
+  startWorkerd,
+} from './lib/workerd.js';
 import { runRefundDesk } from '../examples/stories/refund-desk/client.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -76,48 +84,6 @@ function startPrinting(name: string, command: string, args: string[], env: NodeJ
   const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   return listeningUrl(child, { name, timeoutMs: 60_000, onOutput: (chunk) => log(`[${name}] ${chunk.trimEnd()}`) });
-}
-
-/** Starts workerd on a config and resolves once every URL answers HTTP. */
-async function startWorkerd(config: string, urls: readonly URL[]): Promise<void> {
-  const child = spawn(bin('workerd'), ['serve', config, '--verbose'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let seen = '';
-  const collect = (chunk: Buffer) => {
-    seen += chunk.toString('utf8');
-    log(`[workerd] ${chunk.toString('utf8').trimEnd()}`);
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  const deadline = Date.now() + 60_000;
-  for (const url of urls) {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`workerd exited with code ${child.exitCode}:\n${seen}`);
-      if (Date.now() > deadline) throw new Error(`workerd did not answer on ${url.href} within 60 s:\n${seen}`);
-      const answered = await fetch(url, { method: 'GET' }).then(
-        () => true,
-        () => false,
-      );
-      if (answered) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
-
-/** Bundles an entry; `node:*` built-ins stay imports (Deno provides them; the Worker bundles must have none). */
-async function bundle(entry: string, outfile: string, conditions: string[], tsconfig?: string): Promise<void> {
-  await build({
-    external: conditions.includes('deno') ? ['node:*'] : [],
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'neutral',
-    format: 'esm',
-    mainFields: ['module', 'main'],
-    conditions,
-    logLevel: 'error',
-    ...(tsconfig !== undefined && { tsconfig }),
-  });
 }
 
 /** Runs the story once on a URL and adds its counts to a line. */
@@ -197,48 +163,118 @@ async function leg(client: Client, params: Record<string, unknown>): Promise<unk
   return client.request({ method: 'tools/call', params }, { allowInputRequired: true });
 }
 
+const REFUND_ARGS = { order_id: 'ORD-7002', reason: 'arrived broken' };
+const RECEIPT = JSON.stringify({
+  order_id: 'ORD-7002',
+  refunded_cents: 4800,
+  restocked: true,
+  reason: 'arrived broken',
+});
+
+/**
+ * Drives the refund call's first two rounds, round 1 on `a` and round 2 on `b` (which opens a's
+ * token), and returns the final round's params (answering b's question), or `undefined` when a round failed.
+ */
+async function toFinalRound(
+  target: Line,
+  a: { runtime: Runtime; client: Client },
+  b: { runtime: Runtime; client: Client },
+): Promise<Record<string, unknown> | undefined> {
+  const first = await leg(a.client, { name: 'refund_order', arguments: REFUND_ARGS });
+  const firstKey = isInputRequiredResult(first) ? Object.keys(first.inputRequests ?? {})[0] : undefined;
+  check(
+    target,
+    isInputRequiredResult(first) && firstKey !== undefined && typeof first.requestState === 'string',
+    `${a.runtime} asks the scope question and seals its state`,
+  );
+  if (!isInputRequiredResult(first) || firstKey === undefined) return undefined;
+  const second = await leg(b.client, {
+    name: 'refund_order',
+    arguments: REFUND_ARGS,
+    inputResponses: { [firstKey]: { action: 'accept', content: { full: true } } },
+    requestState: first.requestState,
+  });
+  const secondKey = isInputRequiredResult(second) ? Object.keys(second.inputRequests ?? {})[0] : undefined;
+  check(
+    target,
+    isInputRequiredResult(second) && secondKey !== undefined,
+    `${b.runtime} opens ${a.runtime}'s token and asks the next question`,
+  );
+  if (!isInputRequiredResult(second) || secondKey === undefined) return undefined;
+  return {
+    name: 'refund_order',
+    arguments: REFUND_ARGS,
+    inputResponses: { [secondKey]: { action: 'accept', content: { restock: true } } },
+    requestState: second.requestState,
+  };
+}
+
 /** Continues one call across two runtimes: round 1 on `a`, round 2 on `b` (opens a's token), round 3 on `a` (opens b's). */
 async function crossRuntime(a: { runtime: Runtime; url: URL }, b: { runtime: Runtime; url: URL }): Promise<void> {
   const target = line(a.runtime, MODERN_PROTOCOL_VERSION);
   const [onA, onB] = await Promise.all([manualClient(a.url), manualClient(b.url)]);
   try {
-    const args = { order_id: 'ORD-7002', reason: 'arrived broken' };
-    const first = await leg(onA, { name: 'refund_order', arguments: args });
-    const firstKey = isInputRequiredResult(first) ? Object.keys(first.inputRequests ?? {})[0] : undefined;
-    check(
-      target,
-      isInputRequiredResult(first) && firstKey !== undefined && typeof first.requestState === 'string',
-      `${a.runtime} asks the scope question and seals its state`,
-    );
-    if (!isInputRequiredResult(first) || firstKey === undefined) return;
-    const second = await leg(onB, {
-      name: 'refund_order',
-      arguments: args,
-      inputResponses: { [firstKey]: { action: 'accept', content: { full: true } } },
-      requestState: first.requestState,
-    });
-    const secondKey = isInputRequiredResult(second) ? Object.keys(second.inputRequests ?? {})[0] : undefined;
-    check(
-      target,
-      isInputRequiredResult(second) && secondKey !== undefined,
-      `${b.runtime} opens ${a.runtime}'s token and asks the next question`,
-    );
-    if (!isInputRequiredResult(second) || secondKey === undefined) return;
-    const third = await leg(onA, {
-      name: 'refund_order',
-      arguments: args,
-      inputResponses: { [secondKey]: { action: 'accept', content: { restock: true } } },
-      requestState: second.requestState,
-    });
+    const final = await toFinalRound(target, { runtime: a.runtime, client: onA }, { runtime: b.runtime, client: onB });
+    if (final === undefined) return;
+    const third = await leg(onA, final);
     const receipt = isCallToolResult(third) ? third.structuredContent : undefined;
     check(
       target,
-      JSON.stringify(receipt) ===
-        JSON.stringify({ order_id: 'ORD-7002', refunded_cents: 4800, restocked: true, reason: 'arrived broken' }),
+      JSON.stringify(receipt) === RECEIPT,
       `${a.runtime} opens ${b.runtime}'s token and completes the refund (${JSON.stringify(receipt)})`,
     );
   } finally {
     await Promise.all([onA.close(), onB.close()]);
+  }
+}
+
+/** How a round ended: the receipt, the frozen replay refusal, or something else (described). */
+async function finalOutcome(client: Client, params: Record<string, unknown>): Promise<string> {
+  try {
+    const result = await leg(client, params);
+    return isCallToolResult(result) && JSON.stringify(result.structuredContent) === RECEIPT
+      ? 'completed'
+      : `answered ${JSON.stringify(result)}`;
+  } catch (error) {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    return code === -32602 && typeof message === 'string' && message.includes('Invalid or expired requestState')
+      ? 'refused'
+      : `failed ${String(code)} ${String(message)}`;
+  }
+}
+
+/**
+ * The replay guard on Durable Objects: the desk and its twin are two isolates (two in-memory
+ * guards) sharing one Durable Object namespace. The desk's final round, sent 8 times at once, 4 to
+ * each, completes once and is refused 7 times with the frozen -32602; sent again to each, refused.
+ */
+async function replayedFinalRound(deskUrl: URL, twinUrl: URL): Promise<void> {
+  const target = line('workerd', MODERN_PROTOCOL_VERSION);
+  const [desk, twin] = await Promise.all([manualClient(deskUrl), manualClient(twinUrl)]);
+  try {
+    const final = await toFinalRound(
+      target,
+      { runtime: 'workerd', client: desk },
+      { runtime: 'workerd', client: desk },
+    );
+    if (final === undefined) return;
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, async (_, index) => finalOutcome(index % 2 === 0 ? desk : twin, final)),
+    );
+    const count = (outcome: string) => outcomes.filter((seen) => seen === outcome).length;
+    check(
+      target,
+      count('completed') === 1 && count('refused') === 7,
+      `the final round sent 8 times at once to two isolates completes once and is refused 7 times with -32602 (${outcomes.join(', ')})`,
+    );
+    const again = await Promise.all([finalOutcome(desk, final), finalOutcome(twin, final)]);
+    check(
+      target,
+      again.every((outcome) => outcome === 'refused'),
+      `the final round replayed after the refund is refused by both isolates: -32602 Invalid or expired requestState (${again.join(', ')})`,
+    );
+  } finally {
+    await Promise.all([desk.close(), twin.close()]);
   }
 }
 
@@ -297,20 +333,35 @@ async function independentWorker(url: URL): Promise<void> {
   }
 }
 
-function workerdConfig(desk: number, independent: number, keys: string, independentKey: string): string {
+/** The ports workerd listens on: the desk, its twin (another isolate, same replay guard) and the independent Worker. */
+interface WorkerdPorts {
+  readonly desk: number;
+  readonly twin: number;
+  readonly independent: number;
+}
+
+function workerdConfig(ports: WorkerdPorts, keys: string, independentKey: string): string {
   const text = (value: string) => JSON.stringify(value);
+  const sealing = `(name = "MCP_REQUEST_STATE_KEYS", text = ${text(keys)})`;
   return `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [ (name = "desk", worker = .desk), (name = "independent", worker = .independent) ],
+  services = [ (name = "desk", worker = .desk), (name = "twin", worker = .twin), (name = "independent", worker = .independent) ],
   sockets = [
-    (name = "desk", address = "127.0.0.1:${desk}", http = (), service = "desk"),
-    (name = "independent", address = "127.0.0.1:${independent}", http = (), service = "independent"),
+    (name = "desk", address = "127.0.0.1:${ports.desk}", http = (), service = "desk"),
+    (name = "twin", address = "127.0.0.1:${ports.twin}", http = (), service = "twin"),
+    (name = "independent", address = "127.0.0.1:${ports.independent}", http = (), service = "independent"),
   ],
 );
 const desk :Workerd.Worker = (
   modules = [ (name = "worker.js", esModule = embed "worker.js") ],
   compatibilityDate = "2025-09-01",
-  bindings = [ (name = "MCP_REQUEST_STATE_KEYS", text = ${text(keys)}) ],
+  ${durableObjectNamespace('ReplayGuardObject')}
+  bindings = [ ${sealing}, ${durableObjectBinding('REPLAY_GUARD', 'ReplayGuardObject')} ],
+);
+const twin :Workerd.Worker = (
+  modules = [ (name = "worker.js", esModule = embed "worker.js") ],
+  compatibilityDate = "2025-09-01",
+  bindings = [ ${sealing}, ${durableObjectBinding('REPLAY_GUARD', 'ReplayGuardObject', 'desk')} ],
 );
 const independent :Workerd.Worker = (
   modules = [ (name = "independent.js", esModule = embed "independent.js") ],
@@ -344,13 +395,12 @@ async function main(): Promise<number> {
     const keys = randomBytes(32).toString('hex');
     const env = { ...process.env, MCP_REQUEST_STATE_KEYS: keys, PORT: '0', DENO_NO_UPDATE_CHECK: '1' };
 
-    await bundle(join(STORY, 'deno.ts'), join(dir, 'deno.js'), ['deno', 'import'], join(ROOT, 'tsconfig.json'));
-    await bundle(
-      join(STORY, 'worker.ts'),
-      join(dir, 'worker.js'),
-      ['workerd', 'worker', 'browser', 'import'],
-      join(ROOT, 'tsconfig.json'),
-    );
+    // `node:*` built-ins stay imports: Deno provides them.
+    await bundleModule(join(STORY, 'deno.ts'), join(dir, 'deno.js'), {
+      conditions: ['deno', 'import'],
+      external: ['node:*'],
+    });
+    await bundleWorker(join(STORY, 'worker.ts'), join(dir, 'worker.js'));
     // The independent Worker lives outside the repository and finds mcp-resolve as an installed package would.
     const app = join(dir, 'independent');
     await writeFile(join(dir, 'package.json'), '{"type":"module"}');
@@ -360,20 +410,13 @@ async function main(): Promise<number> {
     await symlink(join(ROOT, 'node_modules', 'zod'), join(app, 'node_modules', 'zod'), 'dir'); // the app's own zod
     await writeFile(join(app, 'worker.js'), INDEPENDENT_WORKER);
     await writeFile(join(app, 'tsconfig.json'), '{}');
-    await bundle(
-      join(app, 'worker.js'),
-      join(dir, 'independent.js'),
-      ['workerd', 'worker', 'browser', 'import'],
-      join(app, 'tsconfig.json'),
-    );
+    await bundleWorker(join(app, 'worker.js'), join(dir, 'independent.js'), join(app, 'tsconfig.json'));
 
-    const [deskPort, independentPort] = [await freePort(), await freePort()];
-    await writeFile(
-      join(dir, 'config.capnp'),
-      workerdConfig(deskPort, independentPort, keys, randomBytes(32).toString('hex')),
-    );
-    const workerdUrl = new URL(`http://127.0.0.1:${deskPort}/mcp`);
-    const independentUrl = new URL(`http://127.0.0.1:${independentPort}/mcp`);
+    const ports = { desk: await freePort(), twin: await freePort(), independent: await freePort() };
+    await writeFile(join(dir, 'config.capnp'), workerdConfig(ports, keys, randomBytes(32).toString('hex')));
+    const workerdUrl = new URL(`http://127.0.0.1:${ports.desk}/mcp`);
+    const twinUrl = new URL(`http://127.0.0.1:${ports.twin}/mcp`);
+    const independentUrl = new URL(`http://127.0.0.1:${ports.independent}/mcp`);
 
     const [nodeUrl, bunUrl, denoUrl] = await Promise.all([
       startPrinting(
@@ -389,7 +432,10 @@ async function main(): Promise<number> {
         ['run', '--allow-net', '--allow-env', '--no-prompt', join(dir, 'deno.js')],
         env,
       ),
-      startWorkerd(join(dir, 'config.capnp'), [workerdUrl, independentUrl]),
+      startWorkerd(join(dir, 'config.capnp'), [workerdUrl, twinUrl, independentUrl], {
+        onOutput: (text) => log(`[workerd] ${text}`),
+        onSpawn: (child) => children.push(child),
+      }).then(() => undefined),
     ]);
     const urls: Record<Runtime, URL> = { node: nodeUrl, bun: bunUrl, deno: denoUrl, workerd: workerdUrl };
 
@@ -400,6 +446,7 @@ async function main(): Promise<number> {
     }
     await crossRuntime({ runtime: 'node', url: urls.node }, { runtime: 'workerd', url: urls.workerd });
     await crossRuntime({ runtime: 'workerd', url: urls.workerd }, { runtime: 'node', url: urls.node });
+    await replayedFinalRound(urls.workerd, twinUrl);
     await independentWorker(independentUrl);
   } catch (error) {
     const target = line('node', 'setup');

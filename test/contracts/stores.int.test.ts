@@ -1,6 +1,7 @@
 /**
- * The store contracts (storeContracts.ts) against every backend: in memory, and Redis (a real
- * redis-server). A new backend adds one line per contract here.
+ * The store contracts (storeContracts.ts) against every backend: in memory, Redis (a real
+ * redis-server) and, for the replay guard, Durable Objects (a real workerd). A new backend adds one
+ * line per contract here.
  */
 import { createMemoryReplayStore } from 'mcp-resolve/contracts';
 import { createMemorySessionHub } from 'mcp-resolve/contracts';
@@ -13,9 +14,11 @@ import {
 } from 'mcp-resolve/redis';
 
 import { useRedisServer } from '../fixtures/redisServer.js';
+import { useWorkerdReplayGuard } from '../fixtures/workerdReplayGuard.js';
 import { replayStoreContract, sessionFleetContract, taskStoreContract } from './storeContracts.js';
 
 const redis = useRedisServer();
+const workerd = useWorkerdReplayGuard();
 let fleets = 0;
 /** A key prefix of its own for each store a test makes, so tests never see each other's keys. */
 const prefix = () => `contract:${++fleets}:`;
@@ -27,6 +30,7 @@ replayStoreContract('Redis', async () => {
   await claimReplayEpoch(connection, keyPrefix);
   return createRedisReplayStore(connection, { keyPrefix });
 });
+replayStoreContract('Durable Object (workerd)', async () => workerd.store());
 
 taskStoreContract('memory', async () => createMemoryTaskStore());
 taskStoreContract('Redis', async () => createRedisTaskStore(await redis.connect(), { keyPrefix: prefix() }));

@@ -25,10 +25,11 @@ import * as otel from 'mcp-resolve/otel';
 import * as redis from 'mcp-resolve/redis';
 import { connectInProcess } from 'mcp-resolve/testing';
 import { taskOf } from 'mcp-resolve/client';
+import * as workers from 'mcp-resolve/workers';
 
 declare const client: Client;
 const task = taskOf(await client.callTool({ name: 'long_job', arguments: {} }));
-export const used = [core, contracts, mrtr, node, otel, redis, connectInProcess, task];
+export const used = [core, contracts, mrtr, node, otel, redis, connectInProcess, task, workers];
 `;
 
 describe('declarations under exactOptionalPropertyTypes', () => {

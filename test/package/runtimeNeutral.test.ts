@@ -40,6 +40,10 @@ describe('runtime-neutral root entry', () => {
     expect(await unresolvedImports('contracts/index.ts')).toEqual([]);
   });
 
+  it('bundles mcp-resolve/workers for a Web platform with no unresolved import', async () => {
+    expect(await unresolvedImports('workers/index.ts')).toEqual([]);
+  });
+
   it('keeps Node hosting in mcp-resolve/node, which does need node:*', async () => {
     const unresolved = await unresolvedImports('node/index.ts');
     expect(unresolved).toContain('Could not resolve "node:http"');
