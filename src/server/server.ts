@@ -34,7 +34,8 @@ import { positiveInteger } from '../optionChecks.js';
 import { observedTasks, type McpResolveServerOptions } from './options.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import { InboundMessages } from '../telemetry/inbound.js';
-import { ANSWER_PAGES } from '../hosting/source.js';
+import type { HttpRoute } from '../channels/channel.js';
+import { serverChannelsOf } from '../serverChannels.js';
 
 /** `TResolve`, or none while unsettled: a tool without `resolve` leaves it `never` while a wrapper call in the body's
  * place (`journaled(…)`) is checked, which would type the wrapper's `args` as `unknown` instead of from `input`. */
@@ -60,6 +61,8 @@ export class McpResolveServer {
   readonly info: Implementation;
   /** The observer passed as the `telemetry` option (hosting reports its legacy session table to it). */
   readonly telemetry: Telemetry | undefined;
+  /** The HTTP routes of the server's channels (an answer page's), which HTTP hosting serves beside the MCP endpoint. */
+  readonly httpRoutes: readonly HttpRoute[];
   private readonly options: McpResolveServerOptions;
   private readonly tools = new Map<string, CompiledTool>();
   /** The `tools/list` payload, built once per registration change rather than per request. */
@@ -67,7 +70,7 @@ export class McpResolveServer {
   /** Each library tool's input JSON Schema, for the SDK's SEP-2243 header validation; built with `toolList`. */
   private toolInputs: Map<string, Record<string, unknown>> | undefined;
   /** What every instance's rounds share; only the SDK server differs per instance. */
-  private roundDefaults: Omit<InstanceServices, 'server' | 'completeElicitation' | 'inbound'>;
+  private readonly roundDefaults: Omit<InstanceServices, 'server' | 'completeElicitation' | 'inbound'>;
   private readonly prompts = new Map<string, CompiledPrompt>();
   private readonly resources = new Map<string, CompiledResource>();
   private readonly setups: Array<(server: McpServer) => void> = [];
@@ -86,7 +89,10 @@ export class McpResolveServer {
         { data: { api: 'new McpResolveServer()', option: 'legacyQuestionTimeoutMs' } },
       );
     }
+    const channels = serverChannelsOf('new McpResolveServer()', options);
+    this.httpRoutes = channels.httpRoutes;
     this.roundDefaults = {
+      channels: channels.providers,
       sealer: createSealer(info.name, options.requestState),
       principal: options.principal ?? ((ctx) => principalFrom(ctx.http?.authInfo)),
       legacyQuestionTimeoutMs: timeout ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
@@ -199,11 +205,6 @@ export class McpResolveServer {
    */
   warnIfStateIsLocal(hosting: string): void {
     this.roundDefaults.sealer.warnIfLocal(hosting);
-  }
-
-  /** Takes the host's answer pages (the `answerPage` option): the instances it creates next ask form questions there. */
-  [ANSWER_PAGES](pages: NonNullable<InstanceServices['pages']>): void {
-    this.roundDefaults = { ...this.roundDefaults, pages };
   }
 
   /** Creates a fresh SDK server instance with this server's tools; the factory hosting calls per connection or request. */
