@@ -26,7 +26,8 @@ function reportPageFailure(error: Error): void {
 
 /** The channels and routes `options` turn on, checked and built once (at construction, naming `api`). */
 export function serverChannelsOf(api: string, options: ChannelOptions): ServerChannels {
-  const answerPage = options.answerPage === undefined ? undefined : answerPageChannels(api, options.answerPage, reportPageFailure);
+  const answerPage =
+    options.answerPage === undefined ? undefined : answerPageChannels(api, options.answerPage, reportPageFailure);
   // Priority order: [in-chat app, next] → page by URL → page by link.
   return {
     providers: [...(answerPage?.providers ?? [])],

@@ -58,7 +58,12 @@ export function checkedPublicOrigin(api: string, publicOrigin: string): string {
   try {
     url = new URL(publicOrigin);
   } catch {
-    throw invalidOption(api, option, `must be an origin such as https://mcp.example.com (got '${publicOrigin}')`, 'Give the scheme and host the links are opened on.');
+    throw invalidOption(
+      api,
+      option,
+      `must be an origin such as https://mcp.example.com (got '${publicOrigin}')`,
+      'Give the scheme and host the links are opened on.',
+    );
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
     throw invalidOption(
@@ -69,7 +74,12 @@ export function checkedPublicOrigin(api: string, publicOrigin: string): string {
     );
   }
   if (url.username !== '' || url.password !== '') {
-    throw invalidOption(api, option, `carries a user name or password (got '${url.protocol}//…@${url.host}')`, 'Leave credentials out of it.');
+    throw invalidOption(
+      api,
+      option,
+      `carries a user name or password (got '${url.protocol}//…@${url.host}')`,
+      'Leave credentials out of it.',
+    );
   }
   if (url.pathname !== '/' || url.search !== '' || url.hash !== '') {
     throw invalidOption(

@@ -45,7 +45,9 @@ export function formMessageOf(question: Question): string {
 function pageQuestionOf(question: Question): AnswerPageQuestion {
   const { request } = question.rendered;
   const requestedSchema =
-    request.method === 'elicitation/create' && 'requestedSchema' in request.params ? request.params.requestedSchema : {};
+    request.method === 'elicitation/create' && 'requestedSchema' in request.params
+      ? request.params.requestedSchema
+      : {};
   return { message: formMessageOf(question), requestedSchema };
 }
 

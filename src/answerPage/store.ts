@@ -105,8 +105,13 @@ export function newPageId(): string {
 export function bindingDigest(binding: AnswerPageBinding): string {
   const { principal, tool, argumentsDigest, questionDigest, secretDigest } = binding;
   const canonical =
-    canonicalize({ principal: principal ?? null, tool, argumentsDigest, questionDigest, secret: secretDigest ?? null }) ??
-    '';
+    canonicalize({
+      principal: principal ?? null,
+      tool,
+      argumentsDigest,
+      questionDigest,
+      secret: secretDigest ?? null,
+    }) ?? '';
   return storeCrypto.encodeBase64url(storeCrypto.sha256([utf8(canonical)]));
 }
 

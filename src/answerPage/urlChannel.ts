@@ -64,11 +64,17 @@ async function pushToPage(
     const url = await pages.open(binding, question, ctx.http?.req?.url);
     const elicitationId = newElicitationSeed();
     const ask = elicitUrl(formMessageOf(question), url, { elicitationId });
-    const consent = await pushQuestion(ctx, { ...question, ask, rendered: renderQuestion(ask, question.label) }, timeoutMs);
+    const consent = await pushQuestion(
+      ctx,
+      { ...question, ask, rendered: renderQuestion(ask, question.label) },
+      timeoutMs,
+    );
     if (consent.action !== 'accept') return consent;
     const answer = await awaitedAnswer(ctx, pages, binding, timeoutMs);
     if (answer === undefined) {
-      throw new ToolError(`Resolver '${question.label}': the person did not answer on the page within ${timeoutMs} ms.`);
+      throw new ToolError(
+        `Resolver '${question.label}': the person did not answer on the page within ${timeoutMs} ms.`,
+      );
     }
     await ctx[elicitationCompleter]?.(elicitationId)().catch(() => undefined);
     try {
@@ -93,7 +99,8 @@ export function pageUrlChannel(pages: FormPages): ChannelProvider {
         // 2026-07-28 carries no elicitation id.
         request: async (question) =>
           pageUrlRequest(question, await pages.open(bindingOf(question), question, call.ctx.http?.req?.url), ''),
-        answer: async (question, response) => (acceptedUrlAnswer(response) ? pages.take(bindingOf(question)) : response),
+        answer: async (question, response) =>
+          acceptedUrlAnswer(response) ? pages.take(bindingOf(question)) : response,
         push: (question) => pushToPage(call, pages, bindingOf(question), question),
       };
     },

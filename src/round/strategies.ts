@@ -48,9 +48,15 @@ export function modernStrategy(ctx: ToolContext, ledger: Ledger, channelOf: Chan
       const answered = responses !== undefined && Object.hasOwn(responses, question.key);
       if (answered) assertAnswerSize(`Resolver '${question.label}'`, responses![question.key], limitOf(ctx));
       if (channel.way === 'out-of-band') return channel.recall(question);
-      if (answered) responses = withAnswer(responses!, question.key, await channel.answer(question, responses![question.key]));
+      if (answered)
+        responses = withAnswer(responses!, question.key, await channel.answer(question, responses![question.key]));
       const outcome = await ledger.recall(question, responses, unprompted);
-      if (trace !== undefined && outcome !== undefined && responses !== undefined && Object.hasOwn(responses, question.key))
+      if (
+        trace !== undefined &&
+        outcome !== undefined &&
+        responses !== undefined &&
+        Object.hasOwn(responses, question.key)
+      )
         trace.answered(question.key, questionKind(question.ask), outcome.action);
       return outcome;
     },

@@ -49,9 +49,15 @@ export class TaskExecution {
       }
       const capabilities = record.call.clientCapabilities;
       const ctx: ToolContext = { ...base, clientCapabilities: capabilities };
-      const channels = services.channels.length === 0 ? undefined : { providers: services.channels, caller: () => callerOf(record) };
+      const channels =
+        services.channels.length === 0 ? undefined : { providers: services.channels, caller: () => callerOf(record) };
       const round = { ctx, secret: () => record.taskId, legacyTimeoutMs: services.legacyQuestionTimeoutMs };
-      const strategy = new TaskStrategy(record.answers, chooseChannels(round, channels), record.attempts, record.taskId);
+      const strategy = new TaskStrategy(
+        record.answers,
+        chooseChannels(round, channels),
+        record.attempts,
+        record.taskId,
+      );
       let resolved;
       try {
         resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, { strategy: () => strategy });

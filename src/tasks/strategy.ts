@@ -56,7 +56,8 @@ export class TaskStrategy implements RoundStrategy {
     const recorded = ownEntry(this.answers, question.key);
     if (recorded === undefined) return undefined;
     // The answer the recorded response stands for (none yet: the question is asked again).
-    const response = recorded.digest === pinOf(question.rendered) ? await channel.answer(question, recorded.response) : undefined;
+    const response =
+      recorded.digest === pinOf(question.rendered) ? await channel.answer(question, recorded.response) : undefined;
     if (response !== undefined) {
       try {
         return await readAnswerTo(question, response);

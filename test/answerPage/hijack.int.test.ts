@@ -28,7 +28,8 @@ beforeAll(async () => {
   anonymous = await serveHttp(refundServer({}));
   const authenticate = (request: Request): AuthInfo | Response => {
     // The person's browser holds no bearer token: its page requests are let through here.
-    if (new URL(request.url).pathname.startsWith('/mcp-resolve/answer/')) return { token: '', clientId: '', scopes: [] };
+    if (new URL(request.url).pathname.startsWith('/mcp-resolve/answer/'))
+      return { token: '', clientId: '', scopes: [] };
     const token = request.headers.get('authorization')?.replace(/^Bearer /, '');
     return token === undefined ? new Response(null, { status: 401 }) : { token, clientId: token, scopes: [] };
   };

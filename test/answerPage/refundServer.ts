@@ -17,8 +17,10 @@ export function refundServer(answerPage: AnswerPageOptions | undefined): McpReso
   return new McpResolveServer(
     { name: 'refunds', version: '1.0.0' },
     answerPage === undefined ? {} : { answerPage },
-  ).tool('refund', { input: { order_id: z.string() }, resolve: { confirm } }, ({ confirm: answer }) =>
-    `refunded ${JSON.stringify(answer)}`,
+  ).tool(
+    'refund',
+    { input: { order_id: z.string() }, resolve: { confirm } },
+    ({ confirm: answer }) => `refunded ${JSON.stringify(answer)}`,
   );
 }
 
