@@ -4,6 +4,7 @@
  */
 import type { ChannelProvider, HttpRoute } from '../channels/channel.js';
 import { invalidOption } from '../optionChecks.js';
+import { LOOPBACK_HOSTS } from '../questions/urlQuestion.js';
 import type { AnswerPageBackend } from './backend.js';
 import { createAnswerPageHandler, DEFAULT_ANSWER_PAGE_PATH } from './handler.js';
 import { pageLinkChannel } from './linkChannel.js';
@@ -47,9 +48,6 @@ export interface AnswerPageChannels {
   readonly providers: readonly ChannelProvider[];
   readonly route: HttpRoute;
 }
-
-/** Hosts a page may be linked on over plain `http:` (development on this machine only). */
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** `publicOrigin` as an origin (`https://host[:port]`), or `invalid_options` naming what is wrong. */
 export function checkedPublicOrigin(api: string, publicOrigin: string): string {

@@ -15,7 +15,7 @@ import type { AnswerPageBinding, AnswerPageQuestion, AnswerPageStore, PageAnswer
 
 const digests = defaultPrimitives();
 
-function digestOf(text: string): string {
+function pageDigest(text: string): string {
   return digests.encodeBase64url(digests.sha256([utf8(text)]));
 }
 
@@ -29,9 +29,9 @@ export function pageBindingOf(caller: Caller, secret: string | undefined, questi
   return {
     principal: caller.principal,
     tool: caller.target,
-    argumentsDigest: digestOf(canonicalize(caller.arguments ?? {}) ?? '{}'),
+    argumentsDigest: pageDigest(canonicalize(caller.arguments ?? {}) ?? '{}'),
     questionDigest: question.rendered.digest,
-    ...(secret !== undefined && { secretDigest: digestOf(`mcp-resolve answer page\n${secret}`) }),
+    ...(secret !== undefined && { secretDigest: pageDigest(`mcp-resolve answer page\n${secret}`) }),
   };
 }
 
