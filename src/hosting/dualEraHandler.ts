@@ -79,7 +79,7 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
   const legacyLeg = legacy ?? modern;
   const guard = createRebindingGuard(allowedHosts, allowedOrigins, report);
   const routes = httpRoutesOf(server);
-  // A browser posts a route's form with `Origin: null` (a page with Referrer-Policy no-referrer):
+  // A browser posts a route's form with `Origin: null` (when served with Referrer-Policy no-referrer):
   // routes keep the Host check (and the Origin check of any other Origin) and rely on their own form
   // protection for the rest.
   const browserGuard = (request: Request): Response | undefined => {

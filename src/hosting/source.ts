@@ -14,7 +14,7 @@ export type ServerSource =
       warnIfStateIsLocal?(hosting: string): void;
       /** A `McpResolveServer`'s observer: the hosting reports its legacy session table to it. */
       readonly telemetry?: Telemetry | undefined;
-      /** A `McpResolveServer`'s channel routes (an answer page's): served beside the MCP endpoint. */
+      /** A `McpResolveServer`'s channel routes: served beside the MCP endpoint. */
       readonly httpRoutes?: readonly HttpRoute[];
     };
 

@@ -60,7 +60,7 @@ export class McpResolveServer {
   readonly info: Implementation;
   /** The observer passed as the `telemetry` option (hosting reports its legacy session table to it). */
   readonly telemetry: Telemetry | undefined;
-  /** The HTTP routes of the server's channels (an answer page's), which HTTP hosting serves beside the MCP endpoint. */
+  /** The HTTP routes of the server's channels, which HTTP hosting serves beside the MCP endpoint. */
   readonly httpRoutes: readonly HttpRoute[];
   private readonly options: McpResolveServerOptions;
   private readonly tools = new Map<string, CompiledTool>();

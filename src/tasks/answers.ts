@@ -16,7 +16,7 @@ function shapeProblem(key: string, request: InputRequest, response: unknown): st
   const { method } = request;
   const view = inputResponse({ answer: response }, 'answer');
   const expected = kindOfMethod(method);
-  // A URL question's accept carries no content: the work happens on the page.
+  // A URL question's accept carries no content: the work happens at its URL.
   const urlMode = request.method === 'elicitation/create' && request.params.mode === 'url';
   if (view.kind !== expected.answerKind)
     return `the response under '${key}' is not ${expected.answerName} (it answers ${method})`;

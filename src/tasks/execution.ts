@@ -137,7 +137,7 @@ export class TaskExecution {
   }
 }
 
-/** Who asked in a task: its creator, its tool and its arguments (what a page's answer is bound to). */
+/** Who asked in a task: its creator, its tool and its arguments (what an answer given elsewhere is bound to). */
 function callerOf(record: TaskRecord): Caller {
   return { principal: record.principal, target: record.call.tool, arguments: record.call.arguments };
 }

@@ -5,8 +5,8 @@
  * client, never reused within the task); the answers `tasks/update` records are recalled on the
  * next run, pinned to the exact question they answer, so a question that changed is asked again
  * and an answer is never reused for a different question. Each question goes through its channel
- * (`channels/choice.ts`): a form question for a client that shows no forms parks as a URL question
- * to the answer page, under the same key, and the URL answer stands for the page's answer.
+ * (`channels/choice.ts`): it parks as the request its channel gives, under its key, and the recorded
+ * response is read as the answer the channel maps it to.
  */
 import { inputRequired } from '@modelcontextprotocol/server';
 

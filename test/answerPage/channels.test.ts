@@ -72,6 +72,47 @@ function legacyStrategy(ctx: ToolContext, legacyTimeoutMs: number, channels?: Ca
   return strategyFor(ctx, { ledger: Ledger.fresh(), legacyTimeoutMs, channels });
 }
 
+describe('pageBindingOf', () => {
+  it('binds a page to the principal, the tool, the canonical arguments, the question and a digest of the secret', () => {
+    const binding = pageBindingOf(CALLER, 'secret-1', question());
+    expect(binding).toEqual({
+      principal: 'alice',
+      tool: 'refund',
+      argumentsDigest: expect.stringMatching(/^[\w-]{43}$/),
+      questionDigest: question().rendered.digest,
+      secretDigest: expect.stringMatching(/^[\w-]{43}$/),
+    });
+    expect(JSON.stringify(binding)).not.toContain('secret-1');
+    const reordered = { ...CALLER, arguments: { b: 1, a: 'x' } };
+    expect(pageBindingOf(reordered, 'secret-1', question())).toEqual(
+      pageBindingOf({ ...CALLER, arguments: { a: 'x', b: 1 } }, 'secret-1', question()),
+    );
+    expect(pageBindingOf(CALLER, 'secret-2', question()).secretDigest).not.toBe(binding.secretDigest);
+    expect(pageBindingOf(CALLER, undefined, question())).not.toHaveProperty('secretDigest');
+    expect(pageBindingOf({ ...CALLER, arguments: undefined }, undefined, question()).argumentsDigest).toBe(
+      pageBindingOf({ ...CALLER, arguments: {} }, undefined, question()).argumentsDigest,
+    );
+  });
+});
+
+describe('two 2026-07-28 calls with the same arguments', () => {
+  it('get two pages, and an answer on one never reaches the other', async () => {
+    const { channels, answer } = hostPages();
+    const urlOf = async () => {
+      const end = await modernStrategy(context('modern', URL_ONLY), Ledger.fresh(), channels).end([question()]);
+      if (end.kind !== 'reply') return expect.fail('expected input_required');
+      const request = end.result.inputRequests?.confirm as { params: { url: string } };
+      return { url: request.params.url, carried: () => Ledger.decode(end.result.requestState!)! };
+    };
+    const victim = await urlOf();
+    const attacker = await urlOf();
+    expect(attacker.url).not.toBe(victim.url);
+    expect(await answer(attacker.url, { action: 'accept', content: { amount: 500 } })).toBe(true);
+    const accepted = context('modern', URL_ONLY, { confirm: { action: 'accept' } });
+    expect(await modernStrategy(accepted, victim.carried(), channels).recall(question(), false)).toBeUndefined();
+  });
+});
+
 describe('the page questions', () => {
   it('are a URL question to the page, and a link result in words a model passes on', () => {
     expect(pageUrlRequest(question(), 'https://mcp.example.com/mcp-resolve/answer/x', 'id-1')).toEqual({
