@@ -37,11 +37,12 @@ function chosen(declared: ClientCapabilities | undefined, providers = [byUrl.pro
 
 describe('chooseChannels', () => {
   it('keeps in-band every question the client shows', () => {
-    for (const declared of [
+    const forms: ClientCapabilities[] = [
       { elicitation: { form: {} } },
       { elicitation: {} },
       { elicitation: { form: {}, url: {} } },
-    ]) {
+    ];
+    for (const declared of forms) {
       expect(chosen(declared)(FORM).way).toBe('in-band');
     }
     expect(chosen({})(SAMPLING).way).toBe('in-band');
