@@ -34,7 +34,8 @@ export interface AnswerPageOptions {
   /** How long a page stays open, and then how long its answer waits, in ms. @default 900_000 (15 minutes) */
   readonly ttlMs?: number;
   /**
-   * Sends the link to anonymous 2026-07-28 clients without elicitation too. Their call made again
+   * Sends the link to anonymous 2026-07-28 clients without elicitation too (and to 2025-11-25 ones
+   * without a session id, as over stdio). Their call made again
    * holds nothing of the first, so the page is bound to the tool, its arguments and the question
    * only: anyone making the same call finds the page's answer, or answers first for the caller.
    * Only for servers whose callers trust one another (one user, a closed network).
