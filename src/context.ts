@@ -7,6 +7,15 @@ export const requestTrace = Symbol('mcp-resolve.request-trace');
 /** The key of the internal answer size limit on a {@link ToolContext} (the server's `maxAnswerBytes`). */
 export const answerLimit = Symbol('mcp-resolve.answer-limit');
 
+/**
+ * The key of the internal channels of a call on a {@link ToolContext} (set by the round when the
+ * server has channels beyond in-band): the server's channel providers and
+ * who asks, for a handler that builds its own round strategy (`journaled`). Its value is typed as
+ * `CallChannels` in `channels/channel.ts` (`ChannelContext` there is this context with the field);
+ * it is not declared on `ToolContext` itself because channels are built on this module.
+ */
+export const callChannels = Symbol('mcp-resolve.call-channels');
+
 /** What resolvers and tool bodies receive as their context. */
 import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 

@@ -36,16 +36,13 @@ export type { AnyResolver, DeclarationError, Resolver, ValueOf } from './resolve
 export { outcome, resolver } from './resolvers/resolver.js';
 export type { ErrorHook, FailureInfo } from './round/masking.js';
 export type { McpResolveServerOptions } from './server/options.js';
+export type { ChannelOptions } from './serverChannels.js';
+export type { AnswerPageOptions } from './answerPage/options.js';
+export type { HttpRoute } from './channels/channel.js';
 export type { ToolStep } from './server/server.js';
 export { McpResolveServer } from './mcpResolveServer.js';
 export type { InputValues, ToolBody, ToolDeclaration, ToolInput } from './round/tool.js';
 export type { PromptArgs, PromptBody, PromptDeclaration } from './round/prompt.js';
 export type { ResourceRead } from './round/resource.js';
-export type {
-  AnswerPageHostingOptions,
-  DualEraHandler,
-  DualEraHttpOptions,
-  DualEraRequestOptions,
-  ServerSource,
-} from './hosting/index.js';
+export type { DualEraHandler, DualEraHttpOptions, DualEraRequestOptions, ServerSource } from './hosting/index.js';
 export { createDualEraHandler } from './hosting/index.js';

@@ -28,6 +28,8 @@ export interface AnswerPageBinding {
   readonly argumentsDigest: string;
   /** The digest of the question as rendered (what an in-band answer is pinned to). */
   readonly questionDigest: string;
+  /** A digest of what only the asking caller holds (a per-call secret, a session id); absent: the principal alone binds the page. */
+  readonly secretDigest?: string;
 }
 
 /** The form question a page shows. */
@@ -101,8 +103,15 @@ export function newPageId(): string {
 
 /** The digest a binding is filed under. */
 export function bindingDigest(binding: AnswerPageBinding): string {
-  const { principal, tool, argumentsDigest, questionDigest } = binding;
-  const canonical = canonicalize({ principal: principal ?? null, tool, argumentsDigest, questionDigest }) ?? '';
+  const { principal, tool, argumentsDigest, questionDigest, secretDigest } = binding;
+  const canonical =
+    canonicalize({
+      principal: principal ?? null,
+      tool,
+      argumentsDigest,
+      questionDigest,
+      secret: secretDigest ?? null,
+    }) ?? '';
   return storeCrypto.encodeBase64url(storeCrypto.sha256([utf8(canonical)]));
 }
 

@@ -10,7 +10,7 @@
  *   (docs/guides/scaling.md).
  * - The task store of tools run as tasks ({@link TaskStore}, {@link createMemoryTaskStore}), the
  *   Tasks extension's types and the server's task options (docs/guides/tasks.md).
- * - Where the pages of the `answerPage` hosting option and their answers are kept
+ * - Where the pages of the server's `answerPage` option and their answers are kept
  *   ({@link AnswerPageBackend}, {@link createMemoryAnswerPageBackend}; docs/guides/questions-everywhere.md).
  * - The observer the server reports to ({@link Telemetry}); `otel()` from `mcp-resolve/otel` is the
  *   OpenTelemetry one (docs/guides/observability.md).

@@ -14,8 +14,7 @@ import type { DualEraHttpOptions } from './options.js';
 import { createRebindingGuard } from './rebindingGuard.js';
 import { resolveDualEraHttpOptions } from './resolveDualEraHttpOptions.js';
 import type { ServerSource } from './source.js';
-import { hostAnswerPages } from '../answerPage/hosting.js';
-import { announceAnswerPages, announceHttpHosting, factoryOf, telemetryOf } from './source.js';
+import { announceHttpHosting, factoryOf, httpRoutesOf, telemetryOf } from './source.js';
 
 const NESTED_BATCH = 'a JSON-RPC batch entry must be a message object, not an array';
 
@@ -79,12 +78,11 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
       : undefined;
   const legacyLeg = legacy ?? modern;
   const guard = createRebindingGuard(allowedHosts, allowedOrigins, report);
-  const answerPages = options?.answerPage === undefined ? undefined : hostAnswerPages(options.answerPage, report);
-  if (answerPages !== undefined) announceAnswerPages(server, answerPages.pages);
-  // A browser posts the page's form with `Origin: null` (the page's Referrer-Policy is no-referrer):
-  // pages keep the Host check (and the Origin check of any other Origin) and rely on their own form
-  // token, SameSite cookie and Sec-Fetch-Site for the rest.
-  const pageGuard = (request: Request): Response | undefined => {
+  const routes = httpRoutesOf(server);
+  // A browser posts a route's form with `Origin: null` (when served with Referrer-Policy no-referrer):
+  // routes keep the Host check (and the Origin check of any other Origin) and rely on their own form
+  // protection for the rest.
+  const browserGuard = (request: Request): Response | undefined => {
     if (request.headers.get('origin') !== 'null') return guard(request);
     const headers = new Headers(request.headers);
     headers.delete('origin');
@@ -94,9 +92,8 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
 
   async function route(request: Request, init: DualEraRequestOptions): Promise<Response> {
     if (closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
-    if (answerPages?.owns(request) === true) {
-      return pageGuard(request) ?? (await answerPages.serve(request)) ?? jsonRpcErrorResponse(404, -32000, 'Not Found');
-    }
+    const route = routes.find((candidate) => candidate.owns(request));
+    if (route !== undefined) return browserGuard(request) ?? (await route.serve(request));
     const rejected = guard(request);
     if (rejected !== undefined) return rejected;
     if (new URL(request.url).pathname !== path) return jsonRpcErrorResponse(404, -32000, 'Not Found');

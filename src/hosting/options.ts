@@ -2,7 +2,6 @@
  * Options of the dual-era HTTP host and their defaults (checked by resolveDualEraHttpOptions.ts).
  */
 
-import type { AnswerPageHostingOptions } from '../answerPage/hosting.js';
 import type { LegacySessionFleet } from './sessionFleet.js';
 
 /** Options of {@link createDualEraHandler}. */
@@ -94,13 +93,6 @@ export interface DualEraHttpOptions {
   legacy?: 'sessions' | 'reject';
   /** Upper bound, in bytes, on a POST body; larger bodies answer 413. @default 4 MiB */
   maxRequestBodySize?: number;
-  /**
-   * Serves answer pages (opt-in): a form question meeting a client that shows no forms is asked on
-   * a page this host serves, as a URL question where the client declares URL elicitation, else by a
-   * link in the tool result (see docs/guides/questions-everywhere.md). `{}` turns it on with defaults.
-   * @default undefined — no pages: such a question fails with -32021, as before
-   */
-  answerPage?: AnswerPageHostingOptions;
   /** Receives out-of-band errors and rejected requests (reporting only; responses are unaffected). */
   onerror?: (error: Error) => void;
 }

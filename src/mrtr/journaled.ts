@@ -25,10 +25,10 @@ import { QUESTION_KINDS } from '../questions/kinds.js';
 import type { Ask, ElicitationResult, FlatForm, SampleResult } from '../questions/markers.js';
 import { askKind, formQuestion, listRoots as rootsMarker, sample as sampleMarker } from '../questions/markers.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
-import type { Question } from '../questions/render.js';
-import { renderQuestion } from '../questions/render.js';
-import { callPagesIn } from '../questions/pages.js';
-import { runPasses, strategyFor } from '../questions/strategy.js';
+import { renderQuestion, type Question } from '../questions/render.js';
+import { callChannelsOf } from '../channels/channel.js';
+import { runPasses } from '../questions/strategy.js';
+import { strategyFor } from '../round/strategies.js';
 import type { HandlerResult, WrappedBody } from './body.js';
 import { never, RoundGate } from './gate.js';
 import { asRecorded, journalOf } from './json.js';
@@ -146,7 +146,7 @@ async function runJournaled<TArgs>(
   timeoutMs: number,
 ): Promise<HandlerResult | InputRequiredResult> {
   const journal = journalOf(ctx);
-  const strategy = strategyFor(ctx, { ledger: journal, legacyTimeoutMs: timeoutMs, pages: callPagesIn(ctx) });
+  const strategy = strategyFor(ctx, { ledger: journal, legacyTimeoutMs: timeoutMs, channels: callChannelsOf(ctx) });
   const gate = new RoundGate();
   const stepKey = occurrenceKeys();
   const questionKey = occurrenceKeys();

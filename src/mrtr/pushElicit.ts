@@ -11,7 +11,7 @@ import type { ElicitationResult, FlatForm } from '../questions/markers.js';
 import { formQuestion } from '../questions/markers.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS, pushQuestion } from '../questions/push.js';
 import { renderQuestion } from '../questions/render.js';
-import { legacyStrategy } from '../questions/strategy.js';
+import { inBandChannel } from '../channels/inBand.js';
 
 /** How long a pushed question waits for the human by default, in ms (the library's 10 minutes). */
 export const DEFAULT_PUSH_TIMEOUT_MS = DEFAULT_LEGACY_QUESTION_TIMEOUT_MS;
@@ -47,6 +47,6 @@ export async function pushElicit<TSchema extends StandardSchemaWithJSON>(
     rendered: renderQuestion(ask, PUSH_ELICIT_API),
   };
   const timeoutMs = options.timeoutMs ?? DEFAULT_PUSH_TIMEOUT_MS;
-  legacyStrategy(ctx, timeoutMs).admit(question);
+  inBandChannel({ ctx, legacyTimeoutMs: timeoutMs }).admit(question);
   return pushQuestion(ctx, question, timeoutMs);
 }

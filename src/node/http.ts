@@ -17,8 +17,7 @@ import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import type { NodeServerResponseLike } from '@modelcontextprotocol/node';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 
-import { ANSWER_PAGES } from '../hosting/source.js';
-import type { FormPages } from '../questions/pages.js';
+import type { HttpRoute } from '../channels/channel.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHandler.js';
 import { createDualEraHandler } from '../hosting/dualEraHandler.js';
@@ -69,13 +68,13 @@ export interface HttpServerHandle {
 
 /**
  * Starts a `node:http` server answering both eras of `factory` on one path (see {@link createDualEraHandler});
- * `telemetry` is told about its legacy session table, `useAnswerPages` is handed the `answerPage` option's pages.
+ * `telemetry` is told about its legacy session table, `httpRoutes` (the server's channels') are served beside it.
  */
 export async function serveFactoryHttp(
   factory: McpServerFactory,
   options: ServeHttpOptions = {},
   telemetry?: Telemetry,
-  useAnswerPages?: (pages: FormPages) => void,
+  httpRoutes: readonly HttpRoute[] = [],
 ): Promise<HttpServerHandle> {
   const host = options.host ?? '127.0.0.1';
   const { port, headersTimeout, requestTimeout, keepAliveTimeout, maxConnections } = resolveServerTimeouts(options);
@@ -90,9 +89,7 @@ export async function serveFactoryHttp(
     ...handlerOptions
   } = options;
   const source =
-    telemetry === undefined && useAnswerPages === undefined
-      ? factory
-      : { createServer: factory, telemetry, ...(useAnswerPages !== undefined && { [ANSWER_PAGES]: useAnswerPages }) };
+    telemetry === undefined && httpRoutes.length === 0 ? factory : { createServer: factory, telemetry, httpRoutes };
   const handler = createDualEraHandler(source, {
     ...handlerOptions,
     allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),

@@ -14,7 +14,7 @@
 import { McpResolveError } from '../errors.js';
 import type { HttpServerHandle, ServeHttpOptions } from './http.js';
 import type { ServerSource } from '../hosting/source.js';
-import { announceHttpHosting, answerPagesHookOf, factoryOf, telemetryOf } from '../hosting/source.js';
+import { announceHttpHosting, factoryOf, httpRoutesOf, telemetryOf } from '../hosting/source.js';
 import type { ServeStdioOptions, StdioServerHandle } from './stdio.js';
 import { serveFactoryStdio } from './stdio.js';
 
@@ -35,7 +35,7 @@ export async function serveHttp(server: ServerSource, options?: ServeHttpOptions
   const http = await import('./http.js').catch((error: unknown) => {
     throw missingNodeAdapter(error);
   });
-  return http.serveFactoryHttp(factory, options, telemetryOf(server), answerPagesHookOf(server));
+  return http.serveFactoryHttp(factory, options, telemetryOf(server), httpRoutesOf(server));
 }
 
 /** The error for a missing `@modelcontextprotocol/node`, with the install line; other failures pass through. */

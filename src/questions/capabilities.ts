@@ -43,11 +43,12 @@ function covers(declared: ClientCapabilities | undefined, question: RenderedQues
   }
 }
 
-/** Throws the -32021 error unless `declared` covers `question`, asked by resolver `label`. */
+/** Throws the -32021 error unless `declared` covers `question`, asked by resolver `label`; `why` is appended to its message. */
 export function assertCapability(
   declared: ClientCapabilities | undefined,
   question: RenderedQuestion,
   label: string,
+  why?: string,
 ): void {
   if (covers(declared, question)) return;
   const { request } = question;
@@ -58,7 +59,8 @@ export function assertCapability(
   throw new MissingRequiredClientCapabilityError(
     { requiredCapabilities: requiredCapabilities(question) },
     `Client does not support ${needed}, which resolver '${label}' needs to ask its question. ` +
-      'Declare the capability in the client, or call a tool that does not ask.',
+      'Declare the capability in the client, or call a tool that does not ask.' +
+      (why === undefined ? '' : ` ${why}`),
   );
 }
 

@@ -42,7 +42,7 @@ export interface ElicitOptions<T> {
   check?(value: T): string | undefined | Promise<string | undefined>;
   /** How many times the question may be asked in all (1 = never again). @default 3 */
   readonly attempts?: number;
-  /** Keeps the question off the answer page (the `answerPage` hosting option): a client that shows no forms gets the -32021 capability error, as with the page off, not a URL question to the page or a link in the result. For a question the person must answer in the client itself. @default false */
+  /** Keeps the question off the answer page (the server's `answerPage` option): a client that shows no forms gets the -32021 capability error, as with the page off, not a URL question to the page or a link in the result. For a question the person must answer in the client itself. @default false */
   readonly inBandOnly?: boolean;
 }
 

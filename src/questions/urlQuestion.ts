@@ -7,7 +7,7 @@ import { utf8 } from '../state/bytes.js';
 import { defaultPrimitives } from '../state/primitives.js';
 
 /** Hosts a page may be served from over plain `http:` (development on this machine only). */
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** C0 and C1 control characters (a line break or tab included). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what it finds

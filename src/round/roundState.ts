@@ -8,10 +8,10 @@ import type { InputRequiredResult, ServerContext } from '@modelcontextprotocol/s
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
-import type { ToolContext } from '../context.js';
+import { callChannels, type ToolContext } from '../context.js';
+import type { CallChannels } from '../channels/channel.js';
 import { Ledger } from '../questions/ledger.js';
-import { CALL_PAGES, pageCallOf, type CallPages } from '../questions/pages.js';
-import { strategyFor, type RoundStrategy } from '../questions/strategy.js';
+import type { RoundStrategy } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { isPromiseLike } from '../promise.js';
 import { resolvePlan, type StrategySource } from '../resolvers/resolvePlan.js';
@@ -21,6 +21,7 @@ import { splitCarried, withCarried } from '../telemetry/carried.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
 import { protocolVersionOf, eraOf, toolContextOf } from './requestEra.js';
 import type { InstanceServices } from './services.js';
+import { strategyFor } from './strategies.js';
 
 /** The plan that resolved a handler's parameters, and what the handler is (for the message). */
 export interface ResolvedBy {
@@ -160,16 +161,16 @@ export class RoundState implements StrategySource {
   ) {
     this.ctx = toolContextOf(sdkCtx, plaintext, services, trace);
     this.#binding = binding;
-    // A handler that builds its own strategy (`journaled`) finds the call's pages on its context.
-    if (services.pages !== undefined) Object.assign(this.ctx, { [CALL_PAGES]: () => this.callPages() });
+    // A handler that builds its own strategy (`journaled`) finds the call's channels on its context.
+    const channels = this.callChannels();
+    if (channels !== undefined) Object.assign(this.ctx, { [callChannels]: channels });
   }
 
-  /** The call's answer pages, when the server hosts them: bound to this request's principal, tool and arguments. */
-  private callPages(): CallPages | undefined {
-    const { pages } = this.services;
-    if (pages === undefined) return undefined;
-    this.#binding ??= bindingOf(this.target, this.ctx, this.services);
-    return { pages, call: pageCallOf(this.#binding) };
+  /** The call's channels beyond in-band, when the server has any: who asks is this request's principal, tool and arguments. */
+  private callChannels(): CallChannels | undefined {
+    const { channels } = this.services;
+    if (channels.length === 0) return undefined;
+    return { providers: channels, caller: () => (this.#binding ??= bindingOf(this.target, this.ctx, this.services)) };
   }
 
   /**
@@ -225,7 +226,7 @@ export class RoundState implements StrategySource {
     // A carried ledger this version cannot read means "no progress yet": the call starts over.
     const ledger = plaintext === undefined ? Ledger.fresh() : (Ledger.decode(plaintext) ?? Ledger.blank());
     const legacyTimeoutMs = this.services.legacyQuestionTimeoutMs;
-    return strategyFor(this.ctx, { ledger, legacyTimeoutMs, pages: this.callPages() });
+    return strategyFor(this.ctx, { ledger, legacyTimeoutMs, channels: this.callChannels() });
   }
 }
 

@@ -1,7 +1,7 @@
 /** What a request needs from the SDK server instance that serves it: one object per instance, built by `createServer`. */
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 
-import type { FormPages } from '../questions/pages.js';
+import type { ChannelProvider } from '../channels/channel.js';
 import type { RequestStateSealer } from '../state/sealer.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import type { InboundMessages } from '../telemetry/inbound.js';
@@ -25,6 +25,6 @@ export interface InstanceServices {
   readonly telemetry: Telemetry | undefined;
   /** This instance's observer of inbound messages, when the observer takes them (`served`). */
   readonly inbound: InboundMessages | undefined;
-  /** The host's answer pages (the `answerPage` hosting option): form questions reach clients that show no forms there. */
-  readonly pages?: FormPages | undefined;
+  /** The server's channels beyond in-band, in priority order (`serverChannels.ts`): form questions reach clients that show no forms there. */
+  readonly channels: readonly ChannelProvider[];
 }

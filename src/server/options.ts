@@ -5,9 +5,10 @@ import type { SealingOptions } from '../state/options.js';
 import type { TaskOptions, TaskStatusChange } from '../tasks/records.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import type { ErrorHook } from '../round/masking.js';
+import type { ChannelOptions } from '../serverChannels.js';
 
-/** Options for `McpResolveServer`. */
-export interface McpResolveServerOptions {
+/** Options for `McpResolveServer` (the channels it asks through beyond in-band: {@link ChannelOptions}). */
+export interface McpResolveServerOptions extends ChannelOptions {
   /** Instructions advertised to clients. */
   readonly instructions?: string;
   /** How `requestState` is sealed: keys, audience, TTL, codec, replay guard. Sealing is always on. */

@@ -17,8 +17,15 @@ export type RoundDefaults = Omit<InstanceServices, 'server' | 'completeElicitati
 
 const SERVER_API = 'new McpResolveServer()';
 
-/** The shared services of a server named `info.name` with `options`; throws `invalid_options` naming a bad option. */
-export function roundDefaultsOf(info: Implementation, options: McpResolveServerOptions): RoundDefaults {
+/**
+ * The shared services of a server named `info.name` with `options`, asking through `channels`;
+ * throws `invalid_options` naming a bad option.
+ */
+export function roundDefaultsOf(
+  info: Implementation,
+  options: McpResolveServerOptions,
+  channels: InstanceServices['channels'],
+): RoundDefaults {
   const timeout = options.legacyQuestionTimeoutMs;
   if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) {
     throw new McpResolveError(
@@ -28,6 +35,7 @@ export function roundDefaultsOf(info: Implementation, options: McpResolveServerO
     );
   }
   return {
+    channels,
     sealer: createSealer(info.name, options.requestState),
     principal: options.principal ?? ((ctx) => principalFrom(ctx.http?.authInfo)),
     legacyQuestionTimeoutMs: timeout ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,

@@ -29,7 +29,8 @@ import { observedTasks, type McpResolveServerOptions } from './options.js';
 import { roundDefaultsOf, type RoundDefaults } from './roundDefaults.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import { InboundMessages } from '../telemetry/inbound.js';
-import { ANSWER_PAGES } from '../hosting/source.js';
+import type { HttpRoute } from '../channels/channel.js';
+import { serverChannelsOf } from '../serverChannels.js';
 
 /** `TResolve`, or none while unsettled: a tool without `resolve` leaves it `never` while a wrapper call in the body's
  * place (`journaled(…)`) is checked, which would type the wrapper's `args` as `unknown` instead of from `input`. */
@@ -55,6 +56,8 @@ export class McpResolveServer {
   readonly info: Implementation;
   /** The observer passed as the `telemetry` option (hosting reports its legacy session table to it). */
   readonly telemetry: Telemetry | undefined;
+  /** The HTTP routes of the server's channels, which HTTP hosting serves beside the MCP endpoint. */
+  readonly httpRoutes: readonly HttpRoute[];
   private readonly options: McpResolveServerOptions;
   private readonly tools = new Map<string, CompiledTool>();
   /** The `tools/list` payload, built once per registration change rather than per request. */
@@ -62,7 +65,7 @@ export class McpResolveServer {
   /** Each library tool's input JSON Schema, for the SDK's SEP-2243 header validation; built with `toolList`. */
   private toolInputs: Map<string, Record<string, unknown>> | undefined;
   /** What every instance's rounds share; only the SDK server differs per instance. */
-  private roundDefaults: RoundDefaults;
+  private readonly roundDefaults: RoundDefaults;
   private readonly prompts = new Map<string, CompiledPrompt>();
   private readonly resources = new Map<string, CompiledResource>();
   private readonly setups: Array<(server: McpServer) => void> = [];
@@ -73,7 +76,9 @@ export class McpResolveServer {
     this.info = info;
     this.options = options;
     this.telemetry = options.telemetry;
-    this.roundDefaults = roundDefaultsOf(info, options);
+    const channels = serverChannelsOf('new McpResolveServer()', options);
+    this.httpRoutes = channels.httpRoutes;
+    this.roundDefaults = roundDefaultsOf(info, options, channels.providers);
   }
 
   /**
@@ -173,11 +178,6 @@ export class McpResolveServer {
    */
   warnIfStateIsLocal(hosting: string): void {
     this.roundDefaults.sealer.warnIfLocal(hosting);
-  }
-
-  /** Takes the host's answer pages (the `answerPage` option): the instances it creates next ask form questions there. */
-  [ANSWER_PAGES](pages: NonNullable<InstanceServices['pages']>): void {
-    this.roundDefaults = { ...this.roundDefaults, pages };
   }
 
   /** Creates a fresh SDK server instance with this server's tools; the factory hosting calls per connection or request. */

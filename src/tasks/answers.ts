@@ -4,20 +4,23 @@
  * question left goes back to `working`. An answer of the wrong shape rejects the whole update, and
  * nothing is recorded.
  */
+import type { InputRequest } from '@modelcontextprotocol/server';
 import { inputResponse, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import { answerBytes, DEFAULT_MAX_ANSWER_BYTES, reducedAnswer } from '../questions/bounds.js';
-import type { QuestionKindInfo } from '../questions/kinds.js';
 import { kindOfMethod } from '../questions/kinds.js';
 import type { TaskRecord } from './store.js';
 
-/** What a response under `key` is missing to answer `method`, or `undefined` when it has the right shape. */
-function shapeProblem(key: string, method: QuestionKindInfo['method'], response: unknown): string | undefined {
+/** What a response under `key` is missing to answer `request`, or `undefined` when it has the right shape. */
+function shapeProblem(key: string, request: InputRequest, response: unknown): string | undefined {
+  const { method } = request;
   const view = inputResponse({ answer: response }, 'answer');
   const expected = kindOfMethod(method);
+  // A URL question's accept carries no content: the work happens at its URL.
+  const urlMode = request.method === 'elicitation/create' && request.params.mode === 'url';
   if (view.kind !== expected.answerKind)
     return `the response under '${key}' is not ${expected.answerName} (it answers ${method})`;
-  if (view.kind === 'elicit' && view.action === 'accept' && view.content === undefined) {
+  if (view.kind === 'elicit' && view.action === 'accept' && view.content === undefined && !urlMode) {
     return `the response under '${key}' accepts the elicitation but has no content`;
   }
   return undefined;
@@ -49,7 +52,7 @@ export function recordAnswers(
           `the response under '${key}' is too large (got ${bytes} bytes; this server takes at most ${maxAnswerBytes}, its maxAnswerBytes option)`,
         ];
       }
-      const problem = question && shapeProblem(key, question.request.method, responses[key]);
+      const problem = question && shapeProblem(key, question.request, responses[key]);
       return problem === undefined ? [] : [problem];
     }),
   );

@@ -15,6 +15,8 @@ import type { CompiledTool } from '../round/tool.js';
 import type { TaskRecords } from './records.js';
 import type { TaskRecord } from './store.js';
 import { TaskStrategy } from './strategy.js';
+import type { Caller } from '../channels/channel.js';
+import { chooseChannels } from '../channels/choice.js';
 
 /** Runs the tasks of one server's tools in this process. */
 export class TaskExecution {
@@ -47,7 +49,15 @@ export class TaskExecution {
       }
       const capabilities = record.call.clientCapabilities;
       const ctx: ToolContext = { ...base, clientCapabilities: capabilities };
-      const strategy = new TaskStrategy(record.answers, capabilities, record.attempts, record.taskId);
+      const channels =
+        services.channels.length === 0 ? undefined : { providers: services.channels, caller: () => callerOf(record) };
+      const round = { ctx, secret: () => record.taskId, legacyTimeoutMs: services.legacyQuestionTimeoutMs };
+      const strategy = new TaskStrategy(
+        record.answers,
+        chooseChannels(round, channels),
+        record.attempts,
+        record.taskId,
+      );
       let resolved;
       try {
         resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, { strategy: () => strategy });
@@ -125,4 +135,9 @@ export class TaskExecution {
     if (error instanceof ProtocolError) return this.records.failWith(taskId, error);
     return this.records.complete(taskId, toolFailure(error, tool, services));
   }
+}
+
+/** Who asked in a task: its creator, its tool and its arguments (what an answer given elsewhere is bound to). */
+function callerOf(record: TaskRecord): Caller {
+  return { principal: record.principal, target: record.call.tool, arguments: record.call.arguments };
 }

@@ -4,12 +4,13 @@
  * parks the task in `input_required` with them, each under a key the server mints (opaque to the
  * client, never reused within the task); the answers `tasks/update` records are recalled on the
  * next run, pinned to the exact question they answer, so a question that changed is asked again
- * and an answer is never reused for a different question.
+ * and an answer is never reused for a different question. Each question goes through its channel
+ * (`channels/choice.ts`): it parks as the request its channel gives, under its key, and the recorded
+ * response is read as the answer the channel maps it to.
  */
-import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { inputRequired } from '@modelcontextprotocol/server';
 
-import { assertCapability } from '../questions/capabilities.js';
+import type { ChannelChoice } from '../channels/choice.js';
 import { pinOf } from '../questions/ledger.js';
 import { ownEntry, setOwn } from '../ownKeys.js';
 import type { ElicitationResult } from '../questions/markers.js';
@@ -38,7 +39,8 @@ export class TaskStrategy implements RoundStrategy {
 
   constructor(
     answers: Readonly<Record<string, TaskAnswer>>,
-    private readonly capabilities: ClientCapabilities | undefined,
+    /** The channel of each question (the task's client capabilities, the server's channels). */
+    private readonly channelOf: ChannelChoice,
     attempts: Readonly<Record<string, number>> = {},
     /** The seed of default elicitation ids: the task id (random, and visible to its principal only). */
     private readonly seed: string = '',
@@ -49,11 +51,16 @@ export class TaskStrategy implements RoundStrategy {
 
   async recall(asked: Question): Promise<ElicitationResult<unknown> | undefined> {
     const question = identified(asked, () => this.seed);
+    const channel = this.channelOf(question);
+    if (channel.way === 'out-of-band') return channel.recall(question);
     const recorded = ownEntry(this.answers, question.key);
     if (recorded === undefined) return undefined;
-    if (recorded.digest === pinOf(question.rendered)) {
+    // The answer the recorded response stands for (none yet: the question is asked again).
+    const response =
+      recorded.digest === pinOf(question.rendered) ? await channel.answer(question, recorded.response) : undefined;
+    if (response !== undefined) {
       try {
-        return await readAnswerTo(question, recorded.response);
+        return await readAnswerTo(question, response);
       } catch (error) {
         // A rejected answer asks again, until the question's attempts run out: then the task fails with the reason.
         if (!(error instanceof RejectedAnswer)) throw error;
@@ -68,17 +75,20 @@ export class TaskStrategy implements RoundStrategy {
   }
 
   admit(question: Question): void {
-    assertCapability(this.capabilities, question.rendered, question.label);
+    this.channelOf(question).admit(question);
   }
 
-  end(pending: readonly Question[]): Promise<RoundEnd> {
+  async end(pending: readonly Question[]): Promise<RoundEnd> {
     const inputRequests: Record<string, PendingQuestion['request']> = {};
     for (const asked of pending) {
       const question = identified(asked, () => this.seed);
+      const channel = this.channelOf(question);
+      if (channel.way === 'out-of-band') throw await channel.handOff(question);
       const key = mintKey();
-      this.parked[key] = { node: question.key, digest: pinOf(question.rendered), request: question.rendered.request };
-      inputRequests[key] = question.rendered.request;
+      const request = await channel.request(question, question.rendered.request);
+      this.parked[key] = { node: question.key, digest: pinOf(question.rendered), request };
+      inputRequests[key] = request;
     }
-    return Promise.resolve({ kind: 'reply', result: inputRequired({ inputRequests }) });
+    return { kind: 'reply', result: inputRequired({ inputRequests }) };
   }
 }

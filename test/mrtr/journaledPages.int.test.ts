@@ -20,7 +20,10 @@ const browser = useBrowser();
 let served: HttpServerHandle;
 
 beforeAll(async () => {
-  const server = new McpResolveServer({ name: 'journal-pages', version: '1.0.0' }).tool(
+  const server = new McpResolveServer(
+    { name: 'journal-pages', version: '1.0.0' },
+    { answerPage: { anonymousLinksShareAnswers: true } },
+  ).tool(
     'choose',
     { input: { topic: z.string() } },
     journaled(async ({ topic }, ctx) => {
@@ -28,7 +31,7 @@ beforeAll(async () => {
       return answer.action === 'accept' ? `picked ${answer.value.pick}` : answer.action;
     }),
   );
-  served = await serveHttp(server, { answerPage: {} });
+  served = await serveHttp(server);
 });
 afterAll(async () => {
   await served?.close();

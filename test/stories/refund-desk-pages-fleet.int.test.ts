@@ -54,16 +54,15 @@ beforeAll(async () => {
     members.push(member);
     const desk = createRefundDesk({
       requestState: { keys: [KEY_A], replayGuard: member.fleet.replayStore, logger: { warn: () => {} } },
-    });
-    member.served = await serveHttp(desk, {
-      port: 0,
-      sessionFleet: member.fleet.sessions,
       answerPage: {
         backend: createRedisAnswerPageBackend(member.fleet.redis),
         formSecret: FORM_SECRET,
         publicOrigin: origin,
+        // The story's callers are anonymous: a 2026-07-28 client without elicitation gets its link only so.
+        anonymousLinksShareAnswers: true,
       },
     });
+    member.served = await serveHttp(desk, { port: 0, sessionFleet: member.fleet.sessions });
   }
   const upstreams = members.map(({ served }) => Number(served!.url.port));
   nginxDir = mkdtempSync(join(tmpdir(), 'mcp-resolve-nginx-'));

@@ -1,6 +1,6 @@
 /**
- * The refund desk's whole story through answer pages, in Chromium: `serveHttp` with `answerPage`
- * on, a real SDK client on each era, and a person who answers on the page the server hosts. A
+ * The refund desk's whole story through answer pages, in Chromium: a desk built with `answerPage`
+ * on, served by `serveHttp`, a real SDK client on each era, and a person who answers on the page the server hosts. A
  * client that declares only URL elicitation is sent to the page by a URL question (the test opens
  * it, answers there, then accepts the URL question); a client with no elicitation gets a tool
  * result with the link, and calling the tool again with the same arguments goes on.
@@ -20,7 +20,8 @@ const browser = useBrowser();
 let served: HttpServerHandle;
 
 beforeAll(async () => {
-  served = await serveHttp(createRefundDesk(), { answerPage: {} });
+  // The story's callers are anonymous: a 2026-07-28 client without elicitation gets its link only so.
+  served = await serveHttp(createRefundDesk({ answerPage: { anonymousLinksShareAnswers: true } }));
 });
 afterAll(async () => {
   await served?.close();

@@ -10,9 +10,6 @@ import { elicit, resolver } from 'mcp-resolve';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { createFormPages } from '../../src/answerPage/formPages.js';
-import { createAnswerPageStore } from '../../src/answerPage/store.js';
-import { ANSWER_PAGES } from '../../src/hosting/source.js';
 import { call, connect, ERAS, newServer, textOf } from '../resolvers/helpers.js';
 
 const ORIGIN = 'https://desk.example.com';
@@ -27,7 +24,9 @@ function deskServer(withPages: boolean) {
   const note = resolver({ name: 'note', args: { order_id: z.string() } }, ({ order_id }) =>
     elicit(`A note for ${order_id}?`, z.object({ note: z.string() })),
   );
-  const server = newServer()
+  // Anonymous in-process callers: the link reaches them only with anonymousLinksShareAnswers.
+  const answerPage = { path: '/p', publicOrigin: ORIGIN, anonymousLinksShareAnswers: true };
+  const server = newServer(withPages ? { answerPage } : {})
     .tool('refund', { input: { order_id: z.string() }, resolve: { approval } }, ({ approval: answer }) => {
       runs.body++;
       return answer.approve ? 'refunded' : 'kept';
@@ -36,8 +35,6 @@ function deskServer(withPages: boolean) {
       runs.body++;
       return answer.note;
     });
-  if (withPages)
-    server[ANSWER_PAGES](createFormPages({ store: createAnswerPageStore(), path: '/p', publicOrigin: ORIGIN }));
   return { server, runs };
 }
 

@@ -1,29 +1,25 @@
 /**
- * Form questions on clients that show no forms, with answer pages: the channel each client gets,
- * the URL question of a 2026-07-28 round and the page's answer read on the next round, the link
- * result and the retry that finds the answer, on both strategies (the round layer is faked here).
+ * Form questions on clients that show no forms, through the page channels: the URL question of a
+ * 2026-07-28 round and the page's answer read on the next round, the link result and the retry that
+ * finds the answer, on both strategies (the round layer is faked here).
  */
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { createFormPages } from '../../src/answerPage/formPages.js';
+import { pageLinkChannel, pageLinkError } from '../../src/answerPage/linkChannel.js';
+import { createFormPages, pageBindingOf } from '../../src/answerPage/pages.js';
+import type { AnswerPageStore } from '../../src/answerPage/store.js';
 import { createAnswerPageStore } from '../../src/answerPage/store.js';
+import { acceptedUrlAnswer, pageUrlChannel, pageUrlRequest } from '../../src/answerPage/urlChannel.js';
+import type { CallChannels } from '../../src/channels/channel.js';
 import type { ToolContext } from '../../src/context.js';
 import { ToolError } from '../../src/errors.js';
 import { Ledger } from '../../src/questions/ledger.js';
-import { elicit, sample } from '../../src/questions/markers.js';
-import type { CallPages } from '../../src/questions/pages.js';
-import {
-  acceptedUrlAnswer,
-  pageCallOf,
-  pageChannelOf,
-  pageLinkError,
-  pageUrlRequest,
-} from '../../src/questions/pages.js';
+import { elicit } from '../../src/questions/markers.js';
 import type { Question } from '../../src/questions/render.js';
 import { renderQuestion } from '../../src/questions/render.js';
-import { legacyStrategy, modernStrategy } from '../../src/questions/strategy.js';
+import { strategyFor } from '../../src/round/strategies.js';
 
 const CONFIRM = z.object({ amount: z.number().max(500).meta({ title: 'Amount' }) });
 
@@ -49,49 +45,71 @@ function context(era: 'modern' | 'legacy', declared: ClientCapabilities, inputRe
   } as unknown as ToolContext;
 }
 
+const CALLER = { principal: 'alice', target: 'refund', arguments: { order_id: 'ORD-1' } };
+
+/** The page channels over `store`, as a round of the call `CALLER` sees them. */
+function channelsOver(store: AnswerPageStore): CallChannels {
+  const pages = createFormPages({ store, path: '/mcp-resolve/answer' });
+  return { providers: [pageUrlChannel(pages), pageLinkChannel(pages, false)], caller: () => CALLER };
+}
+
 function hostPages() {
   const store = createAnswerPageStore();
-  const callPages: CallPages = {
-    pages: createFormPages({ store, path: '/mcp-resolve/answer' }),
-    call: { principal: 'alice', tool: 'refund', argumentsDigest: 'args-1' },
-  };
+  const channels = channelsOver(store);
   /** Answers the open page of `url` as the person would. */
   const answer = (url: string, response: Parameters<typeof store.submit>[1]) =>
     store.submit(new URL(url).pathname.split('/').pop()!, response);
-  return { store, callPages, answer };
+  return { store, channels, answer };
 }
 
-describe('pageChannelOf', () => {
-  it('sends form questions to the page only for clients that show no forms', () => {
-    const form = question();
-    expect(pageChannelOf({ elicitation: { form: {} } }, form)).toBeUndefined();
-    expect(pageChannelOf({ elicitation: {} }, form)).toBeUndefined();
-    expect(pageChannelOf({ elicitation: { form: {}, url: {} } }, form)).toBeUndefined();
-    expect(pageChannelOf(URL_ONLY, form)).toBe('url');
-    expect(pageChannelOf(NONE, form)).toBe('link');
-    expect(pageChannelOf(undefined, form)).toBe('link');
-    const ask = sample({ messages: [], maxTokens: 1 });
-    expect(pageChannelOf(NONE, { key: 's', label: 's', ask, rendered: renderQuestion(ask, 's') })).toBeUndefined();
-  });
+/** The 2026-07-28 strategy of a round over `ledger`. */
+function modernStrategy(ctx: ToolContext, ledger: Ledger, channels?: CallChannels) {
+  return strategyFor(ctx, { ledger, channels });
+}
 
-  it('keeps an inBandOnly form question off the page', () => {
-    expect(pageChannelOf(URL_ONLY, inBandOnly())).toBeUndefined();
-    expect(pageChannelOf(NONE, inBandOnly())).toBeUndefined();
-    expect(pageChannelOf(undefined, inBandOnly())).toBeUndefined();
+/** The 2025-11-25 strategy of a call. */
+function legacyStrategy(ctx: ToolContext, legacyTimeoutMs: number, channels?: CallChannels) {
+  return strategyFor(ctx, { ledger: Ledger.fresh(), legacyTimeoutMs, channels });
+}
+
+describe('pageBindingOf', () => {
+  it('binds a page to the principal, the tool, the canonical arguments, the question and a digest of the secret', () => {
+    const binding = pageBindingOf(CALLER, 'secret-1', question());
+    expect(binding).toEqual({
+      principal: 'alice',
+      tool: 'refund',
+      argumentsDigest: expect.stringMatching(/^[\w-]{43}$/),
+      questionDigest: question().rendered.digest,
+      secretDigest: expect.stringMatching(/^[\w-]{43}$/),
+    });
+    expect(JSON.stringify(binding)).not.toContain('secret-1');
+    const reordered = { ...CALLER, arguments: { b: 1, a: 'x' } };
+    expect(pageBindingOf(reordered, 'secret-1', question())).toEqual(
+      pageBindingOf({ ...CALLER, arguments: { a: 'x', b: 1 } }, 'secret-1', question()),
+    );
+    expect(pageBindingOf(CALLER, 'secret-2', question()).secretDigest).not.toBe(binding.secretDigest);
+    expect(pageBindingOf(CALLER, undefined, question())).not.toHaveProperty('secretDigest');
+    expect(pageBindingOf({ ...CALLER, arguments: undefined }, undefined, question()).argumentsDigest).toBe(
+      pageBindingOf({ ...CALLER, arguments: {} }, undefined, question()).argumentsDigest,
+    );
   });
 });
 
-describe('pageCallOf', () => {
-  it('binds a page to the principal, the tool and a digest of the canonical arguments', () => {
-    const call = pageCallOf({ target: 'refund', arguments: { b: 1, a: 'x' }, principal: 'alice' });
-    expect(call).toEqual({ principal: 'alice', tool: 'refund', argumentsDigest: expect.stringMatching(/^[\w-]{43}$/) });
-    expect(pageCallOf({ target: 'refund', arguments: { a: 'x', b: 1 }, principal: 'alice' })).toEqual(call);
-    expect(pageCallOf({ target: 'refund', arguments: { a: 'y', b: 1 }, principal: 'alice' }).argumentsDigest).not.toBe(
-      call.argumentsDigest,
-    );
-    expect(pageCallOf({ target: 'r', arguments: undefined, principal: undefined }).argumentsDigest).toBe(
-      pageCallOf({ target: 'r', arguments: {}, principal: undefined }).argumentsDigest,
-    );
+describe('two 2026-07-28 calls with the same arguments', () => {
+  it('get two pages, and an answer on one never reaches the other', async () => {
+    const { channels, answer } = hostPages();
+    const urlOf = async () => {
+      const end = await modernStrategy(context('modern', URL_ONLY), Ledger.fresh(), channels).end([question()]);
+      if (end.kind !== 'reply') return expect.fail('expected input_required');
+      const request = end.result.inputRequests?.confirm as { params: { url: string } };
+      return { url: request.params.url, carried: () => Ledger.decode(end.result.requestState!)! };
+    };
+    const victim = await urlOf();
+    const attacker = await urlOf();
+    expect(attacker.url).not.toBe(victim.url);
+    expect(await answer(attacker.url, { action: 'accept', content: { amount: 500 } })).toBe(true);
+    const accepted = context('modern', URL_ONLY, { confirm: { action: 'accept' } });
+    expect(await modernStrategy(accepted, victim.carried(), channels).recall(question(), false)).toBeUndefined();
   });
 });
 
@@ -121,8 +139,8 @@ describe('the page questions', () => {
 
 describe('a 2026-07-28 client that declares URL elicitation only', () => {
   it('is asked a URL question to the page, and the next round reads the page answer under the same key', async () => {
-    const { callPages, answer } = hostPages();
-    const first = modernStrategy(context('modern', URL_ONLY), Ledger.fresh(), callPages);
+    const { channels, answer } = hostPages();
+    const first = modernStrategy(context('modern', URL_ONLY), Ledger.fresh(), channels);
     expect(await first.recall(question(), true)).toBeUndefined();
     expect(() => first.admit(question())).not.toThrow();
     const end = await first.end([question()]);
@@ -134,37 +152,37 @@ describe('a 2026-07-28 client that declares URL elicitation only', () => {
     const carried = () => Ledger.decode(end.result.requestState!)!;
 
     // The client says the person went to the page, before they answered: asked again, same page.
-    const early = modernStrategy(context('modern', URL_ONLY, { confirm: { action: 'accept' } }), carried(), callPages);
+    const early = modernStrategy(context('modern', URL_ONLY, { confirm: { action: 'accept' } }), carried(), channels);
     expect(await early.recall(question(), false)).toBeUndefined();
 
     expect(await answer(url, { action: 'accept', content: { amount: 120 } })).toBe(true);
-    const next = modernStrategy(context('modern', URL_ONLY, { confirm: { action: 'accept' } }), carried(), callPages);
+    const next = modernStrategy(context('modern', URL_ONLY, { confirm: { action: 'accept' } }), carried(), channels);
     expect(await next.recall(question(), false)).toEqual({ action: 'accept', value: { amount: 120 } });
   });
 
   it('takes a decline of the URL question as the decline of the form question', async () => {
-    const { callPages } = hostPages();
-    const first = modernStrategy(context('modern', URL_ONLY), Ledger.fresh(), callPages);
+    const { channels } = hostPages();
+    const first = modernStrategy(context('modern', URL_ONLY), Ledger.fresh(), channels);
     const end = await first.end([question()]);
     if (end.kind !== 'reply') return expect.fail('expected input_required');
     const next = modernStrategy(
       context('modern', URL_ONLY, { confirm: { action: 'decline' } }),
       Ledger.decode(end.result.requestState!)!,
-      callPages,
+      channels,
     );
     expect(await next.recall(question(), false)).toEqual({ action: 'decline' });
   });
 });
 
 describe.each(['modern', 'legacy'] as const)('a %s client with no elicitation', (era) => {
-  const strategyOf = (callPages: CallPages) =>
+  const strategyOf = (channels: CallChannels) =>
     era === 'modern'
-      ? modernStrategy(context(era, NONE), Ledger.fresh(), callPages)
-      : legacyStrategy(context(era, NONE), 1_000, callPages);
+      ? modernStrategy(context(era, NONE), Ledger.fresh(), channels)
+      : legacyStrategy(context(era, NONE), 1_000, channels);
 
   it('gets the link as a tool result, and the same call again finds the answer, once', async () => {
-    const { callPages, answer } = hostPages();
-    const first = strategyOf(callPages);
+    const { channels, answer } = hostPages();
+    const first = strategyOf(channels);
     expect(await first.recall(question(), true)).toBeUndefined();
     expect(() => first.admit(question())).not.toThrow();
     const error = await first.end([question()]).then(
@@ -174,19 +192,16 @@ describe.each(['modern', 'legacy'] as const)('a %s client with no elicitation', 
     expect(error).toBeInstanceOf(ToolError);
     const url = /open it: (\S+)/.exec((error as Error).message)![1]!;
     expect(await answer(url, { action: 'accept', content: { amount: 80 } })).toBe(true);
-    expect(await strategyOf(callPages).recall(question(), true)).toEqual({ action: 'accept', value: { amount: 80 } });
-    expect(await strategyOf(callPages).recall(question(), true)).toBeUndefined();
+    expect(await strategyOf(channels).recall(question(), true)).toEqual({ action: 'accept', value: { amount: 80 } });
+    expect(await strategyOf(channels).recall(question(), true)).toBeUndefined();
   });
 
   it('asks again on a new page when the link expired before anyone answered it', async () => {
     let clock = Date.now();
     const store = createAnswerPageStore({ ttlMs: 60_000, now: () => clock });
-    const callPages: CallPages = {
-      pages: createFormPages({ store, path: '/mcp-resolve/answer' }),
-      call: { principal: 'alice', tool: 'refund', argumentsDigest: 'args-1' },
-    };
+    const channels = channelsOver(store);
     const linkOf = async (): Promise<string> => {
-      const error = await strategyOf(callPages)
+      const error = await strategyOf(channels)
         .end([question()])
         .catch((reason: unknown) => reason);
       return /open it: (\S+)/.exec((error as Error).message)![1]!;
@@ -196,25 +211,25 @@ describe.each(['modern', 'legacy'] as const)('a %s client with no elicitation', 
     const pageId = new URL(expired).pathname.split('/').pop()!;
     expect(await store.page(pageId)).toBeUndefined();
     expect(await store.submit(pageId, { action: 'accept', content: { amount: 80 } })).toBe(false);
-    expect(await strategyOf(callPages).recall(question(), true)).toBeUndefined();
+    expect(await strategyOf(channels).recall(question(), true)).toBeUndefined();
     const fresh = await linkOf();
     expect(fresh).not.toBe(expired);
     expect(
       await store.submit(new URL(fresh).pathname.split('/').pop()!, { action: 'accept', content: { amount: 80 } }),
     ).toBe(true);
-    expect(await strategyOf(callPages).recall(question(), true)).toEqual({ action: 'accept', value: { amount: 80 } });
+    expect(await strategyOf(channels).recall(question(), true)).toEqual({ action: 'accept', value: { amount: 80 } });
   });
 
   it("asks again on a new page when the author's check refuses the page's answer", async () => {
-    const { callPages, answer } = hostPages();
+    const { channels, answer } = hostPages();
     const strict = question(({ amount }) => (amount > 100 ? 'Over 100 needs a manager.' : undefined));
-    const error = await strategyOf(callPages)
+    const error = await strategyOf(channels)
       .end([strict])
       .catch((reason: unknown) => reason);
     const url = /open it: (\S+)/.exec((error as Error).message)![1]!;
     await answer(url, { action: 'accept', content: { amount: 120 } });
-    expect(await strategyOf(callPages).recall(strict, true)).toBeUndefined();
-    const again = await strategyOf(callPages)
+    expect(await strategyOf(channels).recall(strict, true)).toBeUndefined();
+    const again = await strategyOf(channels)
       .end([strict])
       .catch((reason: unknown) => reason);
     expect(/open it: (\S+)/.exec((again as Error).message)![1]).not.toBe(url);
@@ -226,12 +241,12 @@ describe('an inBandOnly question with answer pages', () => {
     ['URL-only', URL_ONLY],
     ['no-elicitation', NONE],
   ])('is refused with the -32021 capability error on a %s client, on both strategies', (_, declared) => {
-    const { callPages } = hostPages();
+    const { channels } = hostPages();
     const refused = /Client does not support elicitation \(form mode\), which resolver 'confirm'/;
-    expect(() => modernStrategy(context('modern', declared), Ledger.fresh(), callPages).admit(inBandOnly())).toThrow(
+    expect(() => modernStrategy(context('modern', declared), Ledger.fresh(), channels).admit(inBandOnly())).toThrow(
       refused,
     );
-    expect(() => legacyStrategy(context('legacy', declared), 1_000, callPages).admit(inBandOnly())).toThrow(refused);
+    expect(() => legacyStrategy(context('legacy', declared), 1_000, channels).admit(inBandOnly())).toThrow(refused);
   });
 });
 

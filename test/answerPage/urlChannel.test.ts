@@ -6,14 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { createFormPages } from '../../src/answerPage/formPages.js';
+import { createFormPages } from '../../src/answerPage/pages.js';
 import { createAnswerPageStore } from '../../src/answerPage/store.js';
+import { pageUrlChannel } from '../../src/answerPage/urlChannel.js';
+import type { InBandChannel } from '../../src/channels/channel.js';
 import type { ToolContext } from '../../src/context.js';
 import { elicitationCompleter } from '../../src/context.js';
 import { ToolError } from '../../src/errors.js';
 import { elicit } from '../../src/questions/markers.js';
-import { pushPageQuestion } from '../../src/questions/pagePush.js';
-import type { CallPages } from '../../src/questions/pages.js';
 import { renderQuestion } from '../../src/questions/render.js';
 
 const ask = elicit('Refund ORD-1?', z.object({ amount: z.number() }));
@@ -21,10 +21,7 @@ const QUESTION = { key: 'confirm', label: 'confirm', ask, rendered: renderQuesti
 
 function setup(consent: 'accept' | 'decline', onPushed: (url: string) => void = () => undefined) {
   const store = createAnswerPageStore();
-  const callPages: CallPages = {
-    pages: createFormPages({ store, path: '/mcp-resolve/answer' }),
-    call: { principal: undefined, tool: 'refund', argumentsDigest: 'args' },
-  };
+  const pages = createFormPages({ store, path: '/mcp-resolve/answer' });
   const pushed: Array<{ method: string; params: Record<string, unknown> }> = [];
   const completed: string[] = [];
   const ctx = {
@@ -43,14 +40,22 @@ function setup(consent: 'accept' | 'decline', onPushed: (url: string) => void = 
   } as unknown as ToolContext;
   const answer = (url: string, content: Record<string, unknown>) =>
     store.submit(new URL(url).pathname.split('/').pop()!, { action: 'accept', content });
-  return { ctx, callPages, pushed, completed, answer };
+  /** The page-by-URL channel of a call on `ctx` whose pushes wait `timeoutMs`. */
+  const channel = (timeoutMs: number) =>
+    pageUrlChannel(pages).open({
+      ctx,
+      caller: () => ({ principal: undefined, target: 'refund', arguments: {} }),
+      secret: () => 'call-secret',
+      legacyTimeoutMs: timeoutMs,
+    }) as InBandChannel;
+  return { channel, pushed, completed, answer };
 }
 
-describe('pushPageQuestion', () => {
+describe('the page by URL on 2025-11-25', () => {
   it('pushes a URL question to the page, waits for its answer, and reports the elicitation complete', async () => {
     let pageUrl = '';
-    const { ctx, callPages, pushed, completed, answer } = setup('accept', (url) => (pageUrl = url));
-    const outcome = pushPageQuestion(ctx, QUESTION, callPages, 5_000);
+    const { channel, pushed, completed, answer } = setup('accept', (url) => (pageUrl = url));
+    const outcome = channel(5_000).push(QUESTION);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(pushed).toHaveLength(1);
     expect(pushed[0]).toMatchObject({
@@ -64,15 +69,15 @@ describe('pushPageQuestion', () => {
   });
 
   it('returns a declined URL question as the decline, without waiting', async () => {
-    const { ctx, callPages, completed } = setup('decline');
-    expect(await pushPageQuestion(ctx, QUESTION, callPages, 5_000)).toEqual({ action: 'decline' });
+    const { channel, completed } = setup('decline');
+    expect(await channel(5_000).push(QUESTION)).toEqual({ action: 'decline' });
     expect(completed).toEqual([]);
   });
 
   it('fails the call when the person never answers on the page', async () => {
-    const { ctx, callPages } = setup('accept');
-    await expect(pushPageQuestion(ctx, QUESTION, callPages, 600)).rejects.toThrow(ToolError);
-    await expect(pushPageQuestion(ctx, QUESTION, callPages, 10)).rejects.toThrow(
+    const { channel } = setup('accept');
+    await expect(channel(600).push(QUESTION)).rejects.toThrow(ToolError);
+    await expect(channel(10).push(QUESTION)).rejects.toThrow(
       "Resolver 'confirm': the person did not answer on the page within 10 ms.",
     );
   });

@@ -1,0 +1,82 @@
+/**
+ * The page by link: the channel of a form question on a client without elicitation. The call ends
+ * with a tool result carrying the link, in words a model passes on; the person answers on the page,
+ * and calling the tool again with the same arguments finds the answer. That later call is a new call
+ * with no state, so the page is bound to what it still shares with the first: the session id on
+ * 2025-11-25, else the authenticated principal. An anonymous 2026-07-28 caller holds neither, so the
+ * question fails as it would without pages (-32021), unless the server accepts that callers making
+ * the same call share answers (`anonymousLinksShareAnswers`).
+ */
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
+
+import type { AskingCall, ChannelProvider, OutOfBandChannel } from '../channels/channel.js';
+import { ToolError } from '../errors.js';
+import { assertCapability } from '../questions/capabilities.js';
+import type { ElicitationResult } from '../questions/markers.js';
+import { RejectedAnswer, readAnswerTo } from '../questions/read.js';
+import type { Question } from '../questions/render.js';
+import { checkedUrl } from '../questions/urlQuestion.js';
+import type { FormPages } from './pages.js';
+import { formMessageOf, pageBindingOf } from './pages.js';
+import type { PageAnswer } from './store.js';
+
+/**
+ * The tool result that hands the person the link (an `isError` result, never a protocol error): in
+ * words a model passes on, to open the page, answer, then ask to try again.
+ */
+export function pageLinkError(question: Question, url: string): ToolError {
+  return new ToolError(
+    `Before this can go on, the person must answer a question on a web page. Show them this link and ask them to open it: ${checkedUrl(url)}\n` +
+      `The question: ${formMessageOf(question)}\n` +
+      'Once they have answered there, call this tool again with the same arguments to continue.',
+  );
+}
+
+/** Why an anonymous call gets no link, appended to the -32021 message. */
+const ANONYMOUS_LINKS =
+  'This server sends an answer-page link to a client without elicitation only for an authenticated caller: ' +
+  'a link answered between two calls would otherwise be found by anyone making the same call. Authenticate ' +
+  'callers, or set the answerPage option anonymousLinksShareAnswers: true to accept that risk.';
+
+/** The page by link over `pages`; `shareAnonymous`: anonymous callers making the same call share its page. */
+export function pageLinkChannel(pages: FormPages, shareAnonymous: boolean): ChannelProvider {
+  return {
+    serves: (declared: ClientCapabilities | undefined) => declared?.elicitation === undefined,
+    open: (call) => linkChannel(call, pages, shareAnonymous),
+  };
+}
+
+function linkChannel(call: AskingCall, pages: FormPages, shareAnonymous: boolean): OutOfBandChannel {
+  const { ctx } = call;
+  // What the call made again still holds: its 2025-11-25 session (the same client).
+  const session = ctx.era === 'legacy' ? ctx.sessionId : undefined;
+  const bindingOf = (question: Question) => pageBindingOf(call.caller(), session, question);
+  /** Answers this round took from pages: put back when it asks another question on a page, so the call after finds them all. */
+  const taken: Array<{ readonly question: Question; readonly answer: PageAnswer }> = [];
+  return {
+    way: 'out-of-band',
+    admit(question) {
+      if (session !== undefined || shareAnonymous || call.caller().principal !== undefined) return;
+      assertCapability(ctx.clientCapabilities, question.rendered, question.label, ANONYMOUS_LINKS);
+    },
+    async recall(question): Promise<ElicitationResult<unknown> | undefined> {
+      const answer = await pages.take(bindingOf(question));
+      if (answer === undefined) return undefined;
+      let read: ElicitationResult<unknown>;
+      try {
+        read = await readAnswerTo(question, answer);
+      } catch (error) {
+        // The author's check refused it: asked again on a new page (the answer was single use).
+        if (error instanceof RejectedAnswer) return undefined;
+        throw error;
+      }
+      taken.push({ question, answer });
+      return read;
+    },
+    async handOff(question) {
+      const url = await pages.open(bindingOf(question), question, ctx.http?.req?.url);
+      for (const done of taken.splice(0)) await pages.keep(bindingOf(done.question), done.question, done.answer);
+      return pageLinkError(question, url);
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * The answer pages of a server, as its page channels use them: a page is opened in the store for
+ * the caller and question that asked, bound to them ({@link pageBindingOf}); its link is absolute,
+ * on the configured public origin or the origin the MCP request came in on.
+ */
+import canonicalize from 'canonicalize';
+
+import type { Caller } from '../channels/channel.js';
+import { ToolError } from '../errors.js';
+import type { Question } from '../questions/render.js';
+import { utf8 } from '../state/bytes.js';
+import { defaultPrimitives } from '../state/primitives.js';
+import { answerPagePath } from './handler.js';
+import type { AnswerPageBinding, AnswerPageQuestion, AnswerPageStore, PageAnswer } from './store.js';
+
+const digests = defaultPrimitives();
+
+function pageDigest(text: string): string {
+  return digests.encodeBase64url(digests.sha256([utf8(text)]));
+}
+
+/**
+ * The binding of the page asking `question` for `caller`: its principal, its tool, the SHA-256 of
+ * its arguments in RFC 8785 canonical form (absent: `{}`), the question's digest, and the digest of
+ * `secret` — what only the asking caller holds (a per-call random value, a session id), so no other
+ * caller making the same call finds the page or its answer. No `secret`: the principal alone binds it.
+ */
+export function pageBindingOf(caller: Caller, secret: string | undefined, question: Question): AnswerPageBinding {
+  return {
+    principal: caller.principal,
+    tool: caller.target,
+    argumentsDigest: pageDigest(canonicalize(caller.arguments ?? {}) ?? '{}'),
+    questionDigest: question.rendered.digest,
+    ...(secret !== undefined && { secretDigest: pageDigest(`mcp-resolve answer page\n${secret}`) }),
+  };
+}
+
+/** The message of a form question. */
+export function formMessageOf(question: Question): string {
+  const { request } = question.rendered;
+  return request.method === 'elicitation/create' ? request.params.message : '';
+}
+
+/** What a page shows for `question`: its message and its wire `requestedSchema`. */
+function pageQuestionOf(question: Question): AnswerPageQuestion {
+  const { request } = question.rendered;
+  const requestedSchema =
+    request.method === 'elicitation/create' && 'requestedSchema' in request.params
+      ? request.params.requestedSchema
+      : {};
+  return { message: formMessageOf(question), requestedSchema };
+}
+
+/** A server's answer pages, as its channels use them. */
+export interface FormPages {
+  /** The absolute URL of the page asking `question` under `binding` (the same page until it is answered); `requestUrl` gives the origin when none is configured. */
+  open(binding: AnswerPageBinding, question: Question, requestUrl: string | undefined): Promise<string>;
+  /** The answer given on the page of `binding`, once, as an in-band client sends it; `undefined` when none yet. */
+  take(binding: AnswerPageBinding): Promise<PageAnswer | undefined>;
+  /** Puts a taken `answer` back on the page of `binding` (the call went on to ask another question on a page). */
+  keep(binding: AnswerPageBinding, question: Question, answer: PageAnswer): Promise<void>;
+}
+
+/** Options of {@link createFormPages}. */
+export interface FormPagesOptions {
+  readonly store: AnswerPageStore;
+  /** The path pages are served under (the handler's). */
+  readonly path: string;
+  /** The origin of the links (`https://mcp.example.com`); absent, the origin of the request that asked. */
+  readonly publicOrigin?: string | undefined;
+}
+
+/** The {@link FormPages} over `options.store`. */
+export function createFormPages(options: FormPagesOptions): FormPages {
+  const { store, path, publicOrigin } = options;
+  return {
+    async open(binding, question, requestUrl) {
+      const origin = publicOrigin ?? (requestUrl === undefined ? undefined : new URL(requestUrl).origin);
+      if (origin === undefined) {
+        throw new ToolError(
+          `Resolver '${question.label}': the answer page has no address to link to (no public origin is configured, and this request has no URL). Set the answerPage option's publicOrigin.`,
+        );
+      }
+      const page = await store.open(binding, pageQuestionOf(question));
+      return new URL(answerPagePath(page.pageId, path), origin).href;
+    },
+    take: (binding) => store.take(binding),
+    async keep(binding, question, answer) {
+      const page = await store.open(binding, pageQuestionOf(question));
+      await store.submit(page.pageId, answer);
+    },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * The page by URL: the channel of a form question on a client that declares URL elicitation but
+ * shows no forms. A URL question to the page goes on the wire under the form question's key; an
+ * accepted URL question stands for the page's answer (none yet: the question is asked again, with
+ * the same page). On 2025-11-25 the URL question is pushed and the call waits in process for the
+ * page's answer, then reports the elicitation complete. The page is bound to the call's secret
+ * (sealed in its `requestState`, its task id, or held in process), so no other call finds it.
+ */
+import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/server';
+
+import type { AskingCall, ChannelProvider, InBandChannel } from '../channels/channel.js';
+import { elicitationCompleter, type ToolContext } from '../context.js';
+import { ToolError } from '../errors.js';
+import { assertBackChannel } from '../questions/capabilities.js';
+import type { ElicitationResult } from '../questions/markers.js';
+import { elicitUrl } from '../questions/markers.js';
+import { pushQuestion } from '../questions/push.js';
+import { RejectedAnswer, readAnswerTo } from '../questions/read.js';
+import { attemptsOf } from '../questions/reask.js';
+import type { Question } from '../questions/render.js';
+import { renderQuestion } from '../questions/render.js';
+import { checkedUrl, newElicitationSeed } from '../questions/urlQuestion.js';
+import type { FormPages } from './pages.js';
+import { formMessageOf, pageBindingOf } from './pages.js';
+import type { AnswerPageBinding } from './store.js';
+
+/** How often a waiting 2025-11-25 call looks for the page's answer, in ms. */
+export const PAGE_POLL_MS = 500;
+
+/** The URL question that sends the person to the page of form question `question`. */
+export function pageUrlRequest(question: Question, url: string, elicitationId: string): InputRequest {
+  return {
+    method: 'elicitation/create',
+    params: { mode: 'url', message: formMessageOf(question), url: checkedUrl(url), elicitationId },
+  };
+}
+
+/** Whether a URL answer from the client lets the page's answer be read (the person agreed to go there). */
+export function acceptedUrlAnswer(response: unknown): boolean {
+  return typeof response === 'object' && response !== null && (response as { action?: unknown }).action === 'accept';
+}
+
+/** The page's answer, once given, or `undefined` when `timeoutMs` passed or the call was cancelled first. */
+async function awaitedAnswer(ctx: ToolContext, pages: FormPages, binding: AnswerPageBinding, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await pages.take(binding);
+    if (answer !== undefined) return answer;
+    if (ctx.mcpReq.signal.aborted || Date.now() + PAGE_POLL_MS > deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, PAGE_POLL_MS));
+  }
+}
+
+/** 2025-11-25: pushes a URL question to the page of `question`, waits for the page's answer and reads it as in-band. */
+async function pushToPage(
+  call: AskingCall,
+  pages: FormPages,
+  binding: AnswerPageBinding,
+  question: Question,
+): Promise<ElicitationResult<unknown>> {
+  const { ctx, legacyTimeoutMs: timeoutMs } = call;
+  const attempts = attemptsOf(question.ask);
+  for (let attempt = 1; ; attempt++) {
+    const url = await pages.open(binding, question, ctx.http?.req?.url);
+    const elicitationId = newElicitationSeed();
+    const ask = elicitUrl(formMessageOf(question), url, { elicitationId });
+    const consent = await pushQuestion(
+      ctx,
+      { ...question, ask, rendered: renderQuestion(ask, question.label) },
+      timeoutMs,
+    );
+    if (consent.action !== 'accept') return consent;
+    const answer = await awaitedAnswer(ctx, pages, binding, timeoutMs);
+    if (answer === undefined) {
+      throw new ToolError(
+        `Resolver '${question.label}': the person did not answer on the page within ${timeoutMs} ms.`,
+      );
+    }
+    await ctx[elicitationCompleter]?.(elicitationId)().catch(() => undefined);
+    try {
+      return await readAnswerTo(question, answer);
+    } catch (error) {
+      if (!(error instanceof RejectedAnswer) || attempt >= attempts) throw error;
+    }
+  }
+}
+
+/** The page by URL over `pages`. */
+export function pageUrlChannel(pages: FormPages): ChannelProvider {
+  return {
+    serves: (declared: ClientCapabilities | undefined) => declared?.elicitation?.url !== undefined,
+    open(call): InBandChannel {
+      const bindingOf = (question: Question) => pageBindingOf(call.caller(), call.secret(), question);
+      return {
+        way: 'in-band',
+        admit(question) {
+          if (call.ctx.era === 'legacy') assertBackChannel(call.ctx.clientCapabilities, question.label);
+        },
+        // 2026-07-28 carries no elicitation id.
+        request: async (question) =>
+          pageUrlRequest(question, await pages.open(bindingOf(question), question, call.ctx.http?.req?.url), ''),
+        answer: async (question, response) =>
+          acceptedUrlAnswer(response) ? pages.take(bindingOf(question)) : response,
+        push: (question) => pushToPage(call, pages, bindingOf(question), question),
+      };
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * Channels: how a question reaches a person. A round's strategy (2026-07-28 `input_required`,
+ * 2025-11-25 push, a task parked in `input_required`) asks each question through the channel chosen
+ * for it (`chooseChannels`, choice.ts) and never knows which one it is. A channel either asks *in
+ * band* — it gives the request to put on the wire under the question's key (the question itself, or
+ * one that stands for it) and turns the client's response into the answer to read — or *out of
+ * band* — it recalls an answer given elsewhere for this call and, while there is none, ends the call
+ * with a tool result that tells the model how the person answers.
+ *
+ * The server's channels beyond in-band are registered in one place (`serverChannels.ts`), each a
+ * {@link ChannelProvider}, in priority order; a channel that serves pages to a browser adds its
+ * {@link HttpRoute}, which HTTP hosting serves beside the MCP endpoint.
+ */
+import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/server';
+
+import { callChannels, type ToolContext } from '../context.js';
+import type { ToolError } from '../errors.js';
+import type { ElicitationResult } from '../questions/markers.js';
+import type { Question } from '../questions/render.js';
+
+/** A channel that asks on the wire: the strategy sends what it gives and reads what it maps. */
+export interface InBandChannel {
+  readonly way: 'in-band';
+  /** Throws the protocol error (-32021, or no back channel) when `question` cannot be asked this way; nothing is sent. */
+  admit(question: Question): void;
+  /** What goes on the wire under `question.key`, given the `request` the strategy would send for it. */
+  request(question: Question, request: InputRequest): Promise<InputRequest>;
+  /**
+   * The answer to read for `question` from the client's `response` to that request: the response
+   * itself, or the answer it stands for; `undefined` while there is none (the question is asked again).
+   */
+  answer(question: Question, response: unknown): Promise<unknown>;
+  /** 2025-11-25: pushes `question` on the call's connection and returns its answer, read as in-band. */
+  push(question: Question): Promise<ElicitationResult<unknown>>;
+}
+
+/** A channel that asks off the wire: the person answers elsewhere, then the call is made again. */
+export interface OutOfBandChannel {
+  readonly way: 'out-of-band';
+  /** Throws the protocol error when `question` cannot be asked this way for this call; nothing is sent. */
+  admit(question: Question): void;
+  /** The answer given elsewhere for this call's `question`, read as an in-band one; `undefined` when none yet. */
+  recall(question: Question): Promise<ElicitationResult<unknown> | undefined>;
+  /** The tool result (an `isError` result) that ends the call, telling the model how the person answers `question`. */
+  handOff(question: Question): Promise<ToolError>;
+}
+
+/** How one question reaches a person. */
+export type Channel = InBandChannel | OutOfBandChannel;
+
+/** Who asks and for what: what an answer given elsewhere is bound to. */
+export interface Caller {
+  /** The authenticated principal (`undefined`: an anonymous server). */
+  readonly principal: string | undefined;
+  /** The tool (or prompt) that asks. */
+  readonly target: string;
+  /** Its arguments as received (absent counts as `{}`). */
+  readonly arguments: unknown;
+}
+
+/** What a channel knows of the call that asks through it, on one round. */
+export interface AskingCall {
+  readonly ctx: ToolContext;
+  /** Who asks and for what. */
+  caller(): Caller;
+  /**
+   * A random value only this call holds, the same on each of its rounds: sealed in its
+   * `requestState` (2026-07-28), its task's id, or held in process (2025-11-25, one round per call).
+   */
+  secret(): string;
+  /** How long a 2025-11-25 push waits for the person, in ms. */
+  readonly legacyTimeoutMs: number;
+}
+
+/** A channel the server is configured with, beyond in-band. */
+export interface ChannelProvider {
+  /** Whether it reaches the person behind a client that declared `declared` (asked only when that client shows no forms). */
+  serves(declared: ClientCapabilities | undefined): boolean;
+  /** The channel for one round of `call`. */
+  open(call: AskingCall): Channel;
+}
+
+/** A route a channel serves over HTTP beside the MCP endpoint (a page a person opens in a browser). */
+export interface HttpRoute {
+  /** Whether `request` is for this route. */
+  owns(request: Request): boolean;
+  /** Serves a request it owns (behind the host's Host check; a browser's `Origin: null` is let through). */
+  serve(request: Request): Promise<Response>;
+}
+
+/** The channels a server is configured with beyond in-band, and the HTTP routes they serve. */
+export interface ServerChannels {
+  /** In priority order: the first that serves a client without forms carries its form questions. */
+  readonly providers: readonly ChannelProvider[];
+  readonly httpRoutes: readonly HttpRoute[];
+}
+
+/** A round's view of the server's channels, on its context (`callChannels`). */
+export interface CallChannels {
+  readonly providers: readonly ChannelProvider[];
+  /** Who asks and for what on this round. */
+  caller(): Caller;
+}
+
+/** A {@link ToolContext} as the round builds it: with the call's channels when the server has any beyond in-band. */
+export type ChannelContext = ToolContext & { readonly [callChannels]?: CallChannels };
+
+/** The call's channels on `ctx` (see `callChannels` in context.ts), for a handler that builds its own strategy. */
+export function callChannelsOf(ctx: ToolContext): CallChannels | undefined {
+  return (ctx as ChannelContext)[callChannels];
+}

@@ -1,0 +1,137 @@
+/**
+ * The strategies of the two eras: how a round of a call gets its questions answered on 2026-07-28
+ * (answers come from the ledger and the round's `inputResponses`; a round waiting on questions
+ * ends with `input_required`) and on 2025-11-25 (questions are pushed one by one, in process).
+ * Each question goes through its channel (`channels/choice.ts`); neither strategy knows which.
+ */
+import { inputRequired, type InputRequest } from '@modelcontextprotocol/server';
+
+import { answerLimit, requestTrace, type ToolContext } from '../context.js';
+import type { CallChannels } from '../channels/channel.js';
+import { chooseChannels, type ChannelChoice } from '../channels/choice.js';
+import { assertAnswerSize, DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
+import type { Ledger } from '../questions/ledger.js';
+import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
+import { questionKind } from '../questions/questionKind.js';
+import { identified, onModernWire } from '../questions/render.js';
+import type { Answer, RoundStrategy } from '../questions/strategy.js';
+import { newElicitationSeed } from '../questions/urlQuestion.js';
+import { setOwn } from '../ownKeys.js';
+
+/** The largest answer the server accepts on this request (`maxAnswerBytes`). */
+export function limitOf(ctx: ToolContext): number {
+  return ctx[answerLimit] ?? DEFAULT_MAX_ANSWER_BYTES;
+}
+
+/** `responses` with `answer` read under `key` instead of what the client sent (`undefined`: left out). */
+function withAnswer(
+  responses: Readonly<Record<string, unknown>>,
+  key: string,
+  answer: unknown,
+): Readonly<Record<string, unknown>> {
+  if (answer === responses[key]) return responses;
+  const replaced: Record<string, unknown> = {};
+  for (const [other, value] of Object.entries(responses)) if (other !== key) setOwn(replaced, other, value);
+  if (answer !== undefined) setOwn(replaced, key, answer);
+  return replaced;
+}
+
+/** Modern (2026-07-28): answers come from the ledger and this round's `inputResponses`; a round ends with `input_required`. */
+export function modernStrategy(ctx: ToolContext, ledger: Ledger, channelOf: ChannelChoice): RoundStrategy {
+  const trace = ctx[requestTrace];
+  return {
+    async recall(asked, unprompted) {
+      // A URL question's default id comes from the call's seed, carried in the sealed state.
+      const question = identified(asked, () => ledger.elicitationSeed());
+      const channel = channelOf(question);
+      let responses = ctx.mcpReq.inputResponses;
+      const answered = responses !== undefined && Object.hasOwn(responses, question.key);
+      if (answered) assertAnswerSize(`Resolver '${question.label}'`, responses![question.key], limitOf(ctx));
+      if (channel.way === 'out-of-band') return channel.recall(question);
+      if (answered)
+        responses = withAnswer(responses!, question.key, await channel.answer(question, responses![question.key]));
+      const outcome = await ledger.recall(question, responses, unprompted);
+      if (
+        trace !== undefined &&
+        outcome !== undefined &&
+        responses !== undefined &&
+        Object.hasOwn(responses, question.key)
+      )
+        trace.answered(question.key, questionKind(question.ask), outcome.action);
+      return outcome;
+    },
+    admit(question) {
+      channelOf(question).admit(question);
+    },
+    async end(pending) {
+      const inputRequests: Record<string, InputRequest> = {};
+      for (const asked of pending) {
+        // Mints the seed now, so the id the answer reads next round is this call's.
+        const question = identified(asked, () => ledger.elicitationSeed());
+        const channel = channelOf(question);
+        if (channel.way === 'out-of-band') throw await channel.handOff(question);
+        inputRequests[question.key] = onModernWire(await channel.request(question, ledger.ask(question)));
+        trace?.asked(question.key, questionKind(question.ask), ledger.attempt(question.key));
+      }
+      return { kind: 'reply', result: inputRequired({ inputRequests, requestState: ledger.encode() }) };
+    },
+  };
+}
+
+/**
+ * Legacy (2025-11-25): nothing is known in advance; a round's questions are pushed one by one, in
+ * order, and a decline that ends the call stops them (modern sends them together, before any answer).
+ * One legacy call is one round: `seed` is its own random value (URL questions' default ids).
+ */
+export function legacyStrategy(seed: () => string, channelOf: ChannelChoice): RoundStrategy {
+  return {
+    async recall(question) {
+      const channel = channelOf(question);
+      return channel.way === 'out-of-band' ? channel.recall(question) : undefined;
+    },
+    admit(question) {
+      channelOf(question).admit(question);
+    },
+    async end(pending) {
+      const answers: Answer[] = [];
+      for (const asked of pending) {
+        const question = identified(asked, seed);
+        const channel = channelOf(question);
+        if (channel.way === 'out-of-band') throw await channel.handOff(question);
+        const outcome = channel.push(question);
+        answers.push({ question, outcome });
+        // A failed push, or a decline that ends the call, ends the round: later questions are not sent.
+        const goOn = await outcome.then(
+          (answer) => answer.action === 'accept' || question.declineEndsCall !== true,
+          () => false,
+        );
+        if (!goOn) break;
+      }
+      return { kind: 'answered', answers };
+    },
+  };
+}
+
+/** Options of {@link strategyFor}. */
+export interface StrategyOptions {
+  /** The call's ledger (modern rounds read and write it). */
+  readonly ledger: Ledger;
+  /** How long a legacy push waits for the human, in ms. */
+  readonly legacyTimeoutMs?: number;
+  /** The call's channels beyond in-band, when the server has any (see `channels/`). */
+  readonly channels?: CallChannels | undefined;
+}
+
+/** The strategy for the era of `ctx`. */
+export function strategyFor(ctx: ToolContext, options: StrategyOptions): RoundStrategy {
+  const legacyTimeoutMs = options.legacyTimeoutMs ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS;
+  const { ledger, channels } = options;
+  if (ctx.era === 'modern') {
+    // The call's secret is the ledger's seed: random per call, sealed in its requestState.
+    const secret = () => ledger.elicitationSeed();
+    return modernStrategy(ctx, ledger, chooseChannels({ ctx, secret, legacyTimeoutMs }, channels));
+  }
+  let seed: string | undefined;
+  const secret = (): string => (seed ??= newElicitationSeed());
+  return legacyStrategy(secret, chooseChannels({ ctx, secret, legacyTimeoutMs }, channels));
+}
