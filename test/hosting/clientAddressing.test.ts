@@ -155,7 +155,7 @@ describe('whom a session counts against without clientAddress', () => {
 
   it('malformed forwarding headers: the same decision, no failure', async () => {
     const handler = handlerWith({ maxLegacySessionsPerClient: 1, onerror: () => {} });
-    const malformed = [
+    const malformed: Record<string, string>[] = [
       { forwarded: 'for="[::1' },
       { 'x-forwarded-for': ' ,,, ;;; ' },
       { 'x-real-ip': 'x'.repeat(8_000) },
