@@ -6,7 +6,6 @@
 
 import { request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 
 export const ACCEPT = 'application/json, text/event-stream';
 
@@ -153,7 +152,9 @@ export function rawRequest(
  * A `fetch` over `node:http` whose connections leave from `localAddress` (`127.0.1.7`: another
  * client on loopback, as a server or a proxy sees it), streaming the response body (SSE included).
  */
-export function fetchFrom(localAddress: string): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
+export function fetchFrom(
+  localAddress: string,
+): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
   return async (input, init) => {
     const request = new Request(input, init);
     const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
@@ -166,7 +167,7 @@ export function fetchFrom(localAddress: string): (input: string | URL | Request,
           for (const [name, value] of Object.entries(res.headers))
             for (const one of [value ?? []].flat()) headers.append(name, one);
           const status = res.statusCode ?? 0;
-          const stream = Readable.toWeb(res) as NodeReadableStream<Uint8Array> as ReadableStream<Uint8Array>;
+          const stream = Readable.toWeb(res) as ReadableStream<Uint8Array>;
           resolve(new Response(status === 204 || status === 304 ? null : stream, { status, headers }));
         },
       );

@@ -75,7 +75,9 @@ export function isProxyAddress(address: string): boolean {
   if (v4 !== null) {
     const [a, b] = [Number(v4[1]), Number(v4[2])];
     if (v4.slice(1).some((octet) => Number(octet) > 255)) return false;
-    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
+    return (
+      a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254)
+    );
   }
   if (!/^[0-9a-f:]+$/.test(bare) || !bare.includes(':')) return false;
   if (bare === '::1') return true;

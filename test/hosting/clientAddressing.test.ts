@@ -137,7 +137,9 @@ describe('whom a session counts against without clientAddress', () => {
       'x-real-ip': `192.168.0.${index}`,
       forwarded: `for=10.0.0.${index}`,
     });
-    expect(await initializeStatuses(3, (index) => from(handler, '203.0.113.7', forged(index)))).toEqual([200, 200, 429]);
+    expect(await initializeStatuses(3, (index) => from(handler, '203.0.113.7', forged(index)))).toEqual([
+      200, 200, 429,
+    ]);
     expect(await initializeStatuses(1, () => from(handler, '203.0.113.8', forged(9)))).toEqual([200]);
   });
 
@@ -193,9 +195,9 @@ describe('the clientAddress option', () => {
       },
     });
     const viaProxy = (client: string) => from(handler, '127.0.0.1', { 'x-real-ip': client });
-    expect(await initializeStatuses(3, (index) => viaProxy(['198.51.100.1', '198.51.100.2', '198.51.100.1'][index]!))).toEqual([
-      200, 200, 429,
-    ]);
+    expect(
+      await initializeStatuses(3, (index) => viaProxy(['198.51.100.1', '198.51.100.2', '198.51.100.1'][index]!)),
+    ).toEqual([200, 200, 429]);
     // Straight to the server, the header is not read: the socket address counts.
     const direct = () => from(handler, '203.0.113.7', { 'x-real-ip': crypto.randomUUID() });
     expect(await initializeStatuses(2, direct)).toEqual([200, 429]);
@@ -204,11 +206,13 @@ describe('the clientAddress option', () => {
 
   it('answering null or an empty string: the socket address counts, even behind a proxy', async () => {
     const handler = handlerWith({ maxLegacySessionsPerClient: 1, clientAddress: () => null });
-    expect(await initializeStatuses(2, () => from(handler, '127.0.0.1', { 'x-forwarded-for': '198.51.100.7' }))).toEqual([
+    expect(
+      await initializeStatuses(2, () => from(handler, '127.0.0.1', { 'x-forwarded-for': '198.51.100.7' })),
+    ).toEqual([200, 429]);
+    const empty = handlerWith({ maxLegacySessionsPerClient: 1, clientAddress: () => '' });
+    expect(await initializeStatuses(2, () => from(empty, '127.0.0.1', { 'x-real-ip': '198.51.100.7' }))).toEqual([
       200, 429,
     ]);
-    const empty = handlerWith({ maxLegacySessionsPerClient: 1, clientAddress: () => '' });
-    expect(await initializeStatuses(2, () => from(empty, '127.0.0.1', { 'x-real-ip': '198.51.100.7' }))).toEqual([200, 429]);
   });
 });
 

@@ -123,7 +123,8 @@ describe('serveHttp deadlines and connection cap', () => {
   it('counts a session with a forwarding header from a loopback socket (a proxy) against no client', async () => {
     const handle = await serve({ maxLegacySessionsPerClient: 1, onerror: () => {} });
     const viaProxy = { url: handle.url, headers: { 'x-forwarded-for': '203.0.113.7' } };
-    for (let index = 0; index < 3; index++) await expect(openLegacySession(viaProxy)).resolves.toEqual(expect.any(String));
+    for (let index = 0; index < 3; index++)
+      await expect(openLegacySession(viaProxy)).resolves.toEqual(expect.any(String));
   });
 
   it('hands clientAddress the socket address', async () => {
