@@ -2,6 +2,7 @@
 import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 
 import { principalFrom } from '../state/binding.js';
+import { bareAddress } from './addresses.js';
 import type { LegacyClient } from './clientAddressing.js';
 
 /** What {@link clientOf} reads of a request's options: its `authInfo`, and the client's address or proxy. */
@@ -29,11 +30,7 @@ export async function clientOf(requestOptions: ClientRequestOptions): Promise<st
 
 /** An IPv4 address as it is (also when IPv4-mapped); an IPv6 address by its first four groups (its /64 network). */
 export function addressBucket(address: string): string {
-  const bare = address
-    .trim()
-    .replace(/^\[|\]$/g, '')
-    .replace(/%.*$/, '')
-    .toLowerCase();
+  const bare = bareAddress(address);
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
   if (mapped !== null) return mapped[1] ?? bare;
   if (!bare.includes(':')) return bare;
