@@ -12,7 +12,7 @@
  * session's transport), sessionFleetLink.ts (relays and notifications across the fleet),
  * sessionLocator.ts (a local copy recreated from the shared record), sessionAdmission.ts (the
  * session limits), keptInitialize.ts and clientOf.ts (what a new session keeps, whom it counts
- * against); this file routes requests.
+ * against; the handler decides the address or proxy in clientAddressing.ts); this file routes requests.
  */
 
 import type { McpHandlerRequestOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
