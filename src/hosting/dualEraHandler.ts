@@ -80,7 +80,11 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
         })
       : undefined;
   const legacyLeg = legacy ?? modern;
-  const legacyClient = createClientAddressing(resolved.clientAddress, 'createDualEraHandler()', options?.onerror);
+  const legacyClient = createClientAddressing(
+    resolved.clientAddress,
+    'createDualEraHandler()',
+    options?.onerror === undefined ? undefined : report,
+  );
   const guard = createRebindingGuard(allowedHosts, allowedOrigins, report);
   const answerPages = options?.answerPage === undefined ? undefined : hostAnswerPages(options.answerPage, report);
   if (answerPages !== undefined) announceAnswerPages(server, answerPages.pages);

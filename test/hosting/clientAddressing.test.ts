@@ -69,10 +69,10 @@ async function initializeStatuses(count: number, target: (index: number) => Targ
 
 const WARNING =
   'createDualEraHandler(): a legacy request came with X-Forwarded-For from 127.0.0.1 and no clientAddress option, ' +
-  'so maxLegacySessionsPerClient cannot tell the clients behind a proxy apart. A session from a loopback or private ' +
-  'address with a forwarding header counts against no client (maxLegacySessions and legacySessionBudgetBytes still ' +
-  "bound it); one from any other address counts against that address. Set clientAddress to read the client's " +
-  'address from the header your proxy sets.';
+  'so maxLegacySessionsPerClient cannot tell the anonymous clients behind a proxy apart. An anonymous session from ' +
+  'a loopback or private address with a forwarding header counts against no client (maxLegacySessions and ' +
+  'legacySessionBudgetBytes still bound it); one from any other address counts against that address. Set ' +
+  "clientAddress to read the client's address from the header your proxy sets.";
 
 describe('the warning', () => {
   it('tells onerror once, naming the header, the address it came from and the clientAddress option', async () => {
@@ -89,6 +89,17 @@ describe('the warning', () => {
     await openLegacySession(from(handler, '127.0.0.1', { 'x-forwarded-for': '198.51.100.7' }));
     await openLegacySession(from(handler, '127.0.0.1', { 'x-forwarded-for': '198.51.100.7' }));
     expect(warn.mock.calls).toEqual([[`mcp-resolve: ${WARNING}`]]);
+  });
+
+  it('changes no response when onerror throws', async () => {
+    const handler = handlerWith({
+      onerror: () => {
+        throw new Error('broken logger');
+      },
+    });
+    await expect(openLegacySession(from(handler, '127.0.0.1', { 'x-forwarded-for': '198.51.100.7' }))).resolves.toEqual(
+      expect.any(String),
+    );
   });
 
   it('names the first forwarding header it finds, and the address from anywhere', async () => {
