@@ -5,7 +5,8 @@
  * instance that asked).
  *
  *   MCP_REQUEST_STATE_KEYS=<64 hex chars> REDIS_URL=redis://127.0.0.1:6379 PORT=3001 npx tsx examples/fleet-redis.ts
- *   ... the same with PORT=3002, then balance http://127.0.0.1:3001/mcp and :3002/mcp
+ *   ... the same with PORT=3002, then balance http://127.0.0.1:3001/mcp and :3002/mcp from this
+ *   host, setting X-Real-IP (nginx: proxy_set_header X-Real-IP $remote_addr;)
  *
  * Every instance needs the same MCP_REQUEST_STATE_KEYS (a round sealed by one is opened by another),
  * the same code and the same data its resolvers read.
@@ -24,6 +25,10 @@ const fleet = await connectRedisFleet({
 const handle = await serveHttp(createHotel({ requestState: { replayGuard: fleet.replayStore } }), {
   port: Number(process.env.PORT ?? 3000),
   sessionFleet: fleet.sessions,
+  // Behind a balancer on this host that sets `X-Real-IP $remote_addr`: each legacy client counts
+  // against its own address for maxLegacySessionsPerClient, not all against the balancer's.
+  clientAddress: (request, socketAddress) =>
+    socketAddress === '127.0.0.1' ? request.headers.get('x-real-ip') : socketAddress,
 });
 // Each response names its instance in the `Mcp-Resolve-Instance` header.
 console.error(`hotel listening on ${handle.url.href} (instance ${fleet.sessions.instanceId})`);

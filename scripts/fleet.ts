@@ -6,11 +6,15 @@
  *    nginx doing plain round-robin with no session affinity.
  * 2. Runs the story client through nginx on both eras, and shows which instance served each leg
  *    of a call (the `Mcp-Resolve-Instance` response header).
- * 3. On each era, kills the instance serving a call mid-flow, shows what the client sees, and
+ * 3. Runs 100 2025-11-25 clients at once through nginx, each from its own loopback address
+ *    (127.0.1.N) and each completing a refund on its own session (nginx sets X-Real-IP, which the
+ *    desk reads as the client's address); then one address opens 40 sessions through nginx,
+ *    forging X-Real-IP and X-Forwarded-For: 32 are admitted (maxLegacySessionsPerClient).
+ * 4. On each era, kills the instance serving a call mid-flow, shows what the client sees, and
  *    shows that new calls complete.
- * 4. Replays the final round of a finished call to every instance (refused), restarts every
+ * 5. Replays the final round of a finished call to every instance (refused), restarts every
  *    instance with the same keys, and replays again (still refused).
- * 5. Every instance exports its OpenTelemetry spans (`--otel file:…`); the run checks that one
+ * 6. Every instance exports its OpenTelemetry spans (`--otel file:…`); the run checks that one
  *    2026-07-28 refund's rounds, served by different instances, form one trace, and with
  *    `--trace-out PATH` writes that trace's spans as JSON (`scripts/waterfall.ts` draws it).
  *
@@ -36,8 +40,11 @@ import { startNginx, startStoryInstance } from './lib/fleetSetup.js';
 import type { RedisServer } from './lib/processes.js';
 import { INSTALL_HINT, findBinary, freePort, startRedisServer, stopChild } from './lib/processes.js';
 import { callSpansOf, mostSpreadTrace, readSpanLines } from './lib/traces.js';
+import { fetchFrom, openLegacySession } from './lib/wire.js';
 
 const INSTANCES = 3;
+/** Legacy clients that run a refund at once, each from its own loopback address (127.0.1.N). */
+const LEGACY_CLIENTS = 100;
 const { values: options } = parseArgs({ options: { 'trace-out': { type: 'string' } } });
 
 let passed = 0;
@@ -201,9 +208,7 @@ async function killDuringCall(
       console.log(`    asked: ${params.message}`);
       console.log(`    killed ${killed?.id ?? '?'} (SIGKILL) before answering`);
     }
-    return params.message.includes('stock')
-      ? { action: 'accept', content: { restock: true } }
-      : { action: 'accept', content: { full: true } };
+    return answerDesk(params);
   };
   const connection = await connectHttp(url, { era, elicit, transportOptions: { fetch: recordingFetch } });
   // The SDK client reports a response stream that breaks (transport error) but keeps the call
@@ -233,6 +238,58 @@ async function killDuringCall(
     await once(killed.child, 'exit');
   }
   return { seen, killed, connection };
+}
+
+/** The desk's two questions about ORD-7002, answered: the whole order, and back to stock. */
+function answerDesk(params: ElicitRequest['params']): ElicitResult {
+  return params.message.includes('stock')
+    ? { action: 'accept', content: { restock: true } }
+    : { action: 'accept', content: { full: true } };
+}
+
+/** Legacy clients behind nginx, each from its own loopback address, all at once: how many refunds completed. */
+async function legacyClientsAtOnce(url: URL, count: number): Promise<{ completed: number; failures: string[] }> {
+  const failures: string[] = [];
+  const outcomes = await Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      const address = `127.0.1.${index + 1}`;
+      let connection: TestConnection | undefined;
+      try {
+        connection = await connectHttp(url, {
+          era: 'legacy',
+          elicit: async (params) => answerDesk(params),
+          transportOptions: { fetch: fetchFrom(address) },
+        });
+        const result = await connection.client.callTool(
+          { name: 'refund_order', arguments: { order_id: 'ORD-7002', reason: `client ${address}` } },
+          { timeout: 60_000 },
+        );
+        const receipt = result.structuredContent as { refunded_cents?: number } | undefined;
+        if (receipt?.refunded_cents === 4800) return true;
+        failures.push(`${address}: ${JSON.stringify(result.structuredContent ?? result.content)}`);
+      } catch (error) {
+        failures.push(`${address}: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        await connection?.close().catch(() => undefined);
+      }
+      return false;
+    }),
+  );
+  return { completed: outcomes.filter(Boolean).length, failures };
+}
+
+/** The statuses of `count` legacy `initialize` requests from one address through nginx, each forging its forwarding headers. */
+async function sessionsFromOneAddress(url: URL, count: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let index = 0; index < count; index++) {
+    const forged = { 'x-real-ip': `198.51.100.${index}`, 'x-forwarded-for': `203.0.113.${index}` };
+    const opened = await openLegacySession({ url, headers: forged, fetch: fetchFrom('127.0.2.1') }).then(
+      () => 200,
+      (error: unknown) => Number(/^initialize answered (\d+)/.exec(String((error as Error).message))?.[1] ?? 0),
+    );
+    statuses.push(opened);
+  }
+  return statuses;
 }
 
 /** One refund's rounds, served by different instances, are one trace in what the instances exported. */
@@ -304,6 +361,22 @@ async function main(): Promise<void> {
       check(final !== undefined, `${name}: captured the final round of a three-leg call for the replay checks`);
     }
   }
+
+  console.log(`\n=== ${LEGACY_CLIENTS} 2025-11-25 clients at once through nginx, each from its own address ===`);
+  const started = Date.now();
+  const { completed, failures } = await legacyClientsAtOnce(url, LEGACY_CLIENTS);
+  for (const failure of failures.slice(0, 5)) console.log(`    ${failure}`);
+  check(
+    completed === LEGACY_CLIENTS,
+    `2025-11-25: ${completed} of ${LEGACY_CLIENTS} clients completed a refund on sessions of their own, ${failures.length} failed (${Date.now() - started} ms)`,
+  );
+  const statuses = await sessionsFromOneAddress(url, 40);
+  const admitted = statuses.filter((status) => status === 200).length;
+  const limited = statuses.filter((status) => status === 429).length;
+  check(
+    admitted === 32 && limited === 8,
+    `2025-11-25: one address opening 40 sessions through nginx, forging X-Real-IP and X-Forwarded-For: ${admitted} admitted, ${limited} refused with 429 (maxLegacySessionsPerClient 32)`,
+  );
 
   for (const era of ['modern', 'legacy'] as const) {
     const name = era === 'modern' ? '2026-07-28' : '2025-11-25';

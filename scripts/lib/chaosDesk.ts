@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { serveHttp } from '../../src/node/index.js';
 import { connectRedisFleet, createRedisTaskStore } from '../../src/redis/index.js';
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
+import { clientBehindBalancer } from '../../examples/stories/refund-desk/fleet.js';
 import { AUDIT_BODY_MS, CHAOS_LEASE_MS } from './chaosSettings.js';
 
 const { values } = parseArgs({
@@ -46,7 +47,11 @@ const desk = createRefundDesk({
   await new Promise((wake) => setTimeout(wake, AUDIT_BODY_MS));
   return `Audited ${order_id} on ${values.instance}.`;
 });
-const handle = await serveHttp(desk, { port: Number(values.port), sessionFleet: fleet.sessions });
+const handle = await serveHttp(desk, {
+  port: Number(values.port),
+  sessionFleet: fleet.sessions,
+  clientAddress: clientBehindBalancer,
+});
 console.error(`chaos-desk listening on ${handle.url.href} (instance ${values.instance})`);
 const stop = () => void handle.close().then(async () => (await fleet.close(), process.exit(0)));
 process.once('SIGINT', stop);

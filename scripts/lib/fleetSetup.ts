@@ -86,6 +86,9 @@ ${upstreams.map((upstream) => `    server 127.0.0.1:${upstream} max_fails=1 fail
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host localhost;
+      # The client's address, replacing whatever the client sent (the desk reads X-Real-IP from nginx only).
+      proxy_set_header X-Real-IP $remote_addr;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       proxy_buffering off;
       proxy_read_timeout 300s;
     }

@@ -1,9 +1,11 @@
 /**
  * Raw HTTP helpers for wire-level work (hosting tests, the fleet benchmark and its memory probe):
- * JSON-RPC POSTs to a URL or straight into a fetch handler, legacy session set-up, an SSE reader.
+ * JSON-RPC POSTs to a URL or straight into a fetch handler, legacy session set-up, an SSE reader,
+ * a `fetch` whose connections leave from a chosen local address.
  */
 
 import { request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
 
 export const ACCEPT = 'application/json, text/event-stream';
 
@@ -144,4 +146,33 @@ export function rawRequest(
     req.setTimeout(3_000, () => req.destroy(new Error('raw request timed out')));
     req.end(options.body);
   });
+}
+
+/**
+ * A `fetch` over `node:http` whose connections leave from `localAddress` (`127.0.1.7`: another
+ * client on loopback, as a server or a proxy sees it), streaming the response body (SSE included).
+ */
+export function fetchFrom(
+  localAddress: string,
+): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        new URL(request.url),
+        { method: request.method, headers: Object.fromEntries(request.headers), localAddress, signal: request.signal },
+        (res) => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers))
+            for (const one of [value ?? []].flat()) headers.append(name, one);
+          const status = res.statusCode ?? 0;
+          const stream = Readable.toWeb(res) as ReadableStream<Uint8Array>;
+          resolve(new Response(status === 204 || status === 304 ? null : stream, { status, headers }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  };
 }

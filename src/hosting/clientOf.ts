@@ -2,19 +2,21 @@
 import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 
 import { principalFrom } from '../state/binding.js';
+import { bareAddress } from './addresses.js';
+import type { LegacyClient } from './clientAddressing.js';
 
-/** What {@link clientOf} reads of a request's options: its `authInfo` and the client's remote address. */
-export interface ClientRequestOptions extends Pick<McpHandlerRequestOptions, 'authInfo'> {
-  readonly clientAddress?: string | undefined;
-}
+/** What {@link clientOf} reads of a request's options: its `authInfo`, and the client's address or proxy. */
+export interface ClientRequestOptions extends Pick<McpHandlerRequestOptions, 'authInfo'>, LegacyClient {}
 
 /**
  * The opaque id of the client a new session counts against: a hash of its principal when the
- * request is authenticated, else of its remote address (an IPv6 address by its /64 network), else
- * of one bucket shared by every anonymous client without an address.
+ * request is authenticated; else none when it came through a proxy the server cannot see past
+ * (`behindProxy`: the proxy's address is every client's); else a hash of its remote address (an
+ * IPv6 address by its /64 network), else of one bucket shared by every anonymous client without one.
  */
-export async function clientOf(requestOptions: ClientRequestOptions): Promise<string> {
+export async function clientOf(requestOptions: ClientRequestOptions): Promise<string | undefined> {
   const principal = principalFrom(requestOptions.authInfo);
+  if (principal === undefined && requestOptions.behindProxy === true) return undefined;
   const address = requestOptions.clientAddress;
   const name =
     principal !== undefined
@@ -28,11 +30,7 @@ export async function clientOf(requestOptions: ClientRequestOptions): Promise<st
 
 /** An IPv4 address as it is (also when IPv4-mapped); an IPv6 address by its first four groups (its /64 network). */
 export function addressBucket(address: string): string {
-  const bare = address
-    .trim()
-    .replace(/^\[|\]$/g, '')
-    .replace(/%.*$/, '')
-    .toLowerCase();
+  const bare = bareAddress(address);
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
   if (mapped !== null) return mapped[1] ?? bare;
   if (!bare.includes(':')) return bare;

@@ -7,6 +7,7 @@
 import type { McpHandlerRequestOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
 import { createMcpHandler, isJsonContentType, isLegacyRequest, readRequestBody } from '@modelcontextprotocol/server';
 
+import { createClientAddressing } from './clientAddressing.js';
 import { isNestedBatch, normalizeInbound } from './inbound.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import { createLegacySessionLeg } from './legacySessionLeg.js';
@@ -22,7 +23,8 @@ const NESTED_BATCH = 'a JSON-RPC batch entry must be a message object, not an ar
 export interface DualEraRequestOptions extends McpHandlerRequestOptions {
   /**
    * The client's remote address (`serveHttp` sets it from the socket): anonymous legacy sessions
-   * count against it for `maxLegacySessionsPerClient`. The `clientAddress` option, when set, wins.
+   * count against it for `maxLegacySessionsPerClient`. The `clientAddress` option, when set, is
+   * given it and wins.
    */
   readonly clientAddress?: string | undefined;
 }
@@ -77,6 +79,11 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
         })
       : undefined;
   const legacyLeg = legacy ?? modern;
+  const legacyClient = createClientAddressing(
+    resolved.clientAddress,
+    'createDualEraHandler()',
+    options?.onerror === undefined ? undefined : report,
+  );
   const guard = createRebindingGuard(allowedHosts, allowedOrigins, report);
   const routes = httpRoutesOf(server);
   // A browser posts a route's form with `Origin: null` (when served with Referrer-Policy no-referrer):
@@ -106,8 +113,6 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
       const forward = { ...(authInfo !== undefined && { authInfo }) };
       return (await isLegacyRequest(request)) ? legacyLeg.fetch(request, forward) : modern.fetch(request, forward);
     }
-    const named = resolved.clientAddress?.(request);
-    const clientAddress = typeof named === 'string' && named !== '' ? named : init.clientAddress;
     if (!isJsonContentType(request.headers.get('content-type'))) {
       report(new Error('Unsupported Media Type: Content-Type must be application/json'));
       return jsonRpcErrorResponse(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
@@ -126,9 +131,8 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
     const forward = { ...(authInfo !== undefined && { authInfo }), parsedBody };
     const legacyTraffic =
       !claimsModern(request, parsedBody) && (await isLegacyRequest(request, parsedBody, { maxRequestBodySize }));
-    return legacyTraffic
-      ? legacyLeg.fetch(request, { ...forward, ...(clientAddress !== undefined && { clientAddress }) })
-      : modern.fetch(request, forward);
+    if (!legacyTraffic || legacy === undefined) return modern.fetch(request, forward);
+    return legacy.fetch(request, { ...forward, ...legacyClient(request, init.clientAddress) });
   }
 
   return {

@@ -12,12 +12,13 @@
  * session's transport), sessionFleetLink.ts (relays and notifications across the fleet),
  * sessionLocator.ts (a local copy recreated from the shared record), sessionAdmission.ts (the
  * session limits), keptInitialize.ts and clientOf.ts (what a new session keeps, whom it counts
- * against); this file routes requests.
+ * against; the handler decides the address or proxy in clientAddressing.ts); this file routes requests.
  */
 
 import type { McpHandlerRequestOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 
+import type { LegacyClient } from './clientAddressing.js';
 import { clientOf } from './clientOf.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import { keptInitialize } from './keptInitialize.js';
@@ -54,11 +55,8 @@ export interface LegacySessionLegOptions {
   readonly onSessions?: ((delta: 1 | -1) => void) | undefined;
 }
 
-/** The request options of the legacy leg: the SDK's, plus the client's remote address. */
-export interface LegacyRequestOptions extends McpHandlerRequestOptions {
-  /** The remote address of the client, when known: anonymous sessions count against it. */
-  readonly clientAddress?: string | undefined;
-}
+/** The request options of the legacy leg: the SDK's, plus whom a new session counts against. */
+export interface LegacyRequestOptions extends McpHandlerRequestOptions, LegacyClient {}
 
 /** A fetch-shaped handler for legacy traffic that owns its sessions. */
 export interface LegacySessionLeg {
@@ -135,7 +133,7 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
       const id = session.id;
       const record: SharedSessionRecord = { initialize: params };
       const admission = {
-        client,
+        client: client ?? '',
         maxSessions: options.maxSessions,
         budgetBytes: options.budgetBytes,
         maxPerClient: options.maxPerClient,

@@ -2,6 +2,7 @@
  * Options of the dual-era HTTP host and their defaults (checked by resolveDualEraHttpOptions.ts).
  */
 
+import type { ClientAddressOption } from './clientAddressing.js';
 import type { LegacySessionFleet } from './sessionFleet.js';
 
 /** Options of {@link createDualEraHandler}. */
@@ -62,12 +63,16 @@ export interface DualEraHttpOptions {
    */
   maxLegacySessionsPerClient?: number;
   /**
-   * The remote address of an anonymous request, for `maxLegacySessionsPerClient`: for example
-   * `(request) => request.headers.get('cf-connecting-ip')` behind a proxy that sets that header.
-   * Over it, a request's `clientAddress` (set by `serveHttp` from the socket) is used.
-   * @default undefined — the request's `clientAddress`, else one bucket for every anonymous client
+   * The remote address of an anonymous request, for `maxLegacySessionsPerClient`, given the
+   * request and its socket address (set by `serveHttp`; `undefined` when the host gives none).
+   * Behind a proxy, read the header it sets, and only when the request comes from it:
+   * `(request, socketAddress) => (socketAddress === '10.0.0.2' ? request.headers.get('x-real-ip') : socketAddress)`.
+   * `null`, `undefined` or `''` falls back to the socket address.
+   * @default undefined — the socket address, else one bucket for every anonymous client; a request
+   * with a `Forwarded`, `X-Forwarded-For` or `X-Real-IP` header from a loopback or private address
+   * (a proxy's) counts against no client, and the first such request logs one warning
    */
-  clientAddress?: (request: Request) => string | null | undefined;
+  clientAddress?: (request: Request, socketAddress: string | undefined) => string | null | undefined;
   /**
    * Shares legacy sessions with other instances (e.g. `connectRedisFleet(...).sessions` from
    * `mcp-resolve/redis`): any instance then serves any request of any session, and every response
@@ -108,7 +113,7 @@ export interface ResolvedDualEraHttpOptions {
   readonly maxLegacySessionBytes: number;
   readonly legacySessionBudgetBytes: number;
   readonly maxLegacySessionsPerClient: number;
-  readonly clientAddress: ((request: Request) => string | null | undefined) | undefined;
+  readonly clientAddress: ClientAddressOption | undefined;
   readonly sessionFleet: LegacySessionFleet | undefined;
   readonly maxRelayedAnswerBytes: number;
   readonly legacy: 'sessions' | 'reject';

@@ -15,7 +15,11 @@ export interface SharedSessionRecord {
 
 /** The limits a new session is saved under, checked and counted atomically in the shared store. */
 export interface SessionAdmission {
-  /** Opaque id of the client the session counts against (a hash of its principal or address). */
+  /**
+   * Opaque id of the client the session counts against (a hash of its principal or address);
+   * `''` when it counts against no client (it came through a proxy the server cannot see past):
+   * `maxPerClient` does not apply to it, `maxSessions` and `budgetBytes` do.
+   */
   readonly client: string;
   /** Most sessions the store holds at once (`maxLegacySessions`). */
   readonly maxSessions: number;
@@ -226,7 +230,7 @@ function refuse(
   const firstExpiry = (entries: readonly { expiresAt: number }[]): number =>
     Math.max(0, Math.min(...entries.map((entry) => entry.expiresAt)) - now);
   const mine = live.filter((entry) => entry.client === admission.client);
-  if (mine.length >= admission.maxPerClient) {
+  if (admission.client !== '' && mine.length >= admission.maxPerClient) {
     return { limit: 'maxLegacySessionsPerClient', retryAfterMs: firstExpiry(mine) };
   }
   if (live.length >= admission.maxSessions) return { limit: 'maxLegacySessions', retryAfterMs: firstExpiry(live) };

@@ -32,7 +32,7 @@ end
 
 /**
  * Saves a record unless a limit would be passed. KEYS[1]: the record. ARGV: prefix, id, record
- * JSON, ttl ms or 'inf', '1' when limited, max sessions, budget bytes, max per client, client.
+ * JSON, ttl ms or 'inf', '1' when limited, max sessions, budget bytes, max per client, client ('': none).
  * Returns nil when saved, else {limit, ms until the first counted session expires or -1}.
  */
 export const SAVE = `${ACCOUNTING}
@@ -49,7 +49,7 @@ if ARGV[5] == '1' then
     return math.max(0, score - now)
   end
   local mine = prefix .. 'client:' .. client
-  if redis.call('ZCARD', mine) >= tonumber(ARGV[8]) then return {'maxLegacySessionsPerClient', first(mine)} end
+  if client ~= '' and redis.call('ZCARD', mine) >= tonumber(ARGV[8]) then return {'maxLegacySessionsPerClient', first(mine)} end
   if redis.call('ZCARD', live) >= tonumber(ARGV[6]) then return {'maxLegacySessions', first(live)} end
   local held = tonumber(redis.call('GET', total) or '0')
   if held + #json > tonumber(ARGV[7]) then return {'legacySessionBudgetBytes', first(live)} end

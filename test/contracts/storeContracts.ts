@@ -154,6 +154,18 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
       ).toBeUndefined();
     });
 
+    it("counts a record saved for client '' (a proxy's, no client) against no client, and against the count", async () => {
+      const { a, b } = await make();
+      const limits = { client: '', maxSessions: 3, budgetBytes: 1_000_000, maxPerClient: 1 };
+      expect(await a.save('p-1', record, 60_000, limits)).toBeUndefined();
+      expect(await b.save('p-2', record, 60_000, limits)).toBeUndefined();
+      expect(await a.save('p-3', record, 60_000, { ...limits, client: 'c1' })).toBeUndefined();
+      expect(await b.save('p-4', record, 60_000, limits)).toEqual({
+        limit: 'maxLegacySessions',
+        retryAfterMs: expect.any(Number),
+      });
+    });
+
     it('releases the share of an expired record, and keeps the share of a record kept alive by load and touch', async () => {
       const { a, b } = await make();
       const limits = { client: 'c', maxSessions: 1, budgetBytes: 1_000_000, maxPerClient: 1 };

@@ -109,16 +109,29 @@ describe('serveHttp deadlines and connection cap', () => {
     expect(second.socket.destroyed).toBe(false);
   });
 
-  it('counts an anonymous client by its socket address, whatever it claims in headers', async () => {
+  it('counts an anonymous client by its socket address', async () => {
     const handle = await serve({ maxLegacySessionsPerClient: 2 });
-    const target = { url: handle.url, headers: { 'x-forwarded-for': '203.0.113.7' } };
     await openLegacySession({ url: handle.url });
-    await openLegacySession(target);
-    const refused = await post(target, INITIALIZE);
+    await openLegacySession({ url: handle.url });
+    const refused = await post({ url: handle.url }, INITIALIZE);
     expect(refused.status).toBe(429);
     await refused.body?.cancel();
     // Another loopback address is another client.
     expect(await initializeFrom(handle.url, '127.0.0.2')).toBe(200);
+  });
+
+  it('counts a session with a forwarding header from a loopback socket (a proxy) against no client', async () => {
+    const handle = await serve({ maxLegacySessionsPerClient: 1, onerror: () => {} });
+    const viaProxy = { url: handle.url, headers: { 'x-forwarded-for': '203.0.113.7' } };
+    for (let index = 0; index < 3; index++)
+      await expect(openLegacySession(viaProxy)).resolves.toEqual(expect.any(String));
+  });
+
+  it('hands clientAddress the socket address', async () => {
+    const seen: (string | undefined)[] = [];
+    const handle = await serve({ clientAddress: (_request, socketAddress) => void seen.push(socketAddress) });
+    expect(await initializeFrom(handle.url, '127.0.0.3')).toBe(200);
+    expect(seen).toEqual(['127.0.0.3']);
   });
 
   it('counts an authenticated client by its principal', async () => {

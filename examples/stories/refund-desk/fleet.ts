@@ -25,6 +25,17 @@ export async function joinFleet(target: RedisFleetOptions): Promise<RedisFleet> 
   }
 }
 
+/** The address the balancer connects to the instances from (nginx on this host in `npm run fleet`). */
+const BALANCER = '127.0.0.1';
+
+/**
+ * Whom a legacy session counts against for `maxLegacySessionsPerClient`: behind the balancer, the
+ * client's address it sets (`proxy_set_header X-Real-IP $remote_addr;`, which replaces whatever the
+ * client sent); from anywhere else, the socket's, so nobody picks their own bucket by sending the header.
+ */
+export const clientBehindBalancer = (request: Request, socketAddress: string | undefined): string | null | undefined =>
+  socketAddress === BALANCER ? request.headers.get('x-real-ip') : socketAddress;
+
 /** Serves the desk `create` builds as a fleet member on `port`; `where` names the Redis in the listening line. */
 export async function serveDeskInFleet(
   fleet: RedisFleet,
@@ -36,7 +47,7 @@ export async function serveDeskInFleet(
   // The replay guard goes to the server (a sealed state is used once, fleet-wide); the sessions to the host.
   const desk = create({ requestState: { replayGuard: fleet.replayStore } });
   await serveDeskOnHttp(desk, port, {
-    http: { sessionFleet: fleet.sessions },
+    http: { sessionFleet: fleet.sessions, clientAddress: clientBehindBalancer },
     suffix: ` (instance ${fleet.sessions.instanceId}, redis ${where})`,
     onClose: async () => (await onClose?.(), await fleet.close()),
   });
