@@ -5,7 +5,9 @@
  * promise that never settles. The round then ends with one `input_required` carrying every
  * question pending by then and the journal as `requestState`, which the library seals. Suspension
  * is not an exception, so the handler's own `try`/`catch` cannot swallow it. On legacy sessions
- * the handler runs once, in process: steps run, and each round's questions are real pushes.
+ * the handler runs once, in process: steps run, and each round's questions are real pushes. Run as
+ * a task's body, each completed step is also recorded in the task before the handler goes on, so
+ * a body resumed on another instance (its process died) gets it back instead of running it again.
  */
 import type {
   CreateMessageRequestParams,
@@ -32,6 +34,7 @@ import { runPasses, strategyFor } from '../questions/strategy.js';
 import type { HandlerResult, WrappedBody } from './body.js';
 import { never, RoundGate } from './gate.js';
 import { asRecorded, journalOf } from './json.js';
+import { durableStepsIn } from '../round/durableSteps.js';
 import { positiveInteger } from '../optionChecks.js';
 
 /** The default bound on a journal's size, in bytes of its JSON text (64 KiB). */
@@ -113,21 +116,26 @@ export function journaled<TArgs>(handler: JournaledHandler<TArgs>, options: Jour
     DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
   );
   return async (args: TArgs, ctx: ToolContext) => {
-    const result = await runJournaled(handler, args, ctx, timeoutMs);
+    const result = await runJournaled(handler, args, ctx, timeoutMs, maxBytes);
     if (!isInputRequiredResult(result)) return result;
-    const journal = result.requestState ?? '';
-    const bytes = Buffer.byteLength(journal, 'utf8');
-    if (bytes > maxBytes) {
-      throw new McpResolveError(
-        'invalid_usage',
-        `journaled(): this call's journal is ${bytes} bytes, over maxJournalBytes (${maxBytes}). ` +
-          'Record ids rather than documents in ctx.step(), or raise maxJournalBytes.',
-        { data: { api: 'journaled()' } },
-      );
-    }
+    const bytes = assertJournalSize(result.requestState ?? '', maxBytes);
     options.onSuspend?.({ journalBytes: bytes, questions: Object.keys(result.inputRequests ?? {}).length });
     return result;
   };
+}
+
+/** The size of `journal` in bytes; throws `invalid_usage` when it is over `maxBytes`. */
+function assertJournalSize(journal: string, maxBytes: number): number {
+  const bytes = Buffer.byteLength(journal, 'utf8');
+  if (bytes > maxBytes) {
+    throw new McpResolveError(
+      'invalid_usage',
+      `journaled(): this call's journal is ${bytes} bytes, over maxJournalBytes (${maxBytes}). ` +
+        'Record ids rather than documents in ctx.step(), or raise maxJournalBytes.',
+      { data: { api: 'journaled()' } },
+    );
+  }
+  return bytes;
 }
 
 /** The step a piece of code runs inside, if any: a step that asks would wait on itself. */
@@ -144,8 +152,12 @@ async function runJournaled<TArgs>(
   args: TArgs,
   ctx: ToolContext,
   timeoutMs: number,
+  maxBytes: number,
 ): Promise<HandlerResult | InputRequiredResult> {
   const journal = journalOf(ctx);
+  // A task's body: the steps earlier runs of it completed (its process died) are recorded in the task.
+  const durable = durableStepsIn(ctx);
+  for (const [key, entry] of Object.entries(durable?.recorded ?? {})) journal.recordStep(key, entry[0]);
   const strategy = strategyFor(ctx, { ledger: journal, legacyTimeoutMs: timeoutMs, pages: callPagesIn(ctx) });
   const gate = new RoundGate();
   const stepKey = occurrenceKeys();
@@ -167,6 +179,15 @@ async function runJournaled<TArgs>(
         return never<T>();
       }
       journal.recordStep(key, kept);
+      if (durable !== undefined) {
+        try {
+          assertJournalSize(journal.encode(), maxBytes);
+          await durable.record(key, kept === undefined ? [] : [kept]);
+        } catch (error) {
+          gate.fail(error); // too large, or this run lost the task: the body stops before going past the step
+          return never<T>();
+        }
+      }
       return kept;
     });
   };

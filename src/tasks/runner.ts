@@ -93,10 +93,14 @@ export class TaskRunner implements TaskHost {
       const beforeTask = support.questions === 'before-task';
       const resolved = beforeTask ? await state.resolve(tool.plan, args) : {};
       if (isInputRequiredResult(resolved)) return resolved;
-      const record = this.records.newRecord(tool.name, args, capabilities, services.principal(state.ctx), beforeTask);
+      const principal = services.principal(state.ctx);
+      // With `before-task` the body is claimed at once, its answers recorded for a resume elsewhere.
+      const owner = beforeTask ? crypto.randomUUID() : undefined;
+      const answers = beforeTask ? state.answersRecorded() : {};
+      const record = this.records.newRecord(tool.name, args, capabilities, principal, owner, answers);
       await this.records.store.create(record);
       state.trace?.task(record.taskId);
-      if (beforeTask) void this.execution.execute(record.taskId, tool, args, resolved, state.ctx, services);
+      if (owner !== undefined) void this.execution.execute(record, owner, tool, resolved, state.ctx, services);
       else void this.execution.advance(record.taskId, contextOf(state.ctx, services), services);
       return createTaskResult(record);
     } catch (error) {
@@ -145,12 +149,17 @@ export class TaskRunner implements TaskHost {
 
   /**
    * The task, or the not-found error when it does not exist, expired, or belongs to another
-   * principal. A `working` task whose lease ran out (its process died) is recorded `failed` first.
+   * principal. A `working` task whose lease ran out (its process died) is taken over first: this
+   * instance resumes it in the background (or records it `failed` past `maxResumes`); when another
+   * instance took it first, this one backs off and reads it again.
    */
   private async visible(taskId: string, sdkCtx: ServerContext, services: InstanceServices): Promise<TaskRecord> {
     const record = await this.records.store.get(taskId);
     if (record === undefined || record.principal !== services.principal(sdkCtx)) throw taskNotFound(taskId);
     if (!this.records.stalled(record)) return record;
-    return (await this.records.markLost(taskId)) ?? (await this.visible(taskId, sdkCtx, services));
+    const taken = await this.records.takeOver(taskId);
+    if (taken === undefined) return this.visible(taskId, sdkCtx, services);
+    if (taken.status === 'working') void this.execution.advance(taskId, contextOf(sdkCtx, services), services);
+    return taken;
   }
 }
