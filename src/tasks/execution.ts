@@ -16,6 +16,7 @@ import type { CompiledTool } from '../round/tool.js';
 import type { DurableSteps } from '../round/durableSteps.js';
 import { DURABLE_STEPS } from '../round/durableSteps.js';
 import type { TaskRecords } from './records.js';
+import { RunLost } from './records.js';
 import type { TaskRecord } from './store.js';
 import { TaskStrategy } from './strategy.js';
 
@@ -128,6 +129,8 @@ export class TaskExecution {
       if (isInputRequiredResult(value)) throw refusedInputRequired('tool', { tool: tool.name });
       await this.records.complete(taskId, owner, await checkedResult(tool, value, services));
     } catch (error) {
+      // A run that lost the task has nothing to record: the run holding it now will.
+      if (error instanceof RunLost) return;
       await this.fail(taskId, owner, error, tool, services).catch((failure: unknown) => this.records.report(failure));
     } finally {
       stopHeartbeat();

@@ -70,6 +70,16 @@ export function isTerminal(record: TaskRecord): boolean {
   return TERMINAL.has(record.status);
 }
 
+/** Why a run stops: it no longer holds its task (another instance resumed it, or it was cancelled or ended). */
+export class RunLost extends Error {
+  constructor(taskId: string) {
+    super(
+      `Task ${taskId}: this run no longer holds the task (it was resumed on another instance, cancelled or ended); it stops here.`,
+    );
+    this.name = 'RunLost';
+  }
+}
+
 /** Whether the run `owner` still holds the task: its body is running there, and nobody took it over. */
 function holds(record: TaskRecord, owner: string): boolean {
   return record.status === 'working' && record.owner === owner;
@@ -243,11 +253,7 @@ export class TaskRecords {
     const written = await this.transition(taskId, (current) =>
       holds(current, owner) ? { ...current, steps: { ...current.steps, [key]: entry } } : undefined,
     );
-    if (written === undefined) {
-      throw new Error(
-        `Task ${taskId}: this run no longer holds the task (it was resumed on another instance, cancelled or ended); it stops here.`,
-      );
-    }
+    if (written === undefined) throw new RunLost(taskId);
   }
 
   /** Records that a task ended with a tool result (`completed`; a tool error is `completed` with `isError`). */

@@ -16,7 +16,7 @@ import { journaled } from 'mcp-resolve/mrtr';
 import { getTask, taskOf, updateTask } from 'mcp-resolve/client';
 
 import { textOf } from '../resolvers/helpers.js';
-import { connectTasks, until } from './helpers.js';
+import { connectTasks, racingStore, until } from './helpers.js';
 
 /** Long enough that no real heartbeat fires during a test: only the fake clock makes a lease run out. */
 const LEASE_MS = 600_000;
@@ -199,30 +199,6 @@ describe('a task whose instance stopped mid-body', () => {
     expect(log.bodies).toEqual(['A', 'B']);
   });
 });
-
-/** A store whose first two replaces wait for each other: two instances that read the same revision write at once. */
-function racingStore(inner: TaskStore): TaskStore & { readonly outcomes: boolean[] } {
-  const outcomes: boolean[] = [];
-  let arrived = 0;
-  let release: () => void = () => undefined;
-  const bothArrived = new Promise<void>((done) => (release = done));
-  return {
-    outcomes,
-    create: (record) => inner.create(record),
-    get: (taskId) => inner.get(taskId),
-    async replace(record, expectedRevision) {
-      if (arrived < 2) {
-        arrived++;
-        if (arrived === 2) release();
-        await bothArrived;
-        const replaced = await inner.replace(record, expectedRevision);
-        outcomes.push(replaced);
-        return replaced;
-      }
-      return inner.replace(record, expectedRevision);
-    },
-  };
-}
 
 describe('two instances resuming the same task at once', () => {
   it('lets exactly one take it over and run it; the other backs off, and both clients see one outcome', async () => {
