@@ -18,7 +18,7 @@ import { cancelTask, getTask, taskOf, updateTask } from 'mcp-resolve/client';
 import { connectHttp } from 'mcp-resolve/testing';
 
 import { onCleanup } from '../resolvers/helpers.js';
-import { TASK_CLIENT, until } from './helpers.js';
+import { orphanTask, TASK_CLIENT, until } from './helpers.js';
 import { useRedisServer } from '../fixtures/redisServer.js';
 
 const redisServer = useRedisServer();
@@ -135,23 +135,7 @@ describe('tasks on a Redis store across instances', () => {
     const prefix = `dead:${crypto.randomUUID()}:`;
     const b = await instance(prefix, { leaseMs: 500 });
     const client = await b.connect();
-    // What a process leaves behind when it dies after claiming the body: `working`, body started, no heartbeat since.
-    const past = Date.now() - 2_000;
-    const orphan: TaskRecord = {
-      taskId: crypto.randomUUID(),
-      revision: 3,
-      status: 'working',
-      createdAt: new Date(past).toISOString(),
-      lastUpdatedAt: new Date(past).toISOString(),
-      heartbeatAt: past,
-      ttlMs: 60_000,
-      expiresAt: past + 60_000,
-      pollIntervalMs: 100,
-      call: { tool: 'slow', arguments: {} },
-      pending: {},
-      answers: {},
-      bodyStarted: true,
-    };
+    const orphan = orphanTask('slow', {}, Date.now() - 2_000);
     await b.store.create(orphan);
     expect((await getTask(client, orphan.taskId)).status).toBe('working');
     expect((await until(client, orphan.taskId, 'completed')).result).toMatchObject({

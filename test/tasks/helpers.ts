@@ -8,7 +8,7 @@ import type { TestConnection } from 'mcp-resolve/testing';
 import { connectInProcess } from 'mcp-resolve/testing';
 import { getTask } from 'mcp-resolve/client';
 import type { Client } from '@modelcontextprotocol/client';
-import type { TaskStore } from 'mcp-resolve/contracts';
+import type { TaskRecord, TaskStore } from 'mcp-resolve/contracts';
 
 import { onCleanup } from '../resolvers/helpers.js';
 
@@ -63,5 +63,28 @@ export function racingStore(inner: TaskStore): TaskStore & { readonly outcomes: 
       }
       return inner.replace(record, expectedRevision);
     },
+  };
+}
+
+/**
+ * What a process leaves behind when it dies after claiming a task's body: `working`, claimed, no
+ * heartbeat since `past` (epoch ms), with the call of `tool` with `args`.
+ */
+export function orphanTask(tool: string, args: Record<string, unknown>, past: number): TaskRecord {
+  return {
+    taskId: crypto.randomUUID(),
+    revision: 3,
+    status: 'working',
+    createdAt: new Date(past).toISOString(),
+    lastUpdatedAt: new Date(past).toISOString(),
+    heartbeatAt: past,
+    ttlMs: 60_000,
+    expiresAt: past + 60_000,
+    pollIntervalMs: 100,
+    call: { tool, arguments: args },
+    pending: {},
+    answers: {},
+    bodyStarted: true,
+    owner: 'a-run-that-died',
   };
 }

@@ -17,7 +17,7 @@ import { connectHttp } from 'mcp-resolve/testing';
 
 import { onCleanup, textOf } from '../resolvers/helpers.js';
 import { useRedisServer } from '../fixtures/redisServer.js';
-import { racingStore, TASK_CLIENT, until } from './helpers.js';
+import { orphanTask, racingStore, TASK_CLIENT, until } from './helpers.js';
 
 const redisServer = useRedisServer();
 
@@ -93,24 +93,7 @@ describe('a task whose instance died, on a real Redis', () => {
     fleet.bodies = [];
     const prefix = `race:${crypto.randomUUID()}:`;
     const redis = await redisStore(prefix);
-    // What a process leaves behind when it dies after claiming the body: `working`, claimed, no heartbeat since.
-    const past = Date.now() - 10 * LEASE_MS;
-    const orphan: TaskRecord = {
-      taskId: crypto.randomUUID(),
-      revision: 3,
-      status: 'working',
-      createdAt: new Date(past).toISOString(),
-      lastUpdatedAt: new Date(past).toISOString(),
-      heartbeatAt: past,
-      ttlMs: 60_000,
-      expiresAt: past + 60_000,
-      pollIntervalMs: 100,
-      call: { tool: 'ship', arguments: { order: 'ORD-10' } },
-      pending: {},
-      answers: {},
-      bodyStarted: true,
-      owner: 'a-run-that-died',
-    };
+    const orphan = orphanTask('ship', { order: 'ORD-10' }, Date.now() - 10 * LEASE_MS);
     await redis.create(orphan);
     const racing = racingStore(redis);
     const b = await instance('B', racing);
