@@ -33,8 +33,7 @@ import { callPagesIn } from '../questions/pages.js';
 import { runPasses, strategyFor } from '../questions/strategy.js';
 import type { HandlerResult, WrappedBody } from './body.js';
 import { never, RoundGate } from './gate.js';
-import { asRecorded, journalOf } from './json.js';
-import { durableStepsIn } from '../round/durableSteps.js';
+import { asRecorded, journalOf, journalSize, recordDurably } from './json.js';
 import { positiveInteger } from '../optionChecks.js';
 
 /** The default bound on a journal's size, in bytes of its JSON text (64 KiB). */
@@ -118,24 +117,10 @@ export function journaled<TArgs>(handler: JournaledHandler<TArgs>, options: Jour
   return async (args: TArgs, ctx: ToolContext) => {
     const result = await runJournaled(handler, args, ctx, timeoutMs, maxBytes);
     if (!isInputRequiredResult(result)) return result;
-    const bytes = assertJournalSize(result.requestState ?? '', maxBytes);
+    const bytes = journalSize(result.requestState ?? '', maxBytes);
     options.onSuspend?.({ journalBytes: bytes, questions: Object.keys(result.inputRequests ?? {}).length });
     return result;
   };
-}
-
-/** The size of `journal` in bytes; throws `invalid_usage` when it is over `maxBytes`. */
-function assertJournalSize(journal: string, maxBytes: number): number {
-  const bytes = Buffer.byteLength(journal, 'utf8');
-  if (bytes > maxBytes) {
-    throw new McpResolveError(
-      'invalid_usage',
-      `journaled(): this call's journal is ${bytes} bytes, over maxJournalBytes (${maxBytes}). ` +
-        'Record ids rather than documents in ctx.step(), or raise maxJournalBytes.',
-      { data: { api: 'journaled()' } },
-    );
-  }
-  return bytes;
 }
 
 /** The step a piece of code runs inside, if any: a step that asks would wait on itself. */
@@ -155,9 +140,6 @@ async function runJournaled<TArgs>(
   maxBytes: number,
 ): Promise<HandlerResult | InputRequiredResult> {
   const journal = journalOf(ctx);
-  // A task's body: the steps earlier runs of it completed (its process died) are recorded in the task.
-  const durable = durableStepsIn(ctx);
-  for (const [key, entry] of Object.entries(durable?.recorded ?? {})) journal.recordStep(key, entry[0]);
   const strategy = strategyFor(ctx, { ledger: journal, legacyTimeoutMs: timeoutMs, pages: callPagesIn(ctx) });
   const gate = new RoundGate();
   const stepKey = occurrenceKeys();
@@ -174,19 +156,12 @@ async function runJournaled<TArgs>(
       let kept: T;
       try {
         kept = asRecorded(value, `ctx.step('${name}')`, 'ctx.step()');
+        journal.recordStep(key, kept);
+        await recordDurably(ctx, journal, key, maxBytes);
       } catch (error) {
-        gate.fail(error); // unrecordable: the step would run again next round, so the call stops here
+        // Unrecordable (no JSON form; in a task: too large, or the run lost the task): the call stops here.
+        gate.fail(error);
         return never<T>();
-      }
-      journal.recordStep(key, kept);
-      if (durable !== undefined) {
-        try {
-          assertJournalSize(journal.encode(), maxBytes);
-          await durable.record(key, kept === undefined ? [] : [kept]);
-        } catch (error) {
-          gate.fail(error); // too large, or this run lost the task: the body stops before going past the step
-          return never<T>();
-        }
       }
       return kept;
     });

@@ -148,8 +148,8 @@ export class RoundState implements StrategySource {
   /** The context handlers receive: the SDK's, plus the era, with `requestState()` returning plaintext. */
   readonly ctx: ToolContext;
   #binding: RequestBinding | undefined;
-  /** The ledger of this round's strategy, once built. */
-  #ledger: Ledger | undefined;
+  /** The ledger of this round's strategy once built (a task created on this round records its answers). */
+  ledger: Ledger | undefined;
 
   constructor(
     sdkCtx: ServerContext,
@@ -221,19 +221,13 @@ export class RoundState implements StrategySource {
     );
   }
 
-  /** The answers this round's resolvers hold, by question key (a task created on this round records them). */
-  answersRecorded(): Record<string, { readonly digest: string; readonly response: unknown }> {
-    return this.#ledger?.answersRecorded() ?? {};
-  }
-
   /** The era's strategy for this round, over the progress the state carried (built only when something is awaited or asked). */
   strategy(): RoundStrategy {
     const { plaintext } = this;
     // A carried ledger this version cannot read means "no progress yet": the call starts over.
     const ledger = plaintext === undefined ? Ledger.fresh() : (Ledger.decode(plaintext) ?? Ledger.blank());
-    this.#ledger = ledger;
     const legacyTimeoutMs = this.services.legacyQuestionTimeoutMs;
-    return strategyFor(this.ctx, { ledger, legacyTimeoutMs, pages: this.callPages() });
+    return strategyFor(this.ctx, { ledger: (this.ledger = ledger), legacyTimeoutMs, pages: this.callPages() });
   }
 }
 

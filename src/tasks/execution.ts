@@ -15,8 +15,9 @@ import { checkedResult, runBody, toolFailure } from '../round/toolCall.js';
 import type { CompiledTool } from '../round/tool.js';
 import type { DurableSteps } from '../round/durableSteps.js';
 import { DURABLE_STEPS } from '../round/durableSteps.js';
+import type { TaskLease } from './lease.js';
+import { RunLost } from './lease.js';
 import type { TaskRecords } from './records.js';
-import { RunLost } from './records.js';
 import type { TaskRecord } from './store.js';
 import { TaskStrategy } from './strategy.js';
 
@@ -28,6 +29,7 @@ export class TaskExecution {
   constructor(
     private readonly tools: ReadonlyMap<string, CompiledTool>,
     private readonly records: TaskRecords,
+    private readonly lease: TaskLease,
   ) {}
 
   /** Signals the body of `taskId` if it runs in this process. */
@@ -114,10 +116,10 @@ export class TaskExecution {
     const controller = new AbortController();
     this.running.set(taskId, controller);
     const lost = () => controller.abort(new Error('The task was cancelled, or resumed on another instance.'));
-    const stopHeartbeat = this.records.heartbeat(taskId, owner, lost);
+    const stopHeartbeat = this.lease.heartbeat(taskId, owner, lost);
     const steps: DurableSteps = {
       recorded: claimed.steps ?? {},
-      record: (key, entry) => this.records.recordStep(taskId, owner, key, entry),
+      record: (key, entry) => this.lease.recordStep(taskId, owner, key, entry),
     };
     const ctx: ToolContext = Object.assign(
       { ...base, mcpReq: { ...base.mcpReq, signal: controller.signal } },

@@ -1,12 +1,9 @@
 /**
- * A task's record and the rules of writing it: the settings (TTL, polling interval, lease, resume
- * bound), a new record, compare-and-set transitions (re-read on conflict, status changes
- * announced), the lease (a `working` task with no sign of life is taken over by another instance,
- * or failed once resumed `maxResumes` times), the body's run (its owner token fencing every write:
- * heartbeat, journaled steps, outcome), and how a task ends.
+ * A task's record and the rules of writing it: the settings (TTL, polling interval), a new record,
+ * compare-and-set transitions (re-read on conflict, status changes announced), and how a task ends
+ * (written only by the run holding it). The lease and resumes are lease.ts.
  */
 import type { CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
-import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import { MILLISECONDS, positiveInteger } from '../optionChecks.js';
 import { questionCapabilities } from '../questions/bounds.js';
@@ -61,8 +58,6 @@ export interface TaskStatusChange {
 
 const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_POLL_INTERVAL_MS = 1_000;
-const DEFAULT_LEASE_MS = 30_000;
-const DEFAULT_MAX_RESUMES = 3;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /** Whether a task has ended (completed, failed or cancelled). */
@@ -70,31 +65,14 @@ export function isTerminal(record: TaskRecord): boolean {
   return TERMINAL.has(record.status);
 }
 
-/** Why a run stops: it no longer holds its task (another instance resumed it, or it was cancelled or ended). */
-export class RunLost extends Error {
-  constructor(taskId: string) {
-    super(
-      `Task ${taskId}: this run no longer holds the task (it was resumed on another instance, cancelled or ended); it stops here.`,
-    );
-    this.name = 'RunLost';
-  }
-}
-
-/** Whether the run `owner` still holds the task: its body is running there, and nobody took it over. */
-function holds(record: TaskRecord, owner: string): boolean {
-  return record.status === 'working' && record.owner === owner;
-}
-
 /** Where a bad `tasks` option came from: the server's options. */
-const SERVER = 'new McpResolveServer()';
+export const SERVER = 'new McpResolveServer()';
 
 /** The task records of one server, in its store. */
 export class TaskRecords {
   readonly store: TaskStore;
   private readonly ttlMs: number;
   private readonly pollIntervalMs: number;
-  private readonly leaseMs: number;
-  private readonly maxResumes: number;
 
   constructor(private readonly options: TaskOptions = {}) {
     this.store = options.store ?? createMemoryTaskStore();
@@ -108,10 +86,6 @@ export class TaskRecords {
         unit: MILLISECONDS,
       },
     );
-    this.leaseMs = positiveInteger(SERVER, 'tasks.leaseMs', options.leaseMs, DEFAULT_LEASE_MS, { unit: MILLISECONDS });
-    this.maxResumes = positiveInteger(SERVER, 'tasks.maxResumes', options.maxResumes, DEFAULT_MAX_RESUMES, {
-      zero: true,
-    });
   }
 
   /** Reports a failure the task machinery could not record on a task. */
@@ -184,76 +158,6 @@ export class TaskRecords {
     } catch (error) {
       this.report(error);
     }
-  }
-
-  /** Whether a `working` task has shown no sign of life (a write or a heartbeat) for longer than the lease. */
-  stalled(record: TaskRecord): boolean {
-    if (record.status !== 'working') return false;
-    const alive = Math.max(record.heartbeatAt ?? 0, Date.parse(record.lastUpdatedAt));
-    return Date.now() - alive > this.leaseMs;
-  }
-
-  /**
-   * Takes over a stalled task (its process stopped) with one compare-and-set: of several instances
-   * finding it at once, exactly one writes, and the others re-read a task that is no longer stalled
-   * and back off. The task is `working` again with its body unclaimed (to run again from its
-   * recorded answers and steps) or, once it was resumed `maxResumes` times, `failed`. Resolves the
-   * record written, or `undefined` when the task was not stalled (any more).
-   */
-  takeOver(taskId: string): Promise<TaskRecord | undefined> {
-    return this.transition(taskId, (current) => {
-      if (!this.stalled(current)) return undefined;
-      const resumes = (current.resumes ?? 0) + 1;
-      const { owner: _lost, statusMessage: _previous, ...rest } = current;
-      if (resumes > this.maxResumes) {
-        const error: TaskError = {
-          code: ProtocolErrorCode.InternalError,
-          message:
-            `Task lost: the server process running it stopped (no heartbeat for ${this.leaseMs} ms), ` +
-            `after ${resumes - 1} resume(s) (tasks.maxResumes is ${this.maxResumes}). Start the tool again.`,
-        };
-        return { ...rest, status: 'failed', pending: {}, error, statusMessage: error.message };
-      }
-      return {
-        ...rest,
-        bodyStarted: false,
-        resumes,
-        statusMessage: `Resumed on another server instance after the one running it stopped (resume ${resumes} of at most ${this.maxResumes}).`,
-      };
-    });
-  }
-
-  /**
-   * Renews a running body's heartbeat every third of the lease until the returned function is
-   * called. When the run no longer holds the task (another instance resumed it, or it was
-   * cancelled or ended), `lost` is called once and the heartbeat stops.
-   */
-  heartbeat(taskId: string, owner: string, lost: () => void): () => void {
-    const timer = setInterval(
-      () => {
-        this.transition(taskId, (current) => (holds(current, owner) ? { ...current, heartbeatAt: Date.now() } : undefined))
-          .then((renewed) => {
-            if (renewed !== undefined) return;
-            clearInterval(timer);
-            lost();
-          })
-          .catch((error: unknown) => this.report(error));
-      },
-      Math.max(Math.floor(this.leaseMs / 3), 1),
-    );
-    timer.unref?.();
-    return () => clearInterval(timer);
-  }
-
-  /**
-   * Records a completed `journaled()` step of the run `owner` in the task, before the body goes on;
-   * throws when the run no longer holds the task (the body then stops: another instance runs it).
-   */
-  async recordStep(taskId: string, owner: string, key: string, entry: readonly unknown[]): Promise<void> {
-    const written = await this.transition(taskId, (current) =>
-      holds(current, owner) ? { ...current, steps: { ...current.steps, [key]: entry } } : undefined,
-    );
-    if (written === undefined) throw new RunLost(taskId);
   }
 
   /** Records that a task ended with a tool result (`completed`; a tool error is `completed` with `isError`). */

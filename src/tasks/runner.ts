@@ -19,6 +19,7 @@ import { recordAnswers } from './answers.js';
 import type { TaskSupport } from '../round/taskDeclaration.js';
 import type { TaskHost } from '../round/taskHost.js';
 import { TaskExecution } from './execution.js';
+import { TaskLease } from './lease.js';
 import type { TaskOptions } from './records.js';
 import { isTerminal, TaskRecords } from './records.js';
 import type { TaskRecord } from './store.js';
@@ -37,11 +38,13 @@ export class TaskRunner implements TaskHost {
   readonly extension = TASKS_EXTENSION;
 
   private readonly records: TaskRecords;
+  private readonly lease: TaskLease;
   private readonly execution: TaskExecution;
 
   constructor(tools: ReadonlyMap<string, CompiledTool>, options: TaskOptions = {}) {
     this.records = new TaskRecords(options);
-    this.execution = new TaskExecution(tools, this.records);
+    this.lease = new TaskLease(this.records, options);
+    this.execution = new TaskExecution(tools, this.records, this.lease);
   }
 
   /** Serves a `tools/call` of a task-capable tool: a task when the request allows one, an ordinary call otherwise. */
@@ -96,7 +99,7 @@ export class TaskRunner implements TaskHost {
       const principal = services.principal(state.ctx);
       // With `before-task` the body is claimed at once, its answers recorded for a resume elsewhere.
       const owner = beforeTask ? crypto.randomUUID() : undefined;
-      const answers = beforeTask ? state.answersRecorded() : {};
+      const answers = beforeTask ? (state.ledger?.answersRecorded() ?? {}) : {};
       const record = this.records.newRecord(tool.name, args, capabilities, principal, owner, answers);
       await this.records.store.create(record);
       state.trace?.task(record.taskId);
@@ -156,8 +159,8 @@ export class TaskRunner implements TaskHost {
   private async visible(taskId: string, sdkCtx: ServerContext, services: InstanceServices): Promise<TaskRecord> {
     const record = await this.records.store.get(taskId);
     if (record === undefined || record.principal !== services.principal(sdkCtx)) throw taskNotFound(taskId);
-    if (!this.records.stalled(record)) return record;
-    const taken = await this.records.takeOver(taskId);
+    if (!this.lease.stalled(record)) return record;
+    const taken = await this.lease.takeOver(taskId);
     if (taken === undefined) return this.visible(taskId, sdkCtx, services);
     if (taken.status === 'working') void this.execution.advance(taskId, contextOf(sdkCtx, services), services);
     return taken;
