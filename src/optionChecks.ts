@@ -10,11 +10,13 @@ export interface IntegerWording {
   readonly unit?: string;
   /** Whether the message ends with "The default is <fallback>." */
   readonly statesDefault?: boolean;
+  /** Whether 0 is allowed too (the message then asks for a non-negative integer). */
+  readonly zero?: boolean;
 }
 
 /**
  * `value`, or `fallback` when it is `undefined`; throws `invalid_options` (data `{ api, option }`)
- * unless it is a positive safe integer. The message reads
+ * unless it is a positive safe integer (or 0, with `wording.zero`). The message reads
  * `<api>: <option> must be a positive integer[ unit] (got X).[ The default is N.]`
  */
 export function positiveInteger(
@@ -25,11 +27,11 @@ export function positiveInteger(
   wording: IntegerWording = {},
 ): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    const { unit, statesDefault = false } = wording;
+  const { unit, statesDefault = false, zero = false } = wording;
+  if (!Number.isSafeInteger(value) || value < (zero ? 0 : 1)) {
     throw new McpResolveError(
       'invalid_options',
-      `${api}: ${option} must be a positive integer${unit === undefined ? '' : ` ${unit}`} (got ${String(value)}).` +
+      `${api}: ${option} must be a ${zero ? 'non-negative' : 'positive'} integer${unit === undefined ? '' : ` ${unit}`} (got ${String(value)}).` +
         (statesDefault ? ` The default is ${fallback}.` : ''),
       { data: { api, option } },
     );

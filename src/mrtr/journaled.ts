@@ -5,7 +5,9 @@
  * promise that never settles. The round then ends with one `input_required` carrying every
  * question pending by then and the journal as `requestState`, which the library seals. Suspension
  * is not an exception, so the handler's own `try`/`catch` cannot swallow it. On legacy sessions
- * the handler runs once, in process: steps run, and each round's questions are real pushes.
+ * the handler runs once, in process: steps run, and each round's questions are real pushes. Run as
+ * a task's body, each completed step is also recorded in the task before the handler goes on, so
+ * a body resumed on another instance (its process died) gets it back instead of running it again.
  */
 import type {
   CreateMessageRequestParams,
@@ -31,7 +33,7 @@ import { runPasses } from '../questions/strategy.js';
 import { strategyFor } from '../round/strategies.js';
 import type { HandlerResult, WrappedBody } from './body.js';
 import { never, RoundGate } from './gate.js';
-import { asRecorded, journalOf } from './json.js';
+import { asRecorded, journalOf, journalSize, recordDurably } from './json.js';
 import { positiveInteger } from '../optionChecks.js';
 
 /** The default bound on a journal's size, in bytes of its JSON text (64 KiB). */
@@ -113,18 +115,9 @@ export function journaled<TArgs>(handler: JournaledHandler<TArgs>, options: Jour
     DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
   );
   return async (args: TArgs, ctx: ToolContext) => {
-    const result = await runJournaled(handler, args, ctx, timeoutMs);
+    const result = await runJournaled(handler, args, ctx, timeoutMs, maxBytes);
     if (!isInputRequiredResult(result)) return result;
-    const journal = result.requestState ?? '';
-    const bytes = Buffer.byteLength(journal, 'utf8');
-    if (bytes > maxBytes) {
-      throw new McpResolveError(
-        'invalid_usage',
-        `journaled(): this call's journal is ${bytes} bytes, over maxJournalBytes (${maxBytes}). ` +
-          'Record ids rather than documents in ctx.step(), or raise maxJournalBytes.',
-        { data: { api: 'journaled()' } },
-      );
-    }
+    const bytes = journalSize(result.requestState ?? '', maxBytes);
     options.onSuspend?.({ journalBytes: bytes, questions: Object.keys(result.inputRequests ?? {}).length });
     return result;
   };
@@ -144,6 +137,7 @@ async function runJournaled<TArgs>(
   args: TArgs,
   ctx: ToolContext,
   timeoutMs: number,
+  maxBytes: number,
 ): Promise<HandlerResult | InputRequiredResult> {
   const journal = journalOf(ctx);
   const strategy = strategyFor(ctx, { ledger: journal, legacyTimeoutMs: timeoutMs, channels: callChannelsOf(ctx) });
@@ -162,11 +156,13 @@ async function runJournaled<TArgs>(
       let kept: T;
       try {
         kept = asRecorded(value, `ctx.step('${name}')`, 'ctx.step()');
+        journal.recordStep(key, kept);
+        await recordDurably(ctx, journal, key, maxBytes);
       } catch (error) {
-        gate.fail(error); // unrecordable: the step would run again next round, so the call stops here
+        // Unrecordable (no JSON form; in a task: too large, or the run lost the task): the call stops here.
+        gate.fail(error);
         return never<T>();
       }
-      journal.recordStep(key, kept);
       return kept;
     });
   };

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { ToolContext } from '../context.js';
 import { McpResolveError, ToolError } from '../errors.js';
 import { Ledger } from '../questions/ledger.js';
+import { durableStepsIn } from '../round/durableSteps.js';
 
 /** Parses the plaintext of a round's state against `schema`: `undefined` when it is not JSON of that shape. */
 export function parseState<T>(plaintext: unknown, schema: z.ZodType<T>): T | undefined {
@@ -45,10 +46,17 @@ export function asRecorded<T>(value: T, what: string, api: string): T {
   return JSON.parse(text) as T;
 }
 
-/** The journal a round carries: a fresh one on the first round (and on every legacy call, which runs in one go). */
+/**
+ * The journal a round carries: a fresh one on the first round (and on every legacy call, which runs
+ * in one go); in a task's body, with the steps earlier runs of it recorded in the task.
+ */
 export function journalOf(ctx: ToolContext): Ledger {
   const plaintext: unknown = ctx.era === 'modern' ? ctx.mcpReq.requestState() : undefined;
-  if (plaintext === undefined) return Ledger.fresh();
+  if (plaintext === undefined) {
+    const journal = Ledger.fresh();
+    for (const [key, entry] of Object.entries(durableStepsIn(ctx)?.recorded ?? {})) journal.recordStep(key, entry[0]);
+    return journal;
+  }
   const ledger = typeof plaintext === 'string' ? Ledger.decode(plaintext) : undefined;
   // Only this library mints the (sealed) journal: an unknown shape means a redeploy mid-call.
   // Starting from an empty journal would run recorded steps again, so the call fails instead.
@@ -56,4 +64,29 @@ export function journalOf(ctx: ToolContext): Ledger {
     throw new ToolError('journaled(): this call carries a journal from an incompatible version; start the call over.');
   }
   return ledger;
+}
+
+/** The size of `journal` in bytes; throws `invalid_usage` when it is over `maxBytes` (`journaled()`'s bound). */
+export function journalSize(journal: string, maxBytes: number): number {
+  const bytes = Buffer.byteLength(journal, 'utf8');
+  if (bytes > maxBytes) {
+    throw new McpResolveError(
+      'invalid_usage',
+      `journaled(): this call's journal is ${bytes} bytes, over maxJournalBytes (${maxBytes}). ` +
+        'Record ids rather than documents in ctx.step(), or raise maxJournalBytes.',
+      { data: { api: 'journaled()' } },
+    );
+  }
+  return bytes;
+}
+
+/**
+ * In a task's body, records step `key` of `journal` in the task before the body goes on (within
+ * `maxBytes`); rejects when the run no longer holds the task. Elsewhere, nothing to do.
+ */
+export async function recordDurably(ctx: ToolContext, journal: Ledger, key: string, maxBytes: number): Promise<void> {
+  const durable = durableStepsIn(ctx);
+  if (durable === undefined) return;
+  journalSize(journal.encode(), maxBytes);
+  await durable.record(key, journal.step(key) ?? []);
 }

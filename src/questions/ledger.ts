@@ -221,6 +221,11 @@ export class Ledger {
     return ownEntry(this.retryNow, key)?.[0] ?? 1;
   }
 
+  /** The answers this round holds, by question key, each with the pin of the question it answered. */
+  answersRecorded(): Record<string, { readonly digest: string; readonly response: unknown }> {
+    return Object.fromEntries(Object.entries(this.answers).map(([key, [digest, response]]) => [key, { digest, response }]));
+  }
+
   /** The recorded result of step `key` (`[value]`, or `[]` for `undefined`), if it ran in an earlier round. */
   step(key: string): readonly unknown[] | undefined {
     return ownEntry(this.steps, key);

@@ -149,6 +149,8 @@ export class RoundState implements StrategySource {
   /** The context handlers receive: the SDK's, plus the era, with `requestState()` returning plaintext. */
   readonly ctx: ToolContext;
   #binding: RequestBinding | undefined;
+  /** The ledger of this round's strategy once built (a task created on this round records its answers). */
+  ledger: Ledger | undefined;
 
   constructor(
     sdkCtx: ServerContext,
@@ -226,7 +228,7 @@ export class RoundState implements StrategySource {
     // A carried ledger this version cannot read means "no progress yet": the call starts over.
     const ledger = plaintext === undefined ? Ledger.fresh() : (Ledger.decode(plaintext) ?? Ledger.blank());
     const legacyTimeoutMs = this.services.legacyQuestionTimeoutMs;
-    return strategyFor(this.ctx, { ledger, legacyTimeoutMs, channels: this.callChannels() });
+    return strategyFor(this.ctx, { ledger: (this.ledger = ledger), legacyTimeoutMs, channels: this.callChannels() });
   }
 }
 

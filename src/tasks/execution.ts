@@ -1,8 +1,9 @@
 /**
  * Running a task in the background, through the steps of a call (round/toolCall.ts): a pass of its
- * resolvers (parking it on the questions found), then, once, the body (claimed with a
- * compare-and-set, so across every instance sharing the store it is entered exactly once), under a
- * heartbeat, and how it ended recorded.
+ * resolvers (parking it on the questions found), then the body, claimed by one run with a
+ * compare-and-set (so across every instance sharing the store one run holds it), under a
+ * heartbeat, its `journaled()` steps recorded in the task, and how it ended recorded. A task
+ * resumed after its process died comes through here again: same answers, same recorded steps.
  */
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
@@ -12,6 +13,10 @@ import { refusedInputRequired } from '../round/roundState.js';
 import type { InstanceServices } from '../round/services.js';
 import { checkedResult, runBody, toolFailure } from '../round/toolCall.js';
 import type { CompiledTool } from '../round/tool.js';
+import type { DurableSteps } from '../round/durableSteps.js';
+import { DURABLE_STEPS } from '../round/durableSteps.js';
+import type { TaskLease } from './lease.js';
+import { RunLost } from './lease.js';
 import type { TaskRecords } from './records.js';
 import type { TaskRecord } from './store.js';
 import { TaskStrategy } from './strategy.js';
@@ -26,6 +31,7 @@ export class TaskExecution {
   constructor(
     private readonly tools: ReadonlyMap<string, CompiledTool>,
     private readonly records: TaskRecords,
+    private readonly lease: TaskLease,
   ) {}
 
   /** Signals the body of `taskId` if it runs in this process. */
@@ -35,7 +41,7 @@ export class TaskExecution {
 
   /**
    * Runs a `working` task as far as it goes: a pass of its resolvers, then either parks it on the
-   * questions found, or claims the body (once) and runs it.
+   * questions found, or claims the body for a new run and runs it.
    */
   async advance(taskId: string, base: ToolContext, services: InstanceServices): Promise<void> {
     try {
@@ -44,7 +50,7 @@ export class TaskExecution {
       const tool = this.tools.get(record.call.tool);
       if (tool === undefined) {
         const missing = new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${record.call.tool} not found`);
-        await this.records.failWith(taskId, missing);
+        await this.records.failWith(taskId, undefined, missing);
         return;
       }
       const capabilities = record.call.clientCapabilities;
@@ -62,7 +68,7 @@ export class TaskExecution {
       try {
         resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, { strategy: () => strategy });
       } catch (error) {
-        await this.fail(taskId, error, tool, services);
+        await this.fail(taskId, undefined, error, tool, services);
         return;
       }
       const unchanged = (current: TaskRecord) =>
@@ -71,11 +77,12 @@ export class TaskExecution {
         await this.park(taskId, strategy, unchanged);
         return;
       }
+      const owner = crypto.randomUUID();
       const claimed = await this.records.transition(taskId, (current) =>
-        unchanged(current) ? { ...current, bodyStarted: true, answers: strategy.answers } : undefined,
+        unchanged(current) ? { ...current, bodyStarted: true, owner, answers: strategy.answers } : undefined,
       );
       if (claimed === undefined) return;
-      await this.execute(taskId, tool, record.call.arguments, resolved, ctx, services);
+      await this.execute(claimed, owner, tool, resolved, ctx, services);
     } catch (error) {
       this.records.report(error);
     }
@@ -102,38 +109,60 @@ export class TaskExecution {
   }
 
   /**
-   * Enters the body (its claim already written) through the steps of a call (run the body, refuse
-   * its own `input_required`, check the result, or record the failure) and records how it ended.
+   * Enters the body of `claimed` (its claim by the run `owner` already written) through the
+   * steps of a call (run the body, refuse its own `input_required`, check the result, or record
+   * the failure) and records how it ended. The body's signal aborts when the run loses the task
+   * (cancelled, or resumed elsewhere after a missed lease); its writes are refused from then on.
    */
   async execute(
-    taskId: string,
+    claimed: TaskRecord,
+    owner: string,
     tool: CompiledTool,
-    args: Readonly<Record<string, unknown>>,
     resolved: Readonly<Record<string, unknown>>,
     base: ToolContext,
     services: InstanceServices,
   ): Promise<void> {
+    const { taskId } = claimed;
     const controller = new AbortController();
     this.running.set(taskId, controller);
-    const stopHeartbeat = this.records.heartbeat(taskId);
-    const ctx: ToolContext = { ...base, mcpReq: { ...base.mcpReq, signal: controller.signal } };
+    const lost = () => controller.abort(new Error('The task was cancelled, or resumed on another instance.'));
+    const stopHeartbeat = this.lease.heartbeat(taskId, owner, lost);
+    const steps: DurableSteps = {
+      recorded: claimed.steps ?? {},
+      record: (key, entry) => this.lease.recordStep(taskId, owner, key, entry),
+    };
+    const ctx: ToolContext = Object.assign(
+      { ...base, mcpReq: { ...base.mcpReq, signal: controller.signal } },
+      { [DURABLE_STEPS]: steps },
+    );
     try {
-      const value = await runBody(tool, args, resolved, ctx);
+      const value = await runBody(tool, claimed.call.arguments, resolved, ctx);
       // A task asks through its resolvers only (parked in input_required), never from its body.
       if (isInputRequiredResult(value)) throw refusedInputRequired('tool', { tool: tool.name });
-      await this.records.complete(taskId, await checkedResult(tool, value, services));
+      await this.records.complete(taskId, owner, await checkedResult(tool, value, services));
     } catch (error) {
-      await this.fail(taskId, error, tool, services).catch((failure: unknown) => this.records.report(failure));
+      // A run that lost the task has nothing to record: the run holding it now will.
+      if (error instanceof RunLost) return;
+      await this.fail(taskId, owner, error, tool, services).catch((failure: unknown) => this.records.report(failure));
     } finally {
       stopHeartbeat();
       this.running.delete(taskId);
     }
   }
 
-  /** Records that a task ended by throwing: a protocol error makes it `failed`, anything else is the tool's error result. */
-  private fail(taskId: string, error: unknown, tool: CompiledTool, services: InstanceServices): Promise<void> {
-    if (error instanceof ProtocolError) return this.records.failWith(taskId, error);
-    return this.records.complete(taskId, toolFailure(error, tool, services));
+  /**
+   * Records that a task ended by throwing: a protocol error makes it `failed`, anything else is the
+   * tool's error result. Written only while the run `owner` holds the task (`undefined`: a resolver pass).
+   */
+  private fail(
+    taskId: string,
+    owner: string | undefined,
+    error: unknown,
+    tool: CompiledTool,
+    services: InstanceServices,
+  ): Promise<void> {
+    if (error instanceof ProtocolError) return this.records.failWith(taskId, owner, error);
+    return this.records.complete(taskId, owner, toolFailure(error, tool, services));
   }
 }
 

@@ -1,10 +1,9 @@
 /**
- * A task's record and the rules of writing it: the settings (TTL, polling interval, lease), a new
- * record, compare-and-set transitions (re-read on conflict, status changes announced), the lease
- * (a `working` task with no sign of life is lost), the body's heartbeat, and how a task ends.
+ * A task's record and the rules of writing it: the settings (TTL, polling interval), a new record,
+ * compare-and-set transitions (re-read on conflict, status changes announced), and how a task ends
+ * (written only by the run holding it). The lease and resumes are lease.ts.
  */
 import type { CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
-import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import { MILLISECONDS, positiveInteger } from '../optionChecks.js';
 import { questionCapabilities } from '../questions/bounds.js';
@@ -21,11 +20,18 @@ export interface TaskOptions {
   /** The polling interval suggested to clients, in ms. @default 1_000 */
   readonly pollIntervalMs?: number;
   /**
-   * How long a `working` task may go without a sign of life before it is reported `failed` (its
+   * How long a `working` task may go without a sign of life before another instance resumes it (its
    * process died), in ms: a running body renews its heartbeat every third of it, and a resolver
    * pass must finish within it. @default 30_000
    */
   readonly leaseMs?: number;
+  /**
+   * How many times a task is resumed after the process running it stopped; the next time, it is
+   * reported `failed` ("Task lost"). A resumed task runs its resolvers again from the recorded
+   * answers and its body from the top, skipping the `journaled()` steps it recorded. 0 never
+   * resumes (a task whose process died is failed). @default 3
+   */
+  readonly maxResumes?: number;
   /** Receives failures the task machinery could not record on a task (a store that stopped answering). */
   readonly onerror?: (error: Error) => void;
   /**
@@ -52,7 +58,6 @@ export interface TaskStatusChange {
 
 const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_POLL_INTERVAL_MS = 1_000;
-const DEFAULT_LEASE_MS = 30_000;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /** Whether a task has ended (completed, failed or cancelled). */
@@ -61,14 +66,13 @@ export function isTerminal(record: TaskRecord): boolean {
 }
 
 /** Where a bad `tasks` option came from: the server's options. */
-const SERVER = 'new McpResolveServer()';
+export const SERVER = 'new McpResolveServer()';
 
 /** The task records of one server, in its store. */
 export class TaskRecords {
   readonly store: TaskStore;
   private readonly ttlMs: number;
   private readonly pollIntervalMs: number;
-  private readonly leaseMs: number;
 
   constructor(private readonly options: TaskOptions = {}) {
     this.store = options.store ?? createMemoryTaskStore();
@@ -82,7 +86,6 @@ export class TaskRecords {
         unit: MILLISECONDS,
       },
     );
-    this.leaseMs = positiveInteger(SERVER, 'tasks.leaseMs', options.leaseMs, DEFAULT_LEASE_MS, { unit: MILLISECONDS });
   }
 
   /** Reports a failure the task machinery could not record on a task. */
@@ -90,13 +93,18 @@ export class TaskRecords {
     this.options.onerror?.(error instanceof Error ? error : new Error(String(error)));
   }
 
-  /** A new `working` task of `tool` with these arguments, keeping only the client capabilities questions read. */
+  /**
+   * A new `working` task of `tool` with these arguments, keeping only the client capabilities
+   * questions read. With `owner` its body is claimed by that run already (its questions were
+   * answered before the task, `answers` records them).
+   */
   newRecord(
     tool: string,
     args: Record<string, unknown>,
     capabilities: TaskRecord['call']['clientCapabilities'],
     principal: string | undefined,
-    bodyStarted: boolean,
+    owner?: string,
+    answers: TaskRecord['answers'] = {},
   ): TaskRecord {
     const now = Date.now();
     const at = new Date(now).toISOString();
@@ -114,8 +122,9 @@ export class TaskRecords {
       ...(principal !== undefined && { principal }),
       call: { tool, arguments: args, ...(kept !== undefined && { clientCapabilities: kept }) },
       pending: {},
-      answers: {},
-      bodyStarted,
+      answers,
+      bodyStarted: owner !== undefined,
+      ...(owner !== undefined && { owner }),
     };
   }
 
@@ -151,62 +160,32 @@ export class TaskRecords {
     }
   }
 
-  /** Whether a `working` task has shown no sign of life (a write or a heartbeat) for longer than the lease. */
-  stalled(record: TaskRecord): boolean {
-    if (record.status !== 'working') return false;
-    const alive = Math.max(record.heartbeatAt ?? 0, Date.parse(record.lastUpdatedAt));
-    return Date.now() - alive > this.leaseMs;
-  }
-
-  /** Records a stalled task as `failed` (its process stopped); `undefined` when it was not stalled any more. */
-  markLost(taskId: string): Promise<TaskRecord | undefined> {
-    const error: TaskError = {
-      code: ProtocolErrorCode.InternalError,
-      message: `Task lost: the server process running it stopped (no heartbeat for ${this.leaseMs} ms). Start the tool again.`,
-    };
-    return this.transition(taskId, (current) =>
-      this.stalled(current)
-        ? { ...current, status: 'failed', pending: {}, error, statusMessage: error.message }
-        : undefined,
-    );
-  }
-
-  /** Renews a running body's heartbeat every third of the lease until the returned function is called. */
-  heartbeat(taskId: string): () => void {
-    const timer = setInterval(
-      () => {
-        this.transition(taskId, (current) =>
-          current.status === 'working' ? { ...current, heartbeatAt: Date.now() } : undefined,
-        ).catch((error: unknown) => this.report(error));
-      },
-      Math.max(Math.floor(this.leaseMs / 3), 1),
-    );
-    timer.unref?.();
-    return () => clearInterval(timer);
-  }
-
   /** Records that a task ended with a tool result (`completed`; a tool error is `completed` with `isError`). */
-  complete(taskId: string, result: CallToolResult): Promise<void> {
-    return this.settle(taskId, { status: 'completed', result: { ...result } });
+  complete(taskId: string, owner: string | undefined, result: CallToolResult): Promise<void> {
+    return this.settle(taskId, owner, { status: 'completed', result: { ...result } });
   }
 
   /** Records that a task failed with a protocol (JSON-RPC) error, inlined as `error`. */
-  failWith(taskId: string, error: ProtocolError): Promise<void> {
+  failWith(taskId: string, owner: string | undefined, error: ProtocolError): Promise<void> {
     const inlined: TaskError = {
       code: error.code,
       message: error.message,
       ...(error.data !== undefined && { data: error.data }),
     };
-    return this.settle(taskId, { status: 'failed', error: inlined, statusMessage: error.message });
+    return this.settle(taskId, owner, { status: 'failed', error: inlined, statusMessage: error.message });
   }
 
-  /** Writes how a task ended, unless it was cancelled or finished meanwhile (which keeps its status). */
+  /**
+   * Writes how a task ended, unless it was cancelled or finished meanwhile (which keeps its status)
+   * or another run holds it now (`owner`: the run that ended; `undefined` for a resolver pass).
+   */
   private async settle(
     taskId: string,
+    owner: string | undefined,
     update: Pick<TaskRecord, 'status' | 'result' | 'error' | 'statusMessage'>,
   ): Promise<void> {
     await this.transition(taskId, (current) => {
-      if (isTerminal(current)) return undefined;
+      if (isTerminal(current) || current.owner !== owner) return undefined;
       const { statusMessage: _previous, ...rest } = current;
       return { ...rest, ...update, pending: {} };
     });

@@ -19,6 +19,7 @@ import { recordAnswers } from './answers.js';
 import type { TaskSupport } from '../round/taskDeclaration.js';
 import type { TaskHost } from '../round/taskHost.js';
 import { TaskExecution } from './execution.js';
+import { TaskLease } from './lease.js';
 import type { TaskOptions } from './records.js';
 import { isTerminal, TaskRecords } from './records.js';
 import type { TaskRecord } from './store.js';
@@ -37,11 +38,13 @@ export class TaskRunner implements TaskHost {
   readonly extension = TASKS_EXTENSION;
 
   private readonly records: TaskRecords;
+  private readonly lease: TaskLease;
   private readonly execution: TaskExecution;
 
   constructor(tools: ReadonlyMap<string, CompiledTool>, options: TaskOptions = {}) {
     this.records = new TaskRecords(options);
-    this.execution = new TaskExecution(tools, this.records);
+    this.lease = new TaskLease(this.records, options);
+    this.execution = new TaskExecution(tools, this.records, this.lease);
   }
 
   /** Serves a `tools/call` of a task-capable tool: a task when the request allows one, an ordinary call otherwise. */
@@ -95,10 +98,14 @@ export class TaskRunner implements TaskHost {
       const beforeTask = support.questions === 'before-task';
       const resolved = beforeTask ? await state.resolve(tool.plan, args) : {};
       if (isInputRequiredResult(resolved)) return resolved;
-      const record = this.records.newRecord(tool.name, args, capabilities, services.principal(state.ctx), beforeTask);
+      const principal = services.principal(state.ctx);
+      // With `before-task` the body is claimed at once, its answers recorded for a resume elsewhere.
+      const owner = beforeTask ? crypto.randomUUID() : undefined;
+      const answers = beforeTask ? (state.ledger?.answersRecorded() ?? {}) : {};
+      const record = this.records.newRecord(tool.name, args, capabilities, principal, owner, answers);
       await this.records.store.create(record);
       state.trace?.task(record.taskId);
-      if (beforeTask) void this.execution.execute(record.taskId, tool, args, resolved, state.ctx, services);
+      if (owner !== undefined) void this.execution.execute(record, owner, tool, resolved, state.ctx, services);
       else void this.execution.advance(record.taskId, contextOf(state.ctx, services), services);
       return createTaskResult(record);
     } catch (error) {
@@ -147,12 +154,17 @@ export class TaskRunner implements TaskHost {
 
   /**
    * The task, or the not-found error when it does not exist, expired, or belongs to another
-   * principal. A `working` task whose lease ran out (its process died) is recorded `failed` first.
+   * principal. A `working` task whose lease ran out (its process died) is taken over first: this
+   * instance resumes it in the background (or records it `failed` past `maxResumes`); when another
+   * instance took it first, this one backs off and reads it again.
    */
   private async visible(taskId: string, sdkCtx: ServerContext, services: InstanceServices): Promise<TaskRecord> {
     const record = await this.records.store.get(taskId);
     if (record === undefined || record.principal !== services.principal(sdkCtx)) throw taskNotFound(taskId);
-    if (!this.records.stalled(record)) return record;
-    return (await this.records.markLost(taskId)) ?? (await this.visible(taskId, sdkCtx, services));
+    if (!this.lease.stalled(record)) return record;
+    const taken = await this.lease.takeOver(taskId);
+    if (taken === undefined) return this.visible(taskId, sdkCtx, services);
+    if (taken.status === 'working') void this.execution.advance(taskId, contextOf(sdkCtx, services), services);
+    return taken;
   }
 }

@@ -2,7 +2,8 @@
  * Where tasks live between requests. A task's state is written only by the server: the client
  * holds nothing but the task id, so nothing at rest is client-controlled. Every write is a
  * compare-and-set on the record's revision, which is what lets any instance sharing a store serve
- * `tasks/get`, `tasks/update` and `tasks/cancel` without ever running a task's body twice.
+ * `tasks/get`, `tasks/update` and `tasks/cancel`, and resume a task whose process died, with
+ * exactly one instance winning each step.
  */
 import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/server';
 
@@ -61,8 +62,24 @@ export interface TaskRecord {
   readonly answers: Record<string, TaskAnswer>;
   /** How many times each resolver's question was asked after a rejected answer, counted toward its `attempts`. */
   readonly attempts?: Record<string, number>;
-  /** Set once the body has been entered: it never runs again, whatever happens later. */
+  /**
+   * Set once the body has been entered by a run that holds the task (`owner`). Cleared only when
+   * another instance resumes the task after the process running it stopped.
+   */
   readonly bodyStarted: boolean;
+  /**
+   * The run holding the body (a random token written when the body is claimed). Every write of the
+   * run (heartbeat, journaled step, outcome) requires it still to be here: once another instance
+   * resumed the task, the old run's writes are refused.
+   */
+  readonly owner?: string;
+  /** How many times the task was resumed after the process running it stopped (at most `maxResumes`). */
+  readonly resumes?: number;
+  /**
+   * The body's completed `journaled()` steps, by occurrence key (`[value]`, or `[]` for
+   * `undefined`): a resumed body gets them back instead of running them again.
+   */
+  readonly steps?: Record<string, readonly unknown[]>;
   /** When the process running the body last renewed its lease (epoch ms). */
   readonly heartbeatAt?: number;
   /** The tool result, when `completed`. */

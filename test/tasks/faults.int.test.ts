@@ -1,7 +1,7 @@
 /**
  * Tasks under faults, against a real redis-server: the cross-principal rule across instances, a
- * cancel racing the last answer (the body runs at most once), a body whose process died (reported
- * failed once its lease runs out, while a live body's heartbeat keeps it running), and 10,000
+ * cancel racing the last answer (the body runs at most once), a body whose process died (resumed
+ * once its lease runs out, while a live body's heartbeat keeps it running), and 10,000
  * abandoned tasks whose memory comes back (in memory and in Redis).
  */
 import { z } from 'zod';
@@ -18,7 +18,7 @@ import { cancelTask, getTask, taskOf, updateTask } from 'mcp-resolve/client';
 import { connectHttp } from 'mcp-resolve/testing';
 
 import { onCleanup } from '../resolvers/helpers.js';
-import { TASK_CLIENT, until } from './helpers.js';
+import { orphanTask, TASK_CLIENT, until } from './helpers.js';
 import { useRedisServer } from '../fixtures/redisServer.js';
 
 const redisServer = useRedisServer();
@@ -131,35 +131,17 @@ describe('tasks on a Redis store across instances', () => {
     expect(outcomes.every((status) => status === 'completed' || status === 'cancelled')).toBe(true);
   });
 
-  it('reports a task whose process died mid-body failed once its lease ran out', async () => {
+  it('resumes a task whose process died mid-body once its lease ran out', async () => {
     const prefix = `dead:${crypto.randomUUID()}:`;
     const b = await instance(prefix, { leaseMs: 500 });
     const client = await b.connect();
-    // What a process leaves behind when it dies after claiming the body: `working`, body started, no heartbeat since.
-    const past = Date.now() - 2_000;
-    const orphan: TaskRecord = {
-      taskId: crypto.randomUUID(),
-      revision: 3,
-      status: 'working',
-      createdAt: new Date(past).toISOString(),
-      lastUpdatedAt: new Date(past).toISOString(),
-      heartbeatAt: past,
-      ttlMs: 60_000,
-      expiresAt: past + 60_000,
-      pollIntervalMs: 100,
-      call: { tool: 'slow', arguments: {} },
-      pending: {},
-      answers: {},
-      bodyStarted: true,
-    };
+    const orphan = orphanTask('slow', {}, Date.now() - 2_000);
     await b.store.create(orphan);
-    const task = await getTask(client, orphan.taskId);
-    expect(task.status).toBe('failed');
-    expect(task.error).toEqual({
-      code: -32603,
-      message: 'Task lost: the server process running it stopped (no heartbeat for 500 ms). Start the tool again.',
+    expect((await getTask(client, orphan.taskId)).status).toBe('working');
+    expect((await until(client, orphan.taskId, 'completed')).result).toMatchObject({
+      content: [{ type: 'text', text: 'Slow done.' }],
     });
-    expect(b.bodies).toEqual([]);
+    expect(b.bodies).toEqual(['slow']);
   });
 
   it('keeps a live body running past its lease: the heartbeat renews it', async () => {

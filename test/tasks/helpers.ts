@@ -1,4 +1,4 @@
-/** Shared helpers for the Tasks extension tests: a task-declaring client, and polling a task to a status. */
+/** Shared helpers for the Tasks extension tests: a task-declaring client, polling a task to a status, and a store where two writers race. */
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import type { McpResolveServer } from 'mcp-resolve';
 import { TASKS_EXTENSION } from 'mcp-resolve/contracts';
@@ -8,6 +8,7 @@ import type { TestConnection } from 'mcp-resolve/testing';
 import { connectInProcess } from 'mcp-resolve/testing';
 import { getTask } from 'mcp-resolve/client';
 import type { Client } from '@modelcontextprotocol/client';
+import type { TaskRecord, TaskStore } from 'mcp-resolve/contracts';
 
 import { onCleanup } from '../resolvers/helpers.js';
 
@@ -39,4 +40,51 @@ export async function until(
     await new Promise((wake) => setTimeout(wake, 10));
   }
   throw new Error(`task ${taskId} never reached ${statuses.join(' or ')}`);
+}
+
+/** A store whose first two replaces wait for each other: two instances that read the same revision write at once. */
+export function racingStore(inner: TaskStore): TaskStore & { readonly outcomes: boolean[] } {
+  const outcomes: boolean[] = [];
+  let arrived = 0;
+  let release: () => void = () => undefined;
+  const bothArrived = new Promise<void>((done) => (release = done));
+  return {
+    outcomes,
+    create: (record) => inner.create(record),
+    get: (taskId) => inner.get(taskId),
+    async replace(record, expectedRevision) {
+      if (arrived < 2) {
+        arrived++;
+        if (arrived === 2) release();
+        await bothArrived;
+        const replaced = await inner.replace(record, expectedRevision);
+        outcomes.push(replaced);
+        return replaced;
+      }
+      return inner.replace(record, expectedRevision);
+    },
+  };
+}
+
+/**
+ * What a process leaves behind when it dies after claiming a task's body: `working`, claimed, no
+ * heartbeat since `past` (epoch ms), with the call of `tool` with `args`.
+ */
+export function orphanTask(tool: string, args: Record<string, unknown>, past: number): TaskRecord {
+  return {
+    taskId: crypto.randomUUID(),
+    revision: 3,
+    status: 'working',
+    createdAt: new Date(past).toISOString(),
+    lastUpdatedAt: new Date(past).toISOString(),
+    heartbeatAt: past,
+    ttlMs: 60_000,
+    expiresAt: past + 60_000,
+    pollIntervalMs: 100,
+    call: { tool, arguments: args },
+    pending: {},
+    answers: {},
+    bodyStarted: true,
+    owner: 'a-run-that-died',
+  };
 }
