@@ -224,9 +224,8 @@ export class RoundState implements StrategySource {
 
   /** The era's strategy for this round, over the progress the state carried (built only when something is awaited or asked). */
   strategy(): RoundStrategy {
-    const { plaintext } = this;
     // A carried ledger this version cannot read means "no progress yet": the call starts over.
-    const ledger = plaintext === undefined ? Ledger.fresh() : (Ledger.decode(plaintext) ?? Ledger.blank());
+    const ledger = this.plaintext === undefined ? Ledger.fresh() : (Ledger.decode(this.plaintext) ?? Ledger.blank());
     const legacyTimeoutMs = this.services.legacyQuestionTimeoutMs;
     return strategyFor(this.ctx, { ledger: (this.ledger = ledger), legacyTimeoutMs, channels: this.callChannels() });
   }
