@@ -50,6 +50,7 @@ export function hostAnswerPages(options: AnswerPageHostingOptions, onerror: (err
     store,
     path,
     onerror,
+    publicOrigin: options.publicOrigin,
     ...(options.formSecret !== undefined && { formSecret: options.formSecret }),
     ...(options.browserUser !== undefined && { browserUser: options.browserUser }),
   });

@@ -59,7 +59,7 @@ beforeAll(async () => {
       port: 0,
       sessionFleet: member.fleet.sessions,
       answerPage: {
-        backend: createRedisAnswerPageBackend(member.fleet.redis),
+        backend: await createRedisAnswerPageBackend(member.fleet.redis),
         formSecret: FORM_SECRET,
         publicOrigin: origin,
       },
