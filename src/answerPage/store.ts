@@ -165,7 +165,11 @@ export function createAnswerPageStore(options: AnswerPageStoreOptions = {}): Ans
     return stored;
   };
 
-  const create = async (binding: AnswerPageBinding, question: AnswerPageQuestion, client: string): Promise<AnswerPage> => {
+  const create = async (
+    binding: AnswerPageBinding,
+    question: AnswerPageQuestion,
+    client: string,
+  ): Promise<AnswerPage> => {
     const expiresAt = now() + limits.ttlMs;
     const bindingKey = bindingDigest(binding);
     for (let attempt = 0; attempt < 3; attempt += 1) {

@@ -9,6 +9,7 @@ import { createRedisAnswerPageBackend } from '../../src/redis/answerPageBackend.
 import { createAnswerPageStore } from '../../src/answerPage/store.js';
 import type { NewAnswerPage } from '../../src/answerPage/backend.js';
 import { McpResolveError, ToolError } from '../../src/errors.js';
+import { isClientFacing } from '../../src/round/masking.js';
 import { useRedisServer } from '../fixtures/redisServer.js';
 import { ALICE_CALL, REFUND_QUESTION } from '../answerPage/helpers.js';
 
@@ -78,6 +79,7 @@ describe('the Redis answer page backend', () => {
     await expect(failed).rejects.not.toThrow(ToolError);
     await expect(failed).rejects.toMatchObject({ code: 'redis_unavailable', data: { operation: 'answer_page' } });
     await expect(failed).rejects.toThrow(/^Answer pages: Redis did not answer \(read: no answer within 200 ms\)\./);
+    expect(isClientFacing(await failed.catch((error: unknown) => error))).toBe(false);
     expect(errors).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   });
@@ -86,7 +88,9 @@ describe('the Redis answer page backend', () => {
     const connection = await redis.connect();
     await connection.configSet('maxmemory', '8mb');
     try {
-      const error = await createRedisAnswerPageBackend(connection, { maxBytes: 5 * 1024 * 1024 }).catch((e) => e);
+      const error = await createRedisAnswerPageBackend(connection, { maxBytes: 5 * 1024 * 1024 }).catch(
+        (error: unknown) => error,
+      );
       expect(error).toBeInstanceOf(McpResolveError);
       expect(error).toMatchObject({
         code: 'invalid_options',
