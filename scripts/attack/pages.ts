@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto';
 import type { AttackRedis, AttackServer, Case, Leg, Outcome, Scope } from './harness.js';
 import { accept, manualHttp, mb, outcome } from './harness.js';
 
-/** A fresh 60 KB argument: every call a new page. */
-const large = (): string => randomBytes(30_000).toString('hex');
+/** A fresh argument of `bytes` (even): every call a new page. */
+const fresh = (bytes: number): string => randomBytes(bytes / 2).toString('hex');
 
 /** The link a page-link result hands out. */
 const linkOf = (leg: Leg): string | undefined =>
@@ -19,8 +19,8 @@ const linkOf = (leg: Leg): string | undefined =>
 const short = (leg: Leg): string =>
   leg.kind === 'complete' ? leg.text.slice(0, 90) : leg.kind === 'error' ? leg.message.slice(0, 90) : leg.kind;
 
-/** `principal` calling `note` with a 60 KB argument `calls` times, as a client that shows no forms. */
-async function flood(scope: Scope, server: AttackServer, principal: string, calls: number) {
+/** `principal` calling `note` with a fresh argument of `bytes` `calls` times, as a client that shows no forms. */
+async function flood(scope: Scope, server: AttackServer, principal: string, calls: number, bytes = 60_000) {
   const client = await manualHttp(server.url, { token: `token-${principal}`, capabilities: {} });
   scope.defer(() => client.close());
   const started = performance.now();
@@ -28,7 +28,7 @@ async function flood(scope: Scope, server: AttackServer, principal: string, call
   let openedMs = 0;
   const refusals: string[] = [];
   for (let index = 0; index < calls; index += 1) {
-    const leg = await client.round('note', { text: large() });
+    const leg = await client.round('note', { text: fresh(bytes) });
     if (linkOf(leg) !== undefined) {
       opened += 1;
       openedMs = performance.now() - started;
@@ -65,7 +65,9 @@ const leaked = (texts: readonly string[]) => texts.filter((text) => /OOM|Redis|E
 async function memoryFlood(scope: Scope): Promise<Outcome[]> {
   const server = await scope.server({ auth: true, answerPage: { backend: 'memory' } });
   const heapBefore = await server.heap();
-  const attack = await flood(scope, server, 'mallory', 100);
+  const attack = await flood(scope, server, 'mallory', 300);
+  // The room large pages leave, filled with small ones.
+  const filler = await flood(scope, server, 'mallory', 100, 2_000);
   const heapAfter = await server.heap();
   const other = await otherUser(scope, server);
   const quota = refusedFor(attack.refusals, 'maxPagesPerClient');
@@ -73,8 +75,8 @@ async function memoryFlood(scope: Scope): Promise<Outcome[]> {
   return [
     outcome(
       'page flood on memory, one client',
-      attack.opened === 16 && quota.length === 84,
-      `mallory: ${attack.opened} pages of 60 KB at ${attack.rate} pages/s, then ${quota.length} of ${attack.refusals.length} calls refused naming maxPagesPerClient (retry after ${retry ?? '?'} s); heap ${mb(heapBefore)} → ${mb(heapAfter)} (limit 16 pages a client)`,
+      attack.opened === 16 && quota.length === 284 && filler.opened === 0,
+      `mallory: ${attack.opened} pages of 60 KB at ${attack.rate} pages/s, then ${quota.length} of ${attack.refusals.length} calls refused naming maxPagesPerClient (retry after ${retry ?? '?'} s), then ${filler.opened} of 100 pages of 2 KB; heap ${mb(heapBefore)} → ${mb(heapAfter)} (limit 16 pages a client)`,
     ),
     outcome(
       'page flood on memory, other users',
@@ -100,10 +102,12 @@ async function redisFlood(scope: Scope): Promise<Outcome[]> {
   const usedBefore = await redis.info('used_memory');
   const one = await flood(scope, server, 'mallory', 100);
   const afterOne = await otherUser(scope, server);
-  // Then the same attacker from 24 principals at once (a botnet), past the fleet's byte budget.
+  // Then the same attacker from 40 principals at once (a botnet), past the fleet's byte budget.
   const many = await Promise.all(
-    Array.from({ length: 24 }, (_, index) => flood(scope, server, `mallory-${index}`, 16)),
+    Array.from({ length: 40 }, (_, index) => flood(scope, server, `mallory-${index}`, 20)),
   );
+  // The room large pages leave, filled with small ones.
+  many.push(await flood(scope, server, 'mallory-small', 300, 2_000));
   const opened = many.reduce((sum, run) => sum + run.opened, 0);
   const refusals = many.flatMap((run) => run.refusals);
   const usedAfter = await redis.info('used_memory');
@@ -119,9 +123,9 @@ async function redisFlood(scope: Scope): Promise<Outcome[]> {
       `mallory: ${one.opened} pages at ${one.rate} pages/s, then ${quota.length} of ${one.refusals.length} refused naming maxPagesPerClient; alice: ${afterOne.refunds} of 5 in-band refunds, a page question ${afterOne.page} (limit: 16 a client, others unaffected)`,
     ),
     outcome(
-      'page flood on Redis (maxmemory 50mb), 24 clients',
+      'page flood on Redis (maxmemory 50mb), 40 clients',
       budget.length > 0 && leaks.length === 0 && usedAfter < maxmemory / 2 + 4e6 && afterMany.refunds === 5,
-      `${opened} pages, then ${budget.length} of ${refusals.length} calls refused naming maxBytes; Redis ${mb(usedBefore)} → ${mb(usedAfter)} of ${mb(maxmemory)}; ${leaks.length} Redis errors shown; alice: ${afterMany.refunds} of 5 in-band refunds (replay writes), a page question ${afterMany.page} (limit: no OOM, no raw errors, replay writes succeed)`,
+      `${opened} pages (40 × 20 of 60 KB, 300 of 2 KB), then ${budget.length} of ${refusals.length} calls refused naming maxBytes; Redis ${mb(usedBefore)} → ${mb(usedAfter)} of ${mb(maxmemory)}; ${leaks.length} Redis errors shown; alice: ${afterMany.refunds} of 5 in-band refunds (replay writes), a page question ${afterMany.page} (limit: no OOM, no raw errors, replay writes succeed)`,
     ),
   ];
 }
