@@ -19,8 +19,12 @@
  */
 export type {
   AnswerPageBackend,
+  AnswerPageLimitOptions,
+  AnswerPageLimits,
+  AnswerPageRefusal,
   MemoryAnswerPageBackend,
   MemoryAnswerPageBackendOptions,
+  NewAnswerPage,
 } from '../answerPage/backend.js';
 export { createMemoryAnswerPageBackend } from '../answerPage/backend.js';
 
