@@ -6,15 +6,12 @@
  * client), `info` (a hash: a page's bytes, binding and client) and `bytes` (the total). Every
  * script that admits first releases what expired pages held. ARGV[1] is always the prefix.
  */
+import { NOW_MS } from './luaClock.js';
 
 /** Shared by the scripts: the clock, and forgetting a page's share of the bounds. */
-const ACCOUNTING = `
+const ACCOUNTING = `${NOW_MS}
 local p = ARGV[1]
 local live, info, total = p .. 'live', p .. 'info', p .. 'bytes'
-local function now_ms()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
 local function parse(entry)
   local a = string.find(entry, ' ', 1, true)
   local b = string.find(entry, ' ', a + 1, true)
