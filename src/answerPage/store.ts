@@ -15,7 +15,8 @@ import { isRecord } from '../ownKeys.js';
 import { utf8 } from '../state/bytes.js';
 import { defaultPrimitives } from '../state/primitives.js';
 import type { AnswerPageBackend, AnswerPageRefusal } from './backend.js';
-import { createMemoryAnswerPageBackend, refusalError } from './backend.js';
+import { refusalError } from './backend.js';
+import { createMemoryAnswerPageBackend } from './memoryBackend.js';
 
 /** The call a page answers for: only the same principal, tool, arguments and question find its answer. */
 export interface AnswerPageBinding {
@@ -50,7 +51,7 @@ export type PageAnswer =
 
 /** Options of {@link createAnswerPageStore}. */
 export interface AnswerPageStoreOptions {
-  /** Where pages live. @default createMemoryAnswerPageBackend() (one process; a fleet shares one, e.g. over Redis) */
+  /** Where pages live. @default createMemoryAnswerPageBackend({ now }) (one process; a fleet shares one, e.g. over Redis) */
   readonly backend?: AnswerPageBackend;
   /** How long a page stays open, and then how long its answer waits to be taken, in ms. @default 900_000 (15 minutes) */
   readonly ttlMs?: number;
@@ -156,8 +157,8 @@ export function createAnswerPageStore(options: AnswerPageStoreOptions = {}): Ans
     maxPageBytes: check('maxPageBytes', DEFAULT_MAX_ANSWER_PAGE_BYTES),
     maxAnswerBytes: check('maxAnswerBytes', DEFAULT_MAX_ANSWER_BYTES),
   };
-  const backend = options.backend ?? createMemoryAnswerPageBackend();
   const now = options.now ?? Date.now;
+  const backend = options.backend ?? createMemoryAnswerPageBackend({ now });
 
   const live = (pageId: string | undefined, record: string | undefined): AnswerPage | undefined => {
     const stored = asPage(parsed(record));

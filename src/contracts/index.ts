@@ -22,11 +22,10 @@ export type {
   AnswerPageLimitOptions,
   AnswerPageLimits,
   AnswerPageRefusal,
-  MemoryAnswerPageBackend,
-  MemoryAnswerPageBackendOptions,
   NewAnswerPage,
 } from '../answerPage/backend.js';
-export { createMemoryAnswerPageBackend } from '../answerPage/backend.js';
+export type { MemoryAnswerPageBackend, MemoryAnswerPageBackendOptions } from '../answerPage/memoryBackend.js';
+export { createMemoryAnswerPageBackend } from '../answerPage/memoryBackend.js';
 
 export { principalFrom } from '../state/binding.js';
 export type { SealingLogger } from '../state/errors.js';

@@ -28,7 +28,7 @@ export interface RedisAnswerPageBackendOptions extends AnswerPageLimitOptions {
 /** The default prefix of answer page keys. */
 export const DEFAULT_ANSWER_PAGE_KEY_PREFIX = 'mcp-resolve:answer-page:';
 
-const API = 'createRedisAnswerPageBackend()';
+const BACKEND_API = 'createRedisAnswerPageBackend()';
 
 /**
  * Refuses a page budget over half of Redis's `maxmemory` (the other half stays for replay, epoch,
@@ -46,16 +46,16 @@ async function checkHeadroom(
     maxmemory = Number(reply.maxmemory);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    const message = `${API}: could not read maxmemory from Redis (${reason}). Check that it is at least twice maxBytes (${maxBytes}): pages must leave room for replay and session keys.`;
+    const message = `${BACKEND_API}: could not read maxmemory from Redis (${reason}). Check that it is at least twice maxBytes (${maxBytes}): pages must leave room for replay and session keys.`;
     if (onerror === undefined) console.warn(`mcp-resolve: ${message}`);
-    else onerror(new McpResolveError('invalid_options', message, { data: { api: API, option: 'maxBytes' } }));
+    else onerror(new McpResolveError('invalid_options', message, { data: { api: BACKEND_API, option: 'maxBytes' } }));
     return;
   }
   if (!Number.isFinite(maxmemory) || maxmemory === 0 || maxBytes * 2 <= maxmemory) return;
   throw new McpResolveError(
     'invalid_options',
-    `${API}: maxBytes (${maxBytes}) is more than half of Redis's maxmemory (${maxmemory}), so a flood of pages could leave no room for replay and session keys. Lower maxBytes to at most ${Math.floor(maxmemory / 2)}, or raise maxmemory.`,
-    { data: { api: API, option: 'maxBytes' } },
+    `${BACKEND_API}: maxBytes (${maxBytes}) is more than half of Redis's maxmemory (${maxmemory}), so a flood of pages could leave no room for replay and session keys. Lower maxBytes to at most ${Math.floor(maxmemory / 2)}, or raise maxmemory.`,
+    { data: { api: BACKEND_API, option: 'maxBytes' } },
   );
 }
 
@@ -68,7 +68,7 @@ export async function createRedisAnswerPageBackend(
   redis: RedisConnection,
   options: RedisAnswerPageBackendOptions = {},
 ): Promise<AnswerPageBackend> {
-  const limits = answerPageLimits(API, options);
+  const limits = answerPageLimits(BACKEND_API, options);
   const prefix = options.keyPrefix ?? DEFAULT_ANSWER_PAGE_KEY_PREFIX;
   const timeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
   await checkHeadroom(redis, limits.maxBytes, timeoutMs, options.onerror);

@@ -9,7 +9,7 @@
 import { NOW_MS } from './luaClock.js';
 
 /** Shared by the scripts: the clock, and forgetting a page's share of the bounds. */
-const ACCOUNTING = `${NOW_MS}
+const PAGE_ACCOUNTING = `${NOW_MS}
 local p = ARGV[1]
 local live, info, total = p .. 'live', p .. 'info', p .. 'bytes'
 local function parse(entry)
@@ -44,7 +44,7 @@ end
  * pages, max bytes, overhead bytes. Returns 'opened', 'exists', or {limit, max, ms until the first
  * counted page expires}.
  */
-export const OPEN = `${ACCOUNTING}
+export const OPEN = `${PAGE_ACCOUNTING}
 local id, record, digest, client, expires = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local now = now_ms()
 for _, old in ipairs(redis.call('ZRANGEBYSCORE', live, '-inf', now, 'LIMIT', 0, 1000)) do forget(old) end
@@ -66,7 +66,7 @@ return 'opened'
 `;
 
 /** The record of an open page. ARGV: prefix, 'id' or 'binding', the page id or binding digest. */
-export const READ = `${ACCOUNTING}
+export const READ = `${PAGE_ACCOUNTING}
 local id = ARGV[3]
 if ARGV[2] == 'binding' then id = redis.call('GET', p .. 'binding:' .. ARGV[3]) end
 return open_record(id)
@@ -76,7 +76,7 @@ return open_record(id)
  * Stores an answer and closes its page. ARGV: prefix, id, answer, expiresAt, max bytes. Returns
  * 'stored', 'closed' (the page is not open), or {'maxBytes', max, ms until the first page expires}.
  */
-export const ANSWER = `${ACCOUNTING}
+export const ANSWER = `${PAGE_ACCOUNTING}
 local id, answer, expires = ARGV[2], ARGV[3], ARGV[4]
 local entry = redis.call('HGET', info, id)
 if not entry or not open_record(id) then return 'closed' end
@@ -94,7 +94,7 @@ return 'stored'
 `;
 
 /** Takes the answer of the page filed under a binding, once, and forgets the page. ARGV: prefix, digest. */
-export const TAKE = `${ACCOUNTING}
+export const TAKE = `${PAGE_ACCOUNTING}
 local binding = p .. 'binding:' .. ARGV[2]
 local id = redis.call('GET', binding)
 if not id then return false end

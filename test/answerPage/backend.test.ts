@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import type { NewAnswerPage } from '../../src/answerPage/backend.js';
-import { createMemoryAnswerPageBackend, heldBytes, refusalError } from '../../src/answerPage/backend.js';
+import { refusalError } from '../../src/answerPage/backend.js';
+import { createMemoryAnswerPageBackend, storedBytes } from '../../src/answerPage/memoryBackend.js';
 import { McpResolveError, ToolError } from '../../src/errors.js';
 
 function clock(start = 1_000_000) {
@@ -95,11 +96,11 @@ describe('the in-memory answer page backend', () => {
   });
 
   it('counts bytes as UTF-8, and at least as the text takes in a JavaScript heap', async () => {
-    expect(heldBytes('abc')).toBe(3);
-    expect(heldBytes('é'.repeat(10))).toBe(20);
-    expect(heldBytes('語'.repeat(10))).toBe(30);
-    expect(heldBytes('😀')).toBe(4);
-    expect(heldBytes(`${'a'.repeat(100)}語`)).toBe(202);
+    expect(storedBytes('abc')).toBe(3);
+    expect(storedBytes('é'.repeat(10))).toBe(20);
+    expect(storedBytes('語'.repeat(10))).toBe(30);
+    expect(storedBytes('😀')).toBe(4);
+    expect(storedBytes(`${'a'.repeat(100)}語`)).toBe(202);
     const time = clock();
     const backend = createMemoryAnswerPageBackend({ now: time.now, maxBytes: 3_000 });
     expect(await backend.open(pageOf('a', time.now(), '語'.repeat(1_000)))).toMatchObject({ limit: 'maxBytes' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { createMemoryAnswerPageBackend } from '../../src/answerPage/backend.js';
+import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
 import { createAnswerPageHandler, answerPagePath, NOT_SAVED } from '../../src/answerPage/handler.js';
 import { createAnswerPageStore, newPageId } from '../../src/answerPage/store.js';
 import type { AnswerPageHandlerOptions } from '../../src/answerPage/handler.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { createMemoryAnswerPageBackend } from '../../src/answerPage/backend.js';
+import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
 import { bindingDigest, createAnswerPageStore, isPageId, newPageId } from '../../src/answerPage/store.js';
 import type { AnswerPageBackend } from '../../src/answerPage/backend.js';
 import { McpResolveError, ToolError } from '../../src/errors.js';
