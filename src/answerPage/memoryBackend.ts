@@ -8,7 +8,7 @@ import { utf8Bytes } from '../state/bytes.js';
 import { ANSWER_PAGE_OVERHEAD_BYTES, answerPageLimits } from './backend.js';
 
 /** A character past U+00FF: a JavaScript heap keeps the whole string two bytes a character. */
-const WIDE = /[^\u0000-\u00ff]/;
+const WIDE = /[\u0100-\uffff]/;
 
 /** Options of {@link createMemoryAnswerPageBackend}. */
 export interface MemoryAnswerPageBackendOptions extends AnswerPageLimitOptions {
