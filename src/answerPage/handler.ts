@@ -1,6 +1,7 @@
 /**
  * The answer page's web-standard handler: `GET <path>/<pageId>` shows the form of an open page,
- * `POST` takes its answer (form token checked, answer checked as an in-band one, stored once). A
+ * `POST` takes its answer (form token checked, answer checked as an in-band one, stored once; a
+ * store that fails keeps the page open and shows the form again, saying the answer was not saved). A
  * page id that is malformed, unknown, expired or used gets one plain "This link is no longer valid"
  * page; with `browserUser`, a page bound to a principal refuses any other browser user with 403.
  * Requests outside the path resolve to `undefined`, for the caller to serve.
@@ -128,6 +129,7 @@ interface PageContext {
   readonly allowed: (request: Request, page: AnswerPage) => Promise<boolean>;
   /** Whether the form cookie is `Secure` for a request to `url`. */
   readonly secure: (url: URL) => boolean;
+  /** Hands a store failure to `onerror` (the person sees only that it failed). */
   readonly report: (error: unknown) => void;
 }
 
