@@ -22,6 +22,7 @@ import { INSTALL_HINT, findBinary } from './lib/processes.js';
 import { answerCases } from './attack/answers.js';
 import type { Case, Outcome } from './attack/harness.js';
 import { Scope, buildServer, children } from './attack/harness.js';
+import { pageCases } from './attack/pages.js';
 import { relayCases } from './attack/relay.js';
 import { replayCases } from './attack/replay.js';
 import { sessionCases } from './attack/sessions.js';
@@ -30,7 +31,14 @@ import { taskCases } from './attack/tasks.js';
 const { values: flags } = parseArgs({ options: { only: { type: 'string' }, build: { type: 'boolean' } } });
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-const CASES: readonly Case[] = [...replayCases, ...sessionCases, ...relayCases, ...taskCases, ...answerCases];
+const CASES: readonly Case[] = [
+  ...replayCases,
+  ...sessionCases,
+  ...relayCases,
+  ...taskCases,
+  ...answerCases,
+  ...pageCases,
+];
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-resolve-attack-'));
 let passed = 0;

@@ -77,6 +77,8 @@ export interface AttackRedis extends RedisServer {
   count(prefix: string): Promise<number>;
   /** A field of `INFO` (e.g. `used_memory`, `total_net_input_bytes`). */
   info(field: string): Promise<number>;
+  /** `CONFIG SET name value`. */
+  configSet(name: string, value: string): Promise<void>;
 }
 
 /** A running attack server (scripts/attack/server.ts on dist/, see {@link buildServer}). */
@@ -124,9 +126,9 @@ export class Scope {
     client.on('error', () => undefined);
     await client.connect();
     this.defer(async () => void (await client.quit().catch(() => undefined)));
-    for (let index = 0; index < args.length; index += 2) {
-      await client.configSet(args[index]!.replace(/^--/, ''), args[index + 1]!);
-    }
+    const configSet = async (name: string, value: string) => void (await client.configSet(name, value));
+    for (let index = 0; index < args.length; index += 2)
+      await configSet(args[index]!.replace(/^--/, ''), args[index + 1]!);
     return {
       url: server.url,
       port: server.port,
@@ -140,6 +142,7 @@ export class Scope {
         for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) n += keys.length;
         return n;
       },
+      configSet,
       async info(field: string) {
         const text = await client.info();
         const match = new RegExp(`^${field}:(\\d+)`, 'm').exec(text);

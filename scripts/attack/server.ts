@@ -4,7 +4,8 @@
  * dist/), configured by the JSON in `ATTACK_CONFIG` (see {@link ServerConfig}).
  *
  * Tools: `refund` (one form question, `attempts: 3`), `refund2` (that question, then another), `ask_url` (one URL question), `audit` (the
- * same question in a task, when `tasks` is set) and `echo`. A probe server on `probePort` answers
+ * same question in a task, when `tasks` is set), `note` (a form question echoing its argument: a
+ * page as large as the argument, with `answerPage` set) and `echo`. A probe server on `probePort` answers
  * `GET /heap` (heap used after a full GC, bytes) and `GET /spans` (spans exported, by trace id).
  * Writes `attack-server ready` on stderr once both listen.
  */
@@ -20,8 +21,8 @@ import type { ServeHttpOptions } from 'mcp-resolve/node';
 import { serveHttp } from 'mcp-resolve/node';
 import { otel } from 'mcp-resolve/otel';
 import type { RedisFleet } from 'mcp-resolve/redis';
-import { connectRedisFleet, createRedisTaskStore } from 'mcp-resolve/redis';
-import { createMemoryTaskStore } from 'mcp-resolve/contracts';
+import { connectRedisFleet, createRedisAnswerPageBackend, createRedisTaskStore } from 'mcp-resolve/redis';
+import { createMemoryAnswerPageBackend, createMemoryTaskStore } from 'mcp-resolve/contracts';
 
 /** What `ATTACK_CONFIG` holds. */
 export interface ServerConfig {
@@ -35,6 +36,8 @@ export interface ServerConfig {
   readonly tasks?: 'memory' | 'redis';
   /** Bearer tokens `token-<principal>` authenticate `<principal>`; anything else is 401. */
   readonly auth?: boolean;
+  /** Serves answer pages kept in memory or (on a fleet member) in its Redis, with these backend options. */
+  readonly answerPage?: { readonly backend: 'memory' | 'redis'; readonly bounds?: Record<string, unknown> };
   /** Exports spans to an in-memory counter (read with `GET /spans` on the probe port). */
   readonly otel?: boolean;
   readonly port: number;
@@ -75,6 +78,10 @@ const Confirm = z.object({ confirm: z.boolean() });
 const confirm = resolver({ name: 'confirm' }, () => elicit('Confirm the refund?', Confirm, { attempts: 3 }));
 const Reason = z.object({ reason: z.string() });
 const reason = resolver({ name: 'reason', deps: { confirm } }, () => elicit('Why?', Reason));
+const Keep = z.object({ keep: z.boolean() });
+const keep = resolver({ name: 'keep', args: { text: z.string() } }, ({ text }) =>
+  elicit(`Keep this note? ${text}`, Keep),
+);
 const page = resolver({ name: 'page' }, () => elicitUrl('Open this page to pay.', 'https://pay.example.com/checkout'));
 
 const tracerProvider = config.otel
@@ -103,7 +110,10 @@ let server = new McpResolveServer({ name: 'attack', version: '1.0.0' }, serverOp
     { input: { order_id: z.string() }, resolve: { confirm, reason } },
     ({ order_id }) => `Refunded ${order_id}.`,
   )
-  .tool('ask_url', { input: {}, resolve: { page } }, () => 'Paid.');
+  .tool('ask_url', { input: {}, resolve: { page } }, () => 'Paid.')
+  .tool('note', { input: { text: z.string() }, resolve: { keep } }, ({ keep: answer }) =>
+    answer.keep ? 'Kept.' : 'Dropped.',
+  );
 if (taskStore !== undefined)
   server = server.tool(
     'audit',
@@ -111,8 +121,15 @@ if (taskStore !== undefined)
     ({ order_id }) => `Audited ${order_id}.`,
   );
 
+async function answerPageBackend(options: NonNullable<ServerConfig['answerPage']>) {
+  if (options.backend === 'memory') return createMemoryAnswerPageBackend(options.bounds);
+  if (fleet === undefined) throw new Error('answerPage.backend redis needs redis');
+  return createRedisAnswerPageBackend(fleet.redis, options.bounds);
+}
+
 const httpOptions = {
   port: config.port,
+  ...(config.answerPage && { answerPage: { backend: await answerPageBackend(config.answerPage) } }),
   ...config.http,
   ...(fleet && { sessionFleet: fleet.sessions }),
   ...(config.auth && {

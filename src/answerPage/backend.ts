@@ -1,121 +1,124 @@
 /**
- * Where answer pages and their answers are kept: a small key-value store with absolute expiry, set
- * if absent, read, read-and-delete and delete. This is the whole contract a fleet's shared store
- * implements (Redis: `SET NX PXAT`, `GET`, `GETDEL`, `DEL`); the replay store's contract marks ids
- * only and holds no values, so pages have this one. The in-memory backend here bounds its bytes.
+ * Where answer pages and their answers are kept, and the bounds on what they hold. A backend keeps
+ * pages as whole units (the page, its answer once given, the call's binding to it) and does each
+ * step in one atomic operation: opening a page (admitted only within the bounds: open pages per
+ * client, pages in all, bytes in all), reading an open page, storing an answer and closing the page
+ * together, and taking the answer. This is the whole contract a fleet's shared store implements
+ * (Redis: one Lua script a step); the in-memory one (memoryBackend.ts) is the default for one process.
  */
 import { ToolError } from '../errors.js';
 import { positiveInteger } from '../optionChecks.js';
 
-/** What the answer page store needs from a key-value store. Every method may be asynchronous. */
-export interface AnswerPageBackend {
-  /**
-   * Stores `value` under `key` until `expiresAt` (ms since the epoch); with `onlyIfAbsent`, only
-   * when `key` holds no live value. Resolves `true` when stored.
-   */
-  set(key: string, value: string, expiresAt: number, onlyIfAbsent: boolean): Promise<boolean>;
-  /** The live value under `key`, or `undefined`. */
-  get(key: string): Promise<string | undefined>;
-  /** Reads and deletes the live value under `key` in one step: of concurrent callers, one gets it. */
-  take(key: string): Promise<string | undefined>;
-  /** Deletes `keys` (missing ones are ignored). */
-  delete(...keys: string[]): Promise<void>;
+/** The bounds of a backend's pages, as resolved. */
+export interface AnswerPageLimits {
+  /** Most pages open (or answered and not yet taken) for one client at once. */
+  readonly maxPagesPerClient: number;
+  /** Most pages held at once, in all. */
+  readonly maxPages: number;
+  /** Most bytes held at once by pages and answers (UTF-8, plus a fixed cost a page). */
+  readonly maxBytes: number;
 }
 
-/** Options of {@link createMemoryAnswerPageBackend}. */
-export interface MemoryAnswerPageBackendOptions {
+/** The options that set {@link AnswerPageLimits}, shared by every backend. */
+export interface AnswerPageLimitOptions {
   /**
-   * Most bytes held at once (UTF-16 length of keys and values, plus 64 per entry); past it, after
-   * expired entries are swept, a new entry is refused with a `ToolError`. @default 16_777_216 (16 MiB)
+   * Most pages one client (its principal, else its address) holds at once, open or answered and
+   * not yet taken; past it that client's next page is refused with a `ToolError` naming the limit
+   * and when to retry, and other clients still get theirs. @default 16
+   */
+  readonly maxPagesPerClient?: number;
+  /** Most pages held at once, in all. @default 10_000 */
+  readonly maxPages?: number;
+  /**
+   * Most bytes held at once by pages and answers: UTF-8 bytes of what is stored (in memory, at least
+   * what the text takes in a JavaScript heap) plus 512 a page. @default 16_777_216 (16 MiB)
    */
   readonly maxBytes?: number;
-  /** Clock in ms since the epoch. @default Date.now */
-  readonly now?: () => number;
 }
 
-/** The in-memory {@link AnswerPageBackend}, with what it holds for monitoring. */
-export interface MemoryAnswerPageBackend extends AnswerPageBackend {
-  /** Bytes held now (see {@link MemoryAnswerPageBackendOptions.maxBytes}). */
-  readonly bytes: number;
-  /** Entries held now. */
-  readonly size: number;
+/** Why a page was not opened or an answer not stored: the bound reached, and when room is expected. */
+export interface AnswerPageRefusal {
+  readonly limit: keyof AnswerPageLimits;
+  /** The bound's value. */
+  readonly max: number;
+  /** Ms until the first page counted against it expires (an answered page taken frees room sooner). */
+  readonly retryAfterMs: number;
 }
 
-/** The default byte budget of the in-memory backend (16 MiB). */
-export const DEFAULT_ANSWER_PAGE_MEMORY_BYTES = 16 * 1024 * 1024;
-
-const ENTRY_OVERHEAD = 64;
-
-interface Entry {
-  readonly value: string;
+/** A page to open. */
+export interface NewAnswerPage {
+  /** 22 base64url characters. */
+  readonly pageId: string;
+  /** The page as stored (JSON). */
+  readonly record: string;
+  /** The call's binding digest: the page is filed under it until it expires or its answer is taken. */
+  readonly bindingKey: string;
+  /** Whose quota the page counts against (a principal, else an address). */
+  readonly client: string;
+  /** When the page expires, in ms since the epoch. */
   readonly expiresAt: number;
-  readonly bytes: number;
 }
 
-/** Creates an in-memory answer page backend for one process (a fleet needs a shared one, such as Redis). */
-export function createMemoryAnswerPageBackend(options: MemoryAnswerPageBackendOptions = {}): MemoryAnswerPageBackend {
-  const api = 'createMemoryAnswerPageBackend()';
-  const maxBytes = positiveInteger(api, 'maxBytes', options.maxBytes, DEFAULT_ANSWER_PAGE_MEMORY_BYTES);
-  const now = options.now ?? Date.now;
-  const entries = new Map<string, Entry>();
-  let bytes = 0;
+/** What the answer page store needs from a store. Every step is atomic; every method may be asynchronous. */
+export interface AnswerPageBackend {
+  /** The bounds it keeps. */
+  readonly limits: AnswerPageLimits;
+  /**
+   * Opens `page` and files it under its binding, unless a bound would be passed (a refusal) or
+   * the page id is taken (`'exists'`).
+   */
+  open(page: NewAnswerPage): Promise<'opened' | 'exists' | AnswerPageRefusal>;
+  /** The record of page `pageId` while it is open (stored, not expired, not answered). */
+  page(pageId: string): Promise<string | undefined>;
+  /** The record of the page filed under `bindingKey` while it is open. */
+  pageFor(bindingKey: string): Promise<string | undefined>;
+  /**
+   * Stores `answer` and closes page `pageId` in one step, the answer and the page's binding kept
+   * until `expiresAt`: `'closed'` when the page is not open (answered, expired, unknown), a refusal
+   * when the answer would pass `maxBytes`. A failure stores nothing: the page stays open.
+   */
+  answer(pageId: string, answer: string, expiresAt: number): Promise<'stored' | 'closed' | AnswerPageRefusal>;
+  /** Takes the answer of the page filed under `bindingKey`, once, and forgets the page. */
+  take(bindingKey: string): Promise<string | undefined>;
+}
 
-  const remove = (key: string): void => {
-    const entry = entries.get(key);
-    if (entry === undefined) return;
-    entries.delete(key);
-    bytes -= entry.bytes;
-  };
-  const live = (key: string): Entry | undefined => {
-    const entry = entries.get(key);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAt > now()) return entry;
-    remove(key);
-    return undefined;
-  };
-  let lastSweep = Number.NEGATIVE_INFINITY;
-  /** Drops expired entries, at most once a second (a full store must not make every write a full scan). */
-  const sweep = (): void => {
-    const at = now();
-    if (at - lastSweep < 1_000) return;
-    lastSweep = at;
-    for (const [key, entry] of entries) if (entry.expiresAt <= at) remove(key);
-  };
+/** The default byte budget of pages (16 MiB). */
+export const DEFAULT_ANSWER_PAGE_MAX_BYTES = 16 * 1024 * 1024;
 
+/** The default count of pages held at once. */
+export const DEFAULT_MAX_ANSWER_PAGES = 10_000;
+
+/** The default count of pages one client holds at once. */
+export const DEFAULT_MAX_ANSWER_PAGES_PER_CLIENT = 16;
+
+/** What a page costs besides its text: keys, bookkeeping and the store's own overhead. */
+export const ANSWER_PAGE_OVERHEAD_BYTES = 512;
+
+/** The limits `options` set, checked (`api` names the function in messages). */
+export function answerPageLimits(api: string, options: AnswerPageLimitOptions): AnswerPageLimits {
   return {
-    get bytes() {
-      return bytes;
-    },
-    get size() {
-      return entries.size;
-    },
-    async set(key, value, expiresAt, onlyIfAbsent) {
-      const existing = live(key);
-      if (onlyIfAbsent && existing !== undefined) return false;
-      if (expiresAt <= now()) return false;
-      const size = key.length + value.length + ENTRY_OVERHEAD;
-      const freed = existing?.bytes ?? 0;
-      if (bytes - freed + size > maxBytes) sweep();
-      if (bytes - (live(key)?.bytes ?? 0) + size > maxBytes) {
-        throw new ToolError(
-          `Answer pages: this server holds at most ${maxBytes} bytes of open questions and answers, and that is reached. Try again later.`,
-        );
-      }
-      remove(key);
-      entries.set(key, { value, expiresAt, bytes: size });
-      bytes += size;
-      return true;
-    },
-    async get(key) {
-      return live(key)?.value;
-    },
-    async take(key) {
-      const entry = live(key);
-      remove(key);
-      return entry?.value;
-    },
-    async delete(...keys) {
-      for (const key of keys) remove(key);
-    },
+    maxPagesPerClient: positiveInteger(
+      api,
+      'maxPagesPerClient',
+      options.maxPagesPerClient,
+      DEFAULT_MAX_ANSWER_PAGES_PER_CLIENT,
+    ),
+    maxPages: positiveInteger(api, 'maxPages', options.maxPages, DEFAULT_MAX_ANSWER_PAGES),
+    maxBytes: positiveInteger(api, 'maxBytes', options.maxBytes, DEFAULT_ANSWER_PAGE_MAX_BYTES),
   };
+}
+
+/** The option each bound is set by, and what it counts, for refusal messages. */
+const BOUNDS: Readonly<Record<keyof AnswerPageLimits, string>> = {
+  maxPagesPerClient: 'questions open on pages for this client',
+  maxPages: 'questions open on pages on this server',
+  maxBytes: 'bytes of questions and answers on pages on this server',
+};
+
+/** The `ToolError` a refusal is given to the client as: the bound, its option, and when to retry. */
+export function refusalError(refusal: AnswerPageRefusal): ToolError {
+  const seconds = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
+  return new ToolError(
+    `Answer pages: this call needs a page, and there are already ${refusal.max} ${BOUNDS[refusal.limit]}, the most allowed (the answer page backend's ${refusal.limit} option). Answer or finish an open question, or retry after ${seconds} s.`,
+  );
 }

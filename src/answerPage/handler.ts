@@ -1,6 +1,7 @@
 /**
  * The answer page's web-standard handler: `GET <path>/<pageId>` shows the form of an open page,
- * `POST` takes its answer (form token checked, answer checked as an in-band one, stored once). A
+ * `POST` takes its answer (form token checked, answer checked as an in-band one, stored once; a
+ * store that fails keeps the page open and shows the form again, saying the answer was not saved). A
  * page id that is malformed, unknown, expired or used gets one plain "This link is no longer valid"
  * page; with `browserUser`, a page bound to a principal refuses any other browser user with 403.
  * Requests outside the path resolve to `undefined`, for the caller to serve.
@@ -37,6 +38,12 @@ export interface AnswerPageHandlerOptions {
    * @default undefined — the unguessable link is the only key
    */
   readonly browserUser?: (request: Request) => string | undefined | Promise<string | undefined>;
+  /**
+   * The origin the links are handed out on (the `answerPage` option's `publicOrigin`): when it is
+   * https, the form cookie is `Secure` even if the request reached this handler over http (behind
+   * a proxy that terminates TLS). A request that came in over https always gets a `Secure` cookie.
+   */
+  readonly publicOrigin?: string | undefined;
   /** Receives the errors behind a "cannot be shown right now" page (a store that failed). */
   readonly onerror?: (error: Error) => void;
 }
@@ -93,7 +100,9 @@ export function createAnswerPageHandler(options: AnswerPageHandlerOptions): Answ
   };
   const allowed = async (request: Request, page: AnswerPage): Promise<boolean> =>
     browserUser === undefined || page.principal === undefined || (await browserUser(request)) === page.principal;
-  const context: PageContext = { store, tokens, path, allowed };
+  const httpsOrigin = options.publicOrigin !== undefined && /^https:/i.test(options.publicOrigin);
+  const secure = (url: URL): boolean => httpsOrigin || url.protocol === 'https:';
+  const context: PageContext = { store, tokens, path, allowed, secure, report };
 
   return async (request) => {
     const url = new URL(request.url);
@@ -118,6 +127,10 @@ interface PageContext {
   readonly tokens: FormTokens;
   readonly path: string;
   readonly allowed: (request: Request, page: AnswerPage) => Promise<boolean>;
+  /** Whether the form cookie is `Secure` for a request to `url`. */
+  readonly secure: (url: URL) => boolean;
+  /** Hands a store failure to `onerror` (the person sees only that it failed). */
+  readonly report: (error: unknown) => void;
 }
 
 async function show(context: PageContext, request: Request, url: URL, pageId: string): Promise<Response> {
@@ -126,8 +139,7 @@ async function show(context: PageContext, request: Request, url: URL, pageId: st
   if (!(await context.allowed(request, page))) return notYoursPage();
   const pagePath = answerPagePath(pageId, context.path);
   const maxAge = (page.expiresAt - Date.now()) / 1000;
-  const secure = url.protocol === 'https:';
-  const minted = context.tokens.mint(pageId, pagePath, secure, maxAge, request.headers.get('cookie'));
+  const minted = context.tokens.mint(pageId, pagePath, context.secure(url), maxAge, request.headers.get('cookie'));
   const html = renderFormPage({
     message: page.message,
     fields: formFields(page.requestedSchema),
@@ -158,21 +170,35 @@ async function answer(context: PageContext, request: Request, url: URL, pageId: 
   if (!tokens.verify(pageId, request.headers.get('cookie'), formToken)) return refusedPostPage();
   if (!(await context.allowed(request, page))) return notYoursPage();
   const checked = await checkSubmission(page, form, store.limits.maxAnswerBytes);
-  if (!checked.ok) {
+  /** The form again, as posted, with what to fix or do. */
+  const again = (status: number, summary: string | undefined, fieldErrors: Readonly<Record<string, string>>) => {
     const html = renderFormPage({
       message: page.message,
       fields: formFields(page.requestedSchema),
       action: answerPagePath(pageId, context.path),
       formToken: formToken ?? '',
       submitted: form,
-      fieldErrors: checked.fieldErrors,
-      ...(checked.summary !== undefined && { summary: checked.summary }),
+      fieldErrors,
+      ...(summary !== undefined && { summary }),
     });
-    return new Response(html, { status: 422, headers: pageHeaders() });
+    return new Response(html, { status, headers: pageHeaders(status === 503 ? { 'Retry-After': '5' } : {}) });
+  };
+  if (!checked.ok) return again(422, checked.summary, checked.fieldErrors);
+  let stored: boolean;
+  try {
+    stored = await store.submit(pageId, checked.answer);
+  } catch (error) {
+    // Nothing was stored and the page is still open: the person sends the same answer again.
+    context.report(error);
+    return again(503, NOT_SAVED, {});
   }
-  if (!(await store.submit(pageId, checked.answer))) return invalidLinkPage();
-  const cleared = `${FORM_COOKIE}=; Path=${answerPagePath(pageId, context.path)}; Max-Age=0; HttpOnly; SameSite=Strict${url.protocol === 'https:' ? '; Secure' : ''}`;
+  if (!stored) return invalidLinkPage();
+  const cleared = `${FORM_COOKIE}=; Path=${answerPagePath(pageId, context.path)}; Max-Age=0; HttpOnly; SameSite=Strict${context.secure(url) ? '; Secure' : ''}`;
   const done = donePage(checked.answer.action);
   done.headers.append('Set-Cookie', cleared);
   return done;
 }
+
+/** What the form says above itself when its answer could not be stored. */
+export const NOT_SAVED =
+  'Your answer was not saved: the server could not store it just now. This link still works: send the answer again in a moment.';

@@ -107,6 +107,7 @@ export function answerPageChannels(
     store,
     path,
     onerror,
+    publicOrigin,
     ...(options.formSecret !== undefined && { formSecret: options.formSecret }),
     ...(options.browserUser !== undefined && { browserUser: options.browserUser }),
   });

@@ -1,12 +1,10 @@
 /**
  * The answer page store: a page is opened for one asking of one form question, bound to the call
- * that asked (principal, tool, arguments digest, question digest); its id is 128 random bits, never
- * reused; it takes one answer, and that answer is taken once by the same binding, then the page is
- * gone. Everything expires after the TTL. Pages and answers are bounded in bytes.
- *
- * Keys in the backend: `page:<id>` (the page), `used:<id>` (set if absent when an answer comes: one
- * answer per page, and the link stays dead until the TTL ends), `answer:<id>` (the answer, until
- * taken) and `binding:<digest>` (the page opened for a binding, so a call asked again finds it).
+ * that asked (principal, tool, arguments digest, question digest) and counted against the client
+ * that made the call; its id is 128 random bits, never reused; it takes one answer (stored and
+ * closed in one step), and that answer is taken once by the same binding, then the page is gone.
+ * Everything expires after the TTL. Pages and answers are bounded in bytes, and the backend bounds
+ * how many pages one client and all clients hold (a refusal is a `ToolError` naming the bound).
  */
 import canonicalize from 'canonicalize';
 
@@ -16,8 +14,9 @@ import { answerBytes, DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
 import { isRecord } from '../ownKeys.js';
 import { utf8 } from '../state/bytes.js';
 import { defaultPrimitives } from '../state/primitives.js';
-import type { AnswerPageBackend } from './backend.js';
-import { createMemoryAnswerPageBackend } from './backend.js';
+import type { AnswerPageBackend, AnswerPageRefusal } from './backend.js';
+import { refusalError } from './backend.js';
+import { createMemoryAnswerPageBackend } from './memoryBackend.js';
 
 /** The call a page answers for: only the same principal, tool, arguments and question find its answer. */
 export interface AnswerPageBinding {
@@ -54,7 +53,7 @@ export type PageAnswer =
 
 /** Options of {@link createAnswerPageStore}. */
 export interface AnswerPageStoreOptions {
-  /** Where pages live. @default createMemoryAnswerPageBackend() (one process; a fleet shares one, e.g. over Redis) */
+  /** Where pages live. @default createMemoryAnswerPageBackend({ now }) (one process; a fleet shares one, e.g. over Redis) */
   readonly backend?: AnswerPageBackend;
   /** How long a page stays open, and then how long its answer waits to be taken, in ms. @default 900_000 (15 minutes) */
   readonly ttlMs?: number;
@@ -68,11 +67,20 @@ export interface AnswerPageStoreOptions {
 
 /** Pages and their answers. */
 export interface AnswerPageStore {
-  /** The open page of `binding` if it has one (no answer yet), else a new page for `question`. */
-  open(binding: AnswerPageBinding, question: AnswerPageQuestion): Promise<AnswerPage>;
+  /**
+   * The open page of `binding` if it has one (no answer yet), else a new page for `question`,
+   * counted against `client` (the caller's principal, else its address; default: the binding's
+   * principal, else one quota all anonymous callers share). Past a bound of the backend: a `ToolError`
+   * naming it and when to retry.
+   */
+  open(binding: AnswerPageBinding, question: AnswerPageQuestion, client?: string): Promise<AnswerPage>;
   /** The page `pageId` while it is open (known, not expired, not answered), else `undefined`. */
   page(pageId: string): Promise<AnswerPage | undefined>;
-  /** Stores the one answer of an open page; `false` when it is not open (answered already, expired, unknown). */
+  /**
+   * Stores the one answer of an open page and closes it, in one step; `false` when it is not open
+   * (answered already, expired, unknown). Throws, leaving the page open, when the answer could not
+   * be stored (the backend failed, or its `maxBytes` is reached: a `ToolError`).
+   */
   submit(pageId: string, answer: PageAnswer): Promise<boolean>;
   /** The answer given for `binding`, once: it and its page are gone afterwards. */
   take(binding: AnswerPageBinding): Promise<PageAnswer | undefined>;
@@ -141,6 +149,13 @@ function asPage(record: Record<string, unknown> | undefined): AnswerPage | undef
   return record as unknown as AnswerPage;
 }
 
+/** The client a page counts against when the caller names none. */
+const ANONYMOUS_CLIENT = 'anonymous';
+
+function refused<T>(outcome: T | AnswerPageRefusal): outcome is AnswerPageRefusal {
+  return typeof outcome === 'object' && outcome !== null && 'limit' in outcome;
+}
+
 /** Creates the answer page store over `options.backend` (in memory by default). */
 export function createAnswerPageStore(options: AnswerPageStoreOptions = {}): AnswerPageStore {
   const api = 'createAnswerPageStore()';
@@ -151,65 +166,57 @@ export function createAnswerPageStore(options: AnswerPageStoreOptions = {}): Ans
     maxPageBytes: check('maxPageBytes', DEFAULT_MAX_ANSWER_PAGE_BYTES),
     maxAnswerBytes: check('maxAnswerBytes', DEFAULT_MAX_ANSWER_BYTES),
   };
-  const backend = options.backend ?? createMemoryAnswerPageBackend();
   const now = options.now ?? Date.now;
+  const backend = options.backend ?? createMemoryAnswerPageBackend({ now });
 
-  const page = async (pageId: string): Promise<AnswerPage | undefined> => {
-    if (!isPageId(pageId)) return undefined;
-    const [record, used] = await Promise.all([backend.get(`page:${pageId}`), backend.get(`used:${pageId}`)]);
+  const live = (pageId: string | undefined, record: string | undefined): AnswerPage | undefined => {
     const stored = asPage(parsed(record));
-    if (stored === undefined || used !== undefined || stored.pageId !== pageId || stored.expiresAt <= now()) {
-      return undefined;
-    }
+    if (stored === undefined || stored.pageId !== pageId || stored.expiresAt <= now()) return undefined;
     return stored;
   };
 
-  const create = async (binding: AnswerPageBinding, question: AnswerPageQuestion): Promise<AnswerPage> => {
+  const create = async (
+    binding: AnswerPageBinding,
+    question: AnswerPageQuestion,
+    client: string,
+  ): Promise<AnswerPage> => {
     const expiresAt = now() + limits.ttlMs;
+    const bindingKey = bindingDigest(binding);
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const opened: AnswerPage = { ...binding, ...question, pageId: newPageId(), expiresAt };
-      const json = JSON.stringify(opened);
-      const bytes = utf8(json).length;
+      const record = JSON.stringify(opened);
+      const bytes = utf8(record).length;
       if (bytes > limits.maxPageBytes) {
         throw new ToolError(
           `Answer pages: the question is too large for a page (got ${bytes} bytes; the most is ${limits.maxPageBytes}, the store's maxPageBytes option). Shorten its message or its form.`,
         );
       }
-      if (await backend.set(`page:${opened.pageId}`, json, expiresAt, true)) {
-        await backend.set(`binding:${bindingDigest(binding)}`, opened.pageId, expiresAt, false);
-        return opened;
-      }
+      const outcome = await backend.open({ pageId: opened.pageId, record, bindingKey, client, expiresAt });
+      if (refused(outcome)) throw refusalError(outcome);
+      if (outcome === 'opened') return opened;
     }
     throw new ToolError('Answer pages: no fresh page id could be stored. Try again.');
   };
 
   return {
     limits,
-    page,
-    async open(binding, question) {
-      const known = await backend.get(`binding:${bindingDigest(binding)}`);
-      const existing = known === undefined ? undefined : await page(known);
-      return existing ?? create(binding, question);
+    async page(pageId) {
+      return isPageId(pageId) ? live(pageId, await backend.page(pageId)) : undefined;
+    },
+    async open(binding, question, client = binding.principal ?? ANONYMOUS_CLIENT) {
+      const record = await backend.pageFor(bindingDigest(binding));
+      const existing = asPage(parsed(record));
+      return live(existing?.pageId, record) ?? create(binding, question, client);
     },
     async submit(pageId, answer) {
-      const open = await page(pageId);
-      if (open === undefined) return false;
-      const json = JSON.stringify(answer);
-      if (answerBytes(answer) > limits.maxAnswerBytes) return false;
-      const expiresAt = now() + limits.ttlMs;
-      if (!(await backend.set(`used:${pageId}`, '1', expiresAt, true))) return false;
-      await backend.set(`answer:${pageId}`, json, expiresAt, false);
+      if (!isPageId(pageId) || answerBytes(answer) > limits.maxAnswerBytes) return false;
       // The answer waits a whole TTL to be taken, however late in the page's life it came.
-      await backend.set(`binding:${bindingDigest(open)}`, pageId, expiresAt, false);
-      return true;
+      const outcome = await backend.answer(pageId, JSON.stringify(answer), now() + limits.ttlMs);
+      if (refused(outcome)) throw refusalError(outcome);
+      return outcome === 'stored';
     },
     async take(binding) {
-      const digest = bindingDigest(binding);
-      const pageId = await backend.get(`binding:${digest}`);
-      if (pageId === undefined || !isPageId(pageId)) return undefined;
-      const answer = asAnswer(parsed(await backend.take(`answer:${pageId}`)));
-      if (answer !== undefined) await backend.delete(`page:${pageId}`, `binding:${digest}`);
-      return answer;
+      return asAnswer(parsed(await backend.take(bindingDigest(binding))));
     },
   };
 }

@@ -19,10 +19,13 @@
  */
 export type {
   AnswerPageBackend,
-  MemoryAnswerPageBackend,
-  MemoryAnswerPageBackendOptions,
+  AnswerPageLimitOptions,
+  AnswerPageLimits,
+  AnswerPageRefusal,
+  NewAnswerPage,
 } from '../answerPage/backend.js';
-export { createMemoryAnswerPageBackend } from '../answerPage/backend.js';
+export type { MemoryAnswerPageBackend, MemoryAnswerPageBackendOptions } from '../answerPage/memoryBackend.js';
+export { createMemoryAnswerPageBackend } from '../answerPage/memoryBackend.js';
 
 export { principalFrom } from '../state/binding.js';
 export type { SealingLogger } from '../state/errors.js';

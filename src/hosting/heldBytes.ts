@@ -4,6 +4,7 @@
  * heap (measured: ~90 bytes of heap per `"k":{}` entry of 8 JSON bytes). Iterative: a deeply
  * nested value cannot overflow the stack.
  */
+import { utf8Bytes } from '../state/bytes.js';
 
 /** What each object, array and object key costs on top of its JSON bytes. */
 export const NODE_BYTES = 64;
@@ -31,23 +32,4 @@ export function heldBytes(value: unknown): number {
     } else total += 4; // null (undefined entries are skipped above, as JSON drops them)
   }
   return total;
-}
-
-/** Bytes of `text` in UTF-8, without encoding it. */
-function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (let index = 0; index < text.length; index++) {
-    const unit = text.charCodeAt(index);
-    bytes +=
-      unit < 0x80
-        ? 1
-        : unit < 0x800
-          ? 2
-          : unit >= 0xd800 && unit <= 0xdbff
-            ? 4
-            : unit >= 0xdc00 && unit <= 0xdfff
-              ? 0
-              : 3;
-  }
-  return bytes;
 }

@@ -1,73 +1,117 @@
 /**
- * The fleet's answer page backend: one Redis key per page, answer and binding, each with an absolute
- * expiry (`SET … PXAT`, `NX` where the store needs "only once"), read with `GET` and taken with
- * `GETDEL` (one instance gets an answer, however many ask at once). Every command carries its own
- * deadline; a Redis that does not answer fails the operation closed (the page says to try again).
+ * The fleet's answer page backend: each step one Lua script (answerPageScripts.ts), so a page is
+ * admitted within the fleet-wide bounds (pages per client, pages, bytes) by whichever instance
+ * asks, an answer is stored and its page closed together, and an answer is taken by one instance
+ * only. The bounds keep pages from filling Redis: at start the byte budget is checked against
+ * Redis's `maxmemory` (at most half of it), so a flood of pages never makes replay, epoch or
+ * session writes fail. Every command carries its own deadline; a Redis that does not answer fails
+ * the step closed with a `redis_unavailable` error (masked for the client, with a ref).
  */
 import type { RedisConnection } from './connection.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, withDeadline } from './connection.js';
+import { ANSWER, OPEN, READ, TAKE } from './answerPageScripts.js';
 
-import { ToolError } from '../errors.js';
-import type { AnswerPageBackend } from '../answerPage/backend.js';
+import { McpResolveError } from '../errors.js';
+import type { AnswerPageBackend, AnswerPageLimitOptions, AnswerPageRefusal } from '../answerPage/backend.js';
+import { ANSWER_PAGE_OVERHEAD_BYTES, answerPageLimits } from '../answerPage/backend.js';
 
 /** Options of {@link createRedisAnswerPageBackend}. */
-export interface RedisAnswerPageBackendOptions {
+export interface RedisAnswerPageBackendOptions extends AnswerPageLimitOptions {
   /** Prefix of the keys (one per audience sharing a Redis). @default 'mcp-resolve:answer-page:' */
   readonly keyPrefix?: string;
   /** How long one command may wait for Redis, in ms. @default 2_000 */
   readonly commandTimeoutMs?: number;
-  /** Receives each failed command, with the reason. */
+  /** Receives each failed command, with the reason, and a `maxmemory` that could not be read at start. */
   readonly onerror?: (error: Error) => void;
 }
 
 /** The default prefix of answer page keys. */
 export const DEFAULT_ANSWER_PAGE_KEY_PREFIX = 'mcp-resolve:answer-page:';
 
+const BACKEND_API = 'createRedisAnswerPageBackend()';
+
+/**
+ * Refuses a page budget over half of Redis's `maxmemory` (the other half stays for replay, epoch,
+ * session and task keys); a Redis that does not report it (managed services) gets one warning.
+ */
+async function checkHeadroom(
+  redis: RedisConnection,
+  maxBytes: number,
+  timeoutMs: number,
+  onerror: ((error: Error) => void) | undefined,
+): Promise<void> {
+  let maxmemory: number;
+  try {
+    const reply = await withDeadline(redis.configGet('maxmemory'), timeoutMs);
+    maxmemory = Number(reply.maxmemory);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const message = `${BACKEND_API}: could not read maxmemory from Redis (${reason}). Check that it is at least twice maxBytes (${maxBytes}): pages must leave room for replay and session keys.`;
+    if (onerror === undefined) console.warn(`mcp-resolve: ${message}`);
+    else onerror(new McpResolveError('invalid_options', message, { data: { api: BACKEND_API, option: 'maxBytes' } }));
+    return;
+  }
+  if (!Number.isFinite(maxmemory) || maxmemory === 0 || maxBytes * 2 <= maxmemory) return;
+  throw new McpResolveError(
+    'invalid_options',
+    `${BACKEND_API}: maxBytes (${maxBytes}) is more than half of Redis's maxmemory (${maxmemory}), so a flood of pages could leave no room for replay and session keys. Lower maxBytes to at most ${Math.floor(maxmemory / 2)}, or raise maxmemory.`,
+    { data: { api: BACKEND_API, option: 'maxBytes' } },
+  );
+}
+
 /**
  * Creates an {@link AnswerPageBackend} over `redis` (a connection from `connectRedis` or
- * `connectRedisFleet`). Size Redis's `maxmemory` for the pages of one TTL of traffic, with the
- * `noeviction` policy the fleet already requires: an evicted answer is a question asked again.
+ * `connectRedisFleet`), with its bounds fleet-wide. Resolves once Redis's `maxmemory` was checked:
+ * throws `invalid_options` (option `maxBytes`) when the page budget is more than half of it.
  */
-export function createRedisAnswerPageBackend(
+export async function createRedisAnswerPageBackend(
   redis: RedisConnection,
   options: RedisAnswerPageBackendOptions = {},
-): AnswerPageBackend {
+): Promise<AnswerPageBackend> {
+  const limits = answerPageLimits(BACKEND_API, options);
   const prefix = options.keyPrefix ?? DEFAULT_ANSWER_PAGE_KEY_PREFIX;
   const timeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
-  const run = async <T>(what: string, operation: () => Promise<T>): Promise<T> => {
+  await checkHeadroom(redis, limits.maxBytes, timeoutMs, options.onerror);
+  const run = async (what: string, script: string, args: readonly string[]): Promise<unknown> => {
     try {
-      return await withDeadline(operation(), timeoutMs);
+      return await withDeadline(redis.eval(script, { keys: [], arguments: [prefix, ...args] }), timeoutMs);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      const failure = new ToolError(
+      const failure = new McpResolveError(
+        'redis_unavailable',
         `Answer pages: Redis did not answer (${what}: ${reason}). Nothing was stored; try again once Redis answers.`,
-        { cause: error },
+        { data: { operation: 'answer_page' }, cause: error },
       );
       options.onerror?.(failure);
       throw failure;
     }
   };
   const text = (reply: unknown): string | undefined => (typeof reply === 'string' ? reply : undefined);
+  const outcome = <T extends string>(reply: unknown): T | AnswerPageRefusal => {
+    if (!Array.isArray(reply)) return reply as T;
+    const [limit, max, retryAfterMs] = reply as [AnswerPageRefusal['limit'], string, number];
+    return { limit, max: Number(max), retryAfterMs: Number(retryAfterMs) };
+  };
+  const bounds = [limits.maxPagesPerClient, limits.maxPages, limits.maxBytes].map(String);
   return {
-    async set(key, value, expiresAt, onlyIfAbsent) {
-      const at = Math.ceil(expiresAt);
-      const reply = await run('SET', () =>
-        redis.set(prefix + key, value, {
-          expiration: { type: 'PXAT', value: at },
-          ...(onlyIfAbsent && { condition: 'NX' as const }),
-        }),
-      );
-      return reply === 'OK';
+    limits,
+    async open({ pageId, record, bindingKey, client, expiresAt }) {
+      const at = String(Math.ceil(expiresAt));
+      const args = [pageId, record, bindingKey, client, at, ...bounds, String(ANSWER_PAGE_OVERHEAD_BYTES)];
+      return outcome<'opened' | 'exists'>(await run('open', OPEN, args));
     },
-    async get(key) {
-      return text(await run('GET', () => redis.get(prefix + key)));
+    async page(pageId) {
+      return text(await run('read', READ, ['id', pageId]));
     },
-    async take(key) {
-      return text(await run('GETDEL', () => redis.getDel(prefix + key)));
+    async pageFor(bindingKey) {
+      return text(await run('read', READ, ['binding', bindingKey]));
     },
-    async delete(...keys) {
-      if (keys.length === 0) return;
-      await run('DEL', () => redis.del(keys.map((key) => prefix + key)));
+    async answer(pageId, answer, expiresAt) {
+      const args = [pageId, answer, String(Math.ceil(expiresAt)), String(limits.maxBytes)];
+      return outcome<'stored' | 'closed'>(await run('answer', ANSWER, args));
+    },
+    async take(bindingKey) {
+      return text(await run('take', TAKE, [bindingKey]));
     },
   };
 }

@@ -1,13 +1,10 @@
 /** The Lua scripts of the Redis session fleet: `SAVE` (with the session limits), `LOAD`, `REMOVE`, `TAKE_PUSH`. */
+import { NOW_MS } from './luaClock.js';
 
 /** Shared by the scripts: the clock, and forgetting a session's share of the limits. ARGV[1] is the key prefix, ARGV[2] the session id. */
-const ACCOUNTING = `
+const ACCOUNTING = `${NOW_MS}
 local prefix, id = ARGV[1], ARGV[2]
 local live, info, total = prefix .. 'live', prefix .. 'live-info', prefix .. 'live-bytes'
-local function now_ms()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
 local function forget(session)
   local entry = redis.call('HGET', info, session)
   if entry then

@@ -164,3 +164,22 @@ export function fromHex(text: string): Uint8Array | undefined {
   for (let index = 0; index < out.length; index++) out[index] = parseInt(text.slice(index * 2, index * 2 + 2), 16);
   return out;
 }
+
+/** Bytes of `text` in UTF-8, without encoding it. */
+export function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    bytes +=
+      unit < 0x80
+        ? 1
+        : unit < 0x800
+          ? 2
+          : unit >= 0xd800 && unit <= 0xdbff
+            ? 4
+            : unit >= 0xdc00 && unit <= 0xdfff
+              ? 0
+              : 3;
+  }
+  return bytes;
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { createAnswerPageHandler, answerPagePath } from '../../src/answerPage/handler.js';
+import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
+import { createAnswerPageHandler, answerPagePath, NOT_SAVED } from '../../src/answerPage/handler.js';
 import { createAnswerPageStore, newPageId } from '../../src/answerPage/store.js';
 import type { AnswerPageHandlerOptions } from '../../src/answerPage/handler.js';
 import { McpResolveError } from '../../src/errors.js';
@@ -8,11 +9,14 @@ import { ALICE_CALL, REFUND_QUESTION, refundForm } from './helpers.js';
 
 const ORIGIN = 'http://localhost:3000';
 
-async function setup(options: Partial<AnswerPageHandlerOptions> = {}) {
-  const store = createAnswerPageStore();
+async function setup(
+  options: Partial<AnswerPageHandlerOptions> = {},
+  store = createAnswerPageStore(),
+  origin = ORIGIN,
+) {
   const handler = createAnswerPageHandler({ store, ...options });
   const page = await store.open(ALICE_CALL, REFUND_QUESTION);
-  const url = ORIGIN + answerPagePath(page.pageId);
+  const url = origin + answerPagePath(page.pageId);
   /** Opens the page as a browser does: the form token from the HTML, the cookie from Set-Cookie. */
   const open = async (headers: Record<string, string> = {}) => {
     const response = (await handler(new Request(url, { headers })))!;
@@ -187,5 +191,47 @@ describe('the answer page handler', () => {
       }),
     );
     expect(response!.status).toBe(200);
+  });
+
+  it('makes the form cookie Secure when the public origin is https, or the request came in over https', async () => {
+    const secure = /; Secure$/;
+    const behindProxy = await setup({ publicOrigin: 'https://desk.example.com' });
+    expect((await behindProxy.open()).response.headers.get('set-cookie')).toMatch(secure);
+    const cleared = await behindProxy.posted(refundForm());
+    expect(cleared.headers.get('set-cookie')).toMatch(
+      /^mcp-resolve-form=; .*Max-Age=0; HttpOnly; SameSite=Strict; Secure$/,
+    );
+    const overHttps = await setup({}, createAnswerPageStore(), 'https://desk.example.com');
+    expect((await overHttps.open()).response.headers.get('set-cookie')).toMatch(secure);
+    const plain = await setup({ publicOrigin: 'http://localhost:3000' });
+    expect((await plain.open()).response.headers.get('set-cookie')).not.toMatch(/Secure/);
+  });
+
+  it('keeps the answer and the link when the store fails to save it: the form again, saying so, then the same answer is taken', async () => {
+    const memory = createMemoryAnswerPageBackend();
+    let failures = 1;
+    const store = createAnswerPageStore({
+      backend: {
+        ...memory,
+        limits: memory.limits,
+        answer: (pageId, answer, expiresAt) =>
+          failures-- > 0 ? Promise.reject(new Error('SET: OOM')) : memory.answer(pageId, answer, expiresAt),
+      },
+    });
+    const errors: Error[] = [];
+    const { posted, open } = await setup({ onerror: (error) => errors.push(error) }, store);
+    const failed = await posted(refundForm({ 'field.note': 'Box was crushed' }));
+    expect(failed.status).toBe(503);
+    expect(failed.headers.get('retry-after')).toBe('5');
+    const html = await failed.text();
+    expect(html).toContain(NOT_SAVED);
+    expect(html).toContain('Box was crushed');
+    expect(html).not.toContain('OOM');
+    expect(errors.map((error) => error.message)).toEqual(['SET: OOM']);
+    expect(await store.take(ALICE_CALL)).toBeUndefined();
+    expect((await open()).response.status).toBe(200);
+    const done = await posted(refundForm({ 'field.note': 'Box was crushed' }));
+    expect(done.status).toBe(200);
+    expect(await store.take(ALICE_CALL)).toMatchObject({ action: 'accept', content: { note: 'Box was crushed' } });
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { createMemoryAnswerPageBackend } from '../../src/answerPage/backend.js';
+import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
 import { bindingDigest, createAnswerPageStore, isPageId, newPageId } from '../../src/answerPage/store.js';
-import { McpResolveError } from '../../src/errors.js';
+import type { AnswerPageBackend } from '../../src/answerPage/backend.js';
+import { McpResolveError, ToolError } from '../../src/errors.js';
 import { ALICE_CALL, REFUND_QUESTION } from './helpers.js';
 
 const ACCEPTED = { action: 'accept', content: { amount: 120 } } as const;
@@ -83,7 +84,7 @@ describe('the answer page store', () => {
     const asked: string[] = [];
     const memory = createMemoryAnswerPageBackend();
     const store = createAnswerPageStore({
-      backend: { ...memory, get: (key) => (asked.push(key), memory.get(key)) },
+      backend: { ...memory, page: (pageId) => (asked.push(pageId), memory.page(pageId)) },
     });
     expect(await store.page('../../etc/passwd')).toBeUndefined();
     expect(asked).toEqual([]);
@@ -100,5 +101,64 @@ describe('the answer page store', () => {
     expect(() => createAnswerPageStore({ ttlMs: -1 })).toThrow(
       'createAnswerPageStore(): ttlMs must be a positive integer (got -1).',
     );
+  });
+
+  it('bounds one client flooding pages with large questions, in bytes counted as UTF-8, while another client still gets a page', async () => {
+    const backend = createMemoryAnswerPageBackend();
+    const store = createAnswerPageStore({ backend });
+    // Near the largest page, in non-Latin text (three bytes a character in UTF-8).
+    const large = { ...REFUND_QUESTION, message: '語'.repeat(20_000) };
+    let opened = 0;
+    let refusal: unknown;
+    for (let index = 0; index < 1_000 && refusal === undefined; index += 1) {
+      const call = { ...ALICE_CALL, principal: undefined, argumentsDigest: `flood-${index}` };
+      try {
+        await store.open(call, large, 'address:203.0.113.9');
+        opened += 1;
+      } catch (error) {
+        refusal = error;
+      }
+    }
+    expect(opened).toBe(16);
+    expect(refusal).toBeInstanceOf(ToolError);
+    expect((refusal as Error).message).toMatch(
+      /^Answer pages: this call needs a page, and there are already 16 questions open on pages for this client, the most allowed \(the answer page backend's maxPagesPerClient option\)\. Answer or finish an open question, or retry after 900 s\.$/,
+    );
+    expect(backend.bytes).toBeGreaterThan(16 * 60_000);
+    expect(backend.bytes).toBeLessThan(backend.limits.maxBytes / 4);
+    const page = await store.open({ ...ALICE_CALL, principal: 'bob' }, REFUND_QUESTION);
+    expect(await store.page(page.pageId)).toEqual(page);
+  });
+
+  it('counts a page against its principal when no client is named, anonymous callers sharing one quota', async () => {
+    const store = createAnswerPageStore({ backend: createMemoryAnswerPageBackend({ maxPagesPerClient: 1 }) });
+    await store.open(ALICE_CALL, REFUND_QUESTION);
+    await expect(store.open({ ...ALICE_CALL, tool: 'other' }, REFUND_QUESTION)).rejects.toThrow(ToolError);
+    await store.open({ ...ALICE_CALL, principal: 'bob' }, REFUND_QUESTION);
+    await store.open({ ...ALICE_CALL, principal: undefined }, REFUND_QUESTION);
+    await expect(store.open({ ...ALICE_CALL, principal: undefined, tool: 'other' }, REFUND_QUESTION)).rejects.toThrow(
+      /maxPagesPerClient/,
+    );
+  });
+
+  it('keeps the page open when the answer could not be stored, so the person can send it again', async () => {
+    const memory = createMemoryAnswerPageBackend();
+    let failing = true;
+    const backend: AnswerPageBackend = {
+      ...memory,
+      limits: memory.limits,
+      answer: async (pageId, answer, expiresAt) => {
+        if (failing) throw new Error('connect ECONNREFUSED 10.0.0.5:6379');
+        return memory.answer(pageId, answer, expiresAt);
+      },
+    };
+    const store = createAnswerPageStore({ backend });
+    const page = await store.open(ALICE_CALL, REFUND_QUESTION);
+    await expect(store.submit(page.pageId, ACCEPTED)).rejects.toThrow('ECONNREFUSED');
+    expect(await store.page(page.pageId)).toEqual(page);
+    expect(await store.take(ALICE_CALL)).toBeUndefined();
+    failing = false;
+    expect(await store.submit(page.pageId, ACCEPTED)).toBe(true);
+    expect(await store.take(ALICE_CALL)).toEqual(ACCEPTED);
   });
 });

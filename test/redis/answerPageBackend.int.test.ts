@@ -1,59 +1,107 @@
 /**
- * The answer page store over a real redis-server: the backend's set-if-absent, expiry and
- * take-once, and two instances sharing pages (opened on one, answered on the other, taken once).
+ * The answer page backend over a real redis-server: each step atomic across connections (open once,
+ * answer once, take once), the fleet-wide bounds, masked failures, the start-up check of the page
+ * budget against `maxmemory`, and two instances sharing pages.
  */
 import { describe, expect, it } from 'vitest';
 
 import { createRedisAnswerPageBackend } from '../../src/redis/answerPageBackend.js';
 import { createAnswerPageStore } from '../../src/answerPage/store.js';
-import { ToolError } from '../../src/errors.js';
+import type { NewAnswerPage } from '../../src/answerPage/backend.js';
+import { McpResolveError, ToolError } from '../../src/errors.js';
+import { isClientFacing } from '../../src/round/masking.js';
 import { useRedisServer } from '../fixtures/redisServer.js';
 import { ALICE_CALL, REFUND_QUESTION } from '../answerPage/helpers.js';
 
 const redis = useRedisServer();
 
+let serial = 0;
+/** A page of `client` with a fresh id and binding, open for `ms`. */
+function pageOf(client: string, record = '{}', ms = 60_000): NewAnswerPage {
+  serial += 1;
+  const pageId = `page-${String(serial).padStart(17, '0')}`;
+  return { pageId, record, bindingKey: `binding-${serial}`, client, expiresAt: Date.now() + ms };
+}
+
 describe('the Redis answer page backend', () => {
-  it('sets if absent, reads, takes once across connections, deletes, under its prefix', async () => {
+  it('opens, answers and takes each once across connections, under its prefix', async () => {
     const [one, two] = [await redis.connect(), await redis.connect()];
-    const a = createRedisAnswerPageBackend(one, { keyPrefix: 'test:a:' });
-    const b = createRedisAnswerPageBackend(two, { keyPrefix: 'test:a:' });
-    const later = Date.now() + 60_000;
-    expect(await a.set('k', '1', later, true)).toBe(true);
-    expect(await b.set('k', '2', later, true)).toBe(false);
-    expect(await b.get('k')).toBe('1');
-    expect(await one.get('test:a:k')).toBe('1');
-    expect(await b.set('k', '3', later, false)).toBe(true);
-    const taken = await Promise.all([a.take('k'), b.take('k'), a.take('k')]);
-    expect(taken.filter((value) => value !== undefined)).toEqual(['3']);
-    await a.set('x', '1', later, true);
-    await b.delete('x', 'missing');
-    expect(await a.get('x')).toBeUndefined();
-    await a.delete();
+    const a = await createRedisAnswerPageBackend(one, { keyPrefix: 'test:a:' });
+    const b = await createRedisAnswerPageBackend(two, { keyPrefix: 'test:a:' });
+    const page = pageOf('alice', '{"q":"語"}');
+    expect(await a.open(page)).toBe('opened');
+    expect(await b.open({ ...page, bindingKey: 'other' })).toBe('exists');
+    expect(await b.page(page.pageId)).toBe('{"q":"語"}');
+    expect(await b.pageFor(page.bindingKey)).toBe('{"q":"語"}');
+    expect(await one.get(`test:a:page:${page.pageId}`)).toBe('{"q":"語"}');
+    expect(Number(await one.get('test:a:bytes'))).toBe(11 + 512);
+    const answers = await Promise.all([
+      a.answer(page.pageId, '"x"', Date.now() + 60_000),
+      b.answer(page.pageId, '"y"', Date.now() + 60_000),
+    ]);
+    expect(answers.sort()).toEqual(['closed', 'stored']);
+    expect(await a.page(page.pageId)).toBeUndefined();
+    const taken = await Promise.all([a.take(page.bindingKey), b.take(page.bindingKey), a.take(page.bindingKey)]);
+    expect(taken.filter((value) => value !== undefined)).toHaveLength(1);
+    expect(await one.keys('test:a:*')).toEqual(['test:a:bytes']);
+    expect(await one.get('test:a:bytes')).toBe('0');
   });
 
-  it('expires a value at its absolute expiry', async () => {
-    const backend = createRedisAnswerPageBackend(await redis.connect(), { keyPrefix: 'test:b:' });
-    await backend.set('k', '1', Date.now() + 150, true);
-    expect(await backend.get('k')).toBe('1');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await backend.get('k')).toBeUndefined();
-    expect(await backend.set('k', '2', Date.now() + 1_000, true)).toBe(true);
+  it('keeps the bounds fleet-wide: pages per client (others still open theirs), pages and bytes, releasing what expired', async () => {
+    const [one, two] = [await redis.connect(), await redis.connect()];
+    const bounds = { keyPrefix: 'test:b:', maxPagesPerClient: 2, maxPages: 4, maxBytes: 4_000 };
+    const a = await createRedisAnswerPageBackend(one, bounds);
+    const b = await createRedisAnswerPageBackend(two, bounds);
+    expect(await a.open(pageOf('mallory', '{}', 300))).toBe('opened');
+    expect(await b.open(pageOf('mallory'))).toBe('opened');
+    const refused = await a.open(pageOf('mallory'));
+    expect(refused).toMatchObject({ limit: 'maxPagesPerClient', max: 2 });
+    expect((refused as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(300);
+    expect(await b.open(pageOf('alice'))).toBe('opened');
+    expect(await a.open(pageOf('bob', 'x'.repeat(3_000)))).toMatchObject({ limit: 'maxBytes', max: 4_000 });
+    expect(await a.open(pageOf('bob'))).toBe('opened');
+    expect(await a.open(pageOf('carol'))).toMatchObject({ limit: 'maxPages', max: 4 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await b.open(pageOf('mallory'))).toBe('opened');
   });
 
-  it('fails closed with a ToolError, reported, when Redis does not answer', async () => {
+  it('fails closed with a redis_unavailable error (masked for clients), reported, when Redis does not answer', async () => {
     const connection = await redis.connect();
     const errors: Error[] = [];
-    const backend = createRedisAnswerPageBackend(connection, {
+    const backend = await createRedisAnswerPageBackend(connection, {
       keyPrefix: 'test:c:',
       commandTimeoutMs: 200,
       onerror: (error) => errors.push(error),
     });
     await connection.clientPause(1000, 'ALL');
-    const failed = backend.get('k');
-    await expect(failed).rejects.toThrow(ToolError);
-    await expect(failed).rejects.toThrow(/^Answer pages: Redis did not answer \(GET: no answer within 200 ms\)\./);
+    const failed = backend.page('k');
+    await expect(failed).rejects.toThrow(McpResolveError);
+    await expect(failed).rejects.not.toThrow(ToolError);
+    await expect(failed).rejects.toMatchObject({ code: 'redis_unavailable', data: { operation: 'answer_page' } });
+    await expect(failed).rejects.toThrow(/^Answer pages: Redis did not answer \(read: no answer within 200 ms\)\./);
+    expect(isClientFacing(await failed.catch((error: unknown) => error))).toBe(false);
     expect(errors).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
+  });
+
+  it('refuses at start a page budget over half of maxmemory, naming maxBytes', async () => {
+    const connection = await redis.connect();
+    await connection.configSet('maxmemory', '8mb');
+    try {
+      const error = await createRedisAnswerPageBackend(connection, { maxBytes: 5 * 1024 * 1024 }).catch(
+        (error: unknown) => error,
+      );
+      expect(error).toBeInstanceOf(McpResolveError);
+      expect(error).toMatchObject({
+        code: 'invalid_options',
+        data: { api: 'createRedisAnswerPageBackend()', option: 'maxBytes' },
+        message:
+          "createRedisAnswerPageBackend(): maxBytes (5242880) is more than half of Redis's maxmemory (8388608), so a flood of pages could leave no room for replay and session keys. Lower maxBytes to at most 4194304, or raise maxmemory.",
+      });
+      await expect(createRedisAnswerPageBackend(connection, { maxBytes: 4 * 1024 * 1024 })).resolves.toBeDefined();
+    } finally {
+      await connection.configSet('maxmemory', '0');
+    }
   });
 });
 
@@ -61,10 +109,10 @@ describe('the answer page store on a fleet of two', () => {
   it('opens a page on one instance, takes its answer on the other, once', async () => {
     const keyPrefix = 'test:fleet:';
     const first = createAnswerPageStore({
-      backend: createRedisAnswerPageBackend(await redis.connect(), { keyPrefix }),
+      backend: await createRedisAnswerPageBackend(await redis.connect(), { keyPrefix }),
     });
     const second = createAnswerPageStore({
-      backend: createRedisAnswerPageBackend(await redis.connect(), { keyPrefix }),
+      backend: await createRedisAnswerPageBackend(await redis.connect(), { keyPrefix }),
     });
     const page = await first.open(ALICE_CALL, REFUND_QUESTION);
     expect((await second.open(ALICE_CALL, REFUND_QUESTION)).pageId).toBe(page.pageId);

@@ -55,7 +55,7 @@ beforeAll(async () => {
     const desk = createRefundDesk({
       requestState: { keys: [KEY_A], replayGuard: member.fleet.replayStore, logger: { warn: () => {} } },
       answerPage: {
-        backend: createRedisAnswerPageBackend(member.fleet.redis),
+        backend: await createRedisAnswerPageBackend(member.fleet.redis),
         formSecret: FORM_SECRET,
         publicOrigin: origin,
         // The story's callers are anonymous: a 2026-07-28 client without elicitation gets its link only so.

@@ -12,7 +12,7 @@ import { getTask, taskOf, updateTask } from 'mcp-resolve/client';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { createMemoryAnswerPageBackend } from '../../src/answerPage/backend.js';
+import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
 import { createAnswerPageStore } from '../../src/answerPage/store.js';
 import { textOf } from '../resolvers/helpers.js';
 import { connectTasks, until } from './helpers.js';
@@ -67,11 +67,9 @@ describe('a task for a client that declares URL elicitation only', () => {
 
     // The person answers on the page (the store's own submit, as the page's handler does).
     const pageId = url.split('/').pop()!;
-    const page = JSON.parse((await backend.get(`page:${pageId}`))!) as { pageId: string };
-    expect(page.pageId).toBe(pageId);
-    expect(await createAnswerPageStore({ backend }).submit(pageId, { action: 'accept', content: { amount: 75 } })).toBe(
-      true,
-    );
+    const store = createAnswerPageStore({ backend });
+    expect((await store.page(pageId))?.pageId).toBe(pageId);
+    expect(await store.submit(pageId, { action: 'accept', content: { amount: 75 } })).toBe(true);
 
     await updateTask(client, taskId, { [again.key]: { action: 'accept' } });
     const done = await until(client, taskId, 'completed');
