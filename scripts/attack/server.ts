@@ -93,8 +93,18 @@ const taskStore =
     : config.tasks === 'memory'
       ? createMemoryTaskStore()
       : undefined;
+async function answerPageBackend(options: NonNullable<ServerConfig['answerPage']>) {
+  if (options.backend === 'memory') return createMemoryAnswerPageBackend(options.bounds);
+  if (fleet === undefined) throw new Error('answerPage.backend redis needs redis');
+  return createRedisAnswerPageBackend(fleet.redis, options.bounds);
+}
+
 const serverOptions = {
   ...config.server,
+  ...(config.answerPage && {
+    // The page rows flood with anonymous clients of every kind, those without elicitation included.
+    answerPage: { backend: await answerPageBackend(config.answerPage), anonymousLinksShareAnswers: true },
+  }),
   ...(fleet && { requestState: { replayGuard: fleet.replayStore } }),
   ...(taskStore && { tasks: { store: taskStore, pollIntervalMs: 200 } }),
   ...(tracerProvider && { telemetry: otel({ tracerProvider, ...config.server }) }),
@@ -121,15 +131,8 @@ if (taskStore !== undefined)
     ({ order_id }) => `Audited ${order_id}.`,
   );
 
-async function answerPageBackend(options: NonNullable<ServerConfig['answerPage']>) {
-  if (options.backend === 'memory') return createMemoryAnswerPageBackend(options.bounds);
-  if (fleet === undefined) throw new Error('answerPage.backend redis needs redis');
-  return createRedisAnswerPageBackend(fleet.redis, options.bounds);
-}
-
 const httpOptions = {
   port: config.port,
-  ...(config.answerPage && { answerPage: { backend: await answerPageBackend(config.answerPage) } }),
   ...config.http,
   ...(fleet && { sessionFleet: fleet.sessions }),
   ...(config.auth && {
