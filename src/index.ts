@@ -43,6 +43,7 @@ export type { PromptArgs, PromptBody, PromptDeclaration } from './round/prompt.j
 export type { ResourceRead } from './round/resource.js';
 export type {
   AnswerPageHostingOptions,
+  BrowserUser,
   DualEraHandler,
   DualEraHttpOptions,
   DualEraRequestOptions,

@@ -102,7 +102,7 @@ export function formFields(requestedSchema: unknown): FormField[] {
 }
 
 /** What a field's inputs are named in the page's form (so a property named `action` or `csrf` cannot clash). */
-export function inputName(field: FormField): string {
+export function inputName(field: Pick<FormField, 'name'>): string {
   return `field.${field.name}`;
 }
 

@@ -53,7 +53,7 @@ function describedBy(field: FormField, id: string, error: string | undefined): {
   }
   if (error !== undefined) {
     ids.push(`${id}-error`);
-    html += `<p class="error" id="${id}-error">${escapeHtml(error)}</p>`;
+    html += `<p class="error" id="${id}-error"${attr('data-field', field.name)}>${escapeHtml(error)}</p>`;
   }
   return { attribute: ids.length === 0 ? '' : attr('aria-describedby', ids.join(' ')), html };
 }

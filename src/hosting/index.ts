@@ -8,4 +8,5 @@ export { createDualEraHandler } from './dualEraHandler.js';
 export type { DualEraHandler, DualEraRequestOptions } from './dualEraHandler.js';
 export type { DualEraHttpOptions } from './options.js';
 export type { AnswerPageHostingOptions } from '../answerPage/hosting.js';
+export type { BrowserUser } from '../answerPage/browserUser.js';
 export type { ServerSource } from './source.js';

@@ -17,6 +17,7 @@ import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import type { NodeServerResponseLike } from '@modelcontextprotocol/node';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 
+import { DEFAULT_ANSWER_PAGE_PATH } from '../answerPage/handler.js';
 import { ANSWER_PAGES } from '../hosting/source.js';
 import type { FormPages } from '../questions/pages.js';
 import type { Telemetry } from '../telemetry/hooks.js';
@@ -37,6 +38,8 @@ export interface ServeHttpOptions extends DualEraHttpOptions {
    * read it as `ctx.http.authInfo`, and every sealed `requestState` is bound to its principal, so one
    * caller's state is refused for another), or to a `Response` (401, 403) to answer instead. The
    * SDK's `requireBearerAuth({ verifier })` from `@modelcontextprotocol/server` has this shape.
+   * It guards MCP requests only: the answer pages' requests (`answerPage`) never reach it, since a
+   * person's browser holds no bearer token; pages check their user with `answerPage.browserUser`.
    * @default undefined — requests carry no `AuthInfo`
    */
   authenticate?: (request: Request) => AuthInfo | Response | Promise<AuthInfo | Response>;
@@ -53,6 +56,19 @@ export interface ServeHttpOptions extends DualEraHttpOptions {
   /** Most connections open at once; further ones are closed as they arrive (Node's `maxConnections`). @default 1_024 */
   maxConnections?: number;
 }
+
+/**
+ * The 400 body of a request whose target is not a path: an absolute URL (`GET http://host/mcp`,
+ * which only proxies are sent) or `*` (`OPTIONS *`).
+ */
+const NOT_A_PATH_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  error: {
+    code: -32600,
+    message: "Bad Request: the request target must be a path such as /mcp, not an absolute URL or '*'",
+  },
+  id: null,
+});
 
 /** How often Node checks header and request deadlines at most (its own default is 30 s). */
 const MAX_DEADLINE_CHECK_MS = 1_000;
@@ -100,7 +116,10 @@ export async function serveFactoryHttp(
   const report = (error: Error): void => options.onerror?.(error);
   // The socket's address reaches the handler through the request options (see addressed()).
   const remoteAddress = new AsyncLocalStorage<string | undefined>();
-  const nodeHandler = toNodeHandler(addressed(authenticating(handler, authenticate), remoteAddress), {
+  // Pages are for a person's browser, which holds no bearer token: they check their own user (browserUser).
+  const pagePrefix =
+    options.answerPage === undefined ? undefined : `${options.answerPage.path ?? DEFAULT_ANSWER_PAGE_PATH}/`;
+  const nodeHandler = toNodeHandler(addressed(authenticating(handler, authenticate, pagePrefix), remoteAddress), {
     onerror: report,
     ...(options.maxRequestBodySize !== undefined && { maxRequestBodySize: options.maxRequestBodySize }),
   });
@@ -112,12 +131,18 @@ export async function serveFactoryHttp(
       connectionsCheckingInterval: Math.min(MAX_DEADLINE_CHECK_MS, headersTimeout),
     },
     (req, res) => {
-      // Answered before anything builds the request's URL from it (which would fail as a 500).
+      // Answered before anything builds the request's URL from them (which would fail as a 500).
       const { host: hostHeader } = req.headers;
       if (hostHeader !== undefined && isMalformedHost(hostHeader)) {
         report(new Error('Rejected request: malformed Host header (400)'));
         res.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
         res.end(MALFORMED_HOST_BODY);
+        return;
+      }
+      if (!req.url?.startsWith('/')) {
+        report(new Error('Rejected request: request target is not a path (400)'));
+        res.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
+        res.end(NOT_A_PATH_BODY);
         return;
       }
       remoteAddress
@@ -172,14 +197,21 @@ function addressed(
   };
 }
 
-/** The handler behind `authenticate`: a `Response` answers the request, an `AuthInfo` rides along with it. */
+/**
+ * The handler behind `authenticate`: a `Response` answers the request, an `AuthInfo` rides along
+ * with it. Requests under `pagePrefix` (the answer pages) go to the handler without it.
+ */
 function authenticating(
   handler: DualEraHandler,
   authenticate: ServeHttpOptions['authenticate'],
+  pagePrefix: string | undefined,
 ): Pick<DualEraHandler, 'fetch'> {
   if (authenticate === undefined) return handler;
   return {
     async fetch(request: Request, init?: DualEraRequestOptions) {
+      if (pagePrefix !== undefined && new URL(request.url).pathname.startsWith(pagePrefix)) {
+        return handler.fetch(request, init);
+      }
       const outcome = await authenticate(request);
       return outcome instanceof Response ? outcome : handler.fetch(request, { ...init, authInfo: outcome });
     },
