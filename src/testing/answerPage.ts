@@ -57,7 +57,9 @@ function textOf(html: string): string {
 /** What `html` says: a posted answer's response, or a link that could not be shown (never the form's GET). */
 function readPage(status: number, html: string): AnsweredPage {
   const fieldErrors: Record<string, string> = {};
-  for (const [, name = '', error = ''] of html.matchAll(/<p class="error" id="[^"]*" data-field="([^"]*)">(.*?)<\/p>/g)) {
+  for (const [, name = '', error = ''] of html.matchAll(
+    /<p class="error" id="[^"]*" data-field="([^"]*)">(.*?)<\/p>/g,
+  )) {
     Object.defineProperty(fieldErrors, textOf(name), { value: textOf(error), enumerable: true });
   }
   const summary = /<div class="summary"[^>]*>.*?<\/h2><p>(.*?)<\/p>/s.exec(html)?.[1];
@@ -129,7 +131,10 @@ export async function answerPage(
     .map((cookie) => cookie.split(';')[0] ?? '')
     .join('; ');
   const postHeaders = new Headers(headers);
-  postHeaders.set('cookie', [headers.get('cookie'), formCookie].filter((part) => part !== null && part !== '').join('; '));
+  postHeaders.set(
+    'cookie',
+    [headers.get('cookie'), formCookie].filter((part) => part !== null && part !== '').join('; '),
+  );
   postHeaders.set('content-type', 'application/x-www-form-urlencoded');
   // As a browser posts the page's form: no referrer (so Origin: null), from the page itself.
   postHeaders.set('origin', 'null');

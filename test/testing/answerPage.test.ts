@@ -23,7 +23,8 @@ const Ticket = z.object({
 
 function ticketDesk(): McpResolveServer {
   const ticket = resolver({ name: 'ticket' }, () => elicit('Which ticket, and how many seats?', Ticket));
-  return new McpResolveServer({ name: 'tickets', version: '1.0.0' }).tool(
+  const options = { requestState: { keys: [new Uint8Array(32).fill(7)] } };
+  return new McpResolveServer({ name: 'tickets', version: '1.0.0' }, options).tool(
     'book',
     { input: {}, resolve: { ticket } },
     ({ ticket: { ticket: id, seats } }) => ({ content: [{ type: 'text', text: `booked ${id} x${seats}` }] }),
@@ -70,7 +71,11 @@ describe('answerPage (testing)', () => {
   it('accepts values, and the same call goes on with them', async () => {
     const desk = await setup();
     const link = linkIn(await desk.call());
-    const page = await answerPage(link, { action: 'accept', content: { ticket: 'T-1234', seats: 2 } }, { via: desk.handler });
+    const page = await answerPage(
+      link,
+      { action: 'accept', content: { ticket: 'T-1234', seats: 2 } },
+      { via: desk.handler },
+    );
     expect(page).toEqual({
       status: 200,
       saved: true,
@@ -87,25 +92,37 @@ describe('answerPage (testing)', () => {
   ] as const)('%ss, and the call ends as a declined question ends it', async (action, heading) => {
     const desk = await setup();
     const link = linkIn(await desk.call());
-    expect(await answerPage(link, { action }, { via: desk.handler })).toMatchObject({ status: 200, saved: true, heading });
+    expect(await answerPage(link, { action }, { via: desk.handler })).toMatchObject({
+      status: 200,
+      saved: true,
+      heading,
+    });
     expect(await desk.call()).toContain(action === 'decline' ? 'declined' : 'cancel');
   });
 
   it('returns what the page said of a value it refuses, and the link still takes a good one', async () => {
     const desk = await setup();
     const link = linkIn(await desk.call());
-    const refused = await answerPage(link, { action: 'accept', content: { ticket: '1234', seats: 11 } }, { via: desk.handler });
+    const refused = await answerPage(
+      link,
+      { action: 'accept', content: { ticket: '1234', seats: 11 } },
+      { via: desk.handler },
+    );
     expect(refused).toEqual({
       status: 422,
       saved: false,
       heading: 'A question for you',
       summary: 'The answer does not fit the form: check "Ticket number", "Seats".',
       fieldErrors: {
-        ticket: 'It must look like T-0000.',
+        ticket: 'It must look like T-1234.',
         seats: 'Enter a whole number from 1 to 10.',
       },
     });
-    const page = await answerPage(link, { action: 'accept', content: { ticket: 'T-0042', seats: 1 } }, { via: desk.handler });
+    const page = await answerPage(
+      link,
+      { action: 'accept', content: { ticket: 'T-0042', seats: 1 } },
+      { via: desk.handler },
+    );
     expect(page.saved).toBe(true);
     expect(await answerPage(link, { action: 'cancel' }, { via: desk.handler })).toMatchObject({
       status: 404,
@@ -119,7 +136,9 @@ describe('answerPage (testing)', () => {
     const link = linkIn(await desk.call());
     await expect(
       answerPage(link, { action: 'accept', content: { ticket: { id: 1 } } }, { via: desk.handler }),
-    ).rejects.toThrow('answerPage(): content.ticket must be a string, a number, a boolean or a list of strings (got object).');
+    ).rejects.toThrow(
+      'answerPage(): content.ticket must be a string, a number, a boolean or a list of strings (got object).',
+    );
     const notAPage = { fetch: () => Promise.resolve(new Response('<h1>Hello</h1>')) };
     await expect(answerPage(link, { action: 'cancel' }, { via: notAPage })).rejects.toThrow(
       "answered 200 without an answer page's form",
