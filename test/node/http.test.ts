@@ -5,14 +5,14 @@
  */
 import { connect } from 'node:net';
 
-import type { AuthInfo, OAuthTokenVerifier } from '@modelcontextprotocol/server';
-import { OAuthError, OAuthErrorCode, requireBearerAuth } from '@modelcontextprotocol/server';
+import { requireBearerAuth } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
 import type { HttpServerHandle } from '../../src/node/index.js';
 import { serveHttp } from '../../src/node/index.js';
 import { answerPage, connectHttp } from '../../src/testing/index.js';
+import { browserUser, verifier } from '../stories/deskLogin.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
 
 const running: HttpServerHandle[] = [];
@@ -56,29 +56,6 @@ describe('serveHttp request targets', () => {
     expect(reports).toEqual(['Rejected request: request target is not a path (400)']);
   });
 });
-
-/** The desk's OAuth callers: the desk app's tokens, one per person, told apart by subject. */
-const verifier: OAuthTokenVerifier = {
-  verifyAccessToken(token: string): Promise<AuthInfo> {
-    const subject = { 'alice-token': 'alice', 'bob-token': 'bob' }[token];
-    if (subject === undefined) return Promise.reject(new OAuthError(OAuthErrorCode.InvalidToken, 'unknown token'));
-    return Promise.resolve({
-      token,
-      clientId: 'desk-app',
-      scopes: [],
-      expiresAt: 4_102_444_800,
-      extra: { sub: subject },
-    });
-  },
-};
-
-/** The site's own login: a session cookie naming the person, as the `AuthInfo` of the site (another client id). */
-function browserUser(request: Request): AuthInfo | undefined {
-  const session = /(?:^|;\s*)desk_session=(\w+)/.exec(request.headers.get('cookie') ?? '')?.[1];
-  return session === undefined
-    ? undefined
-    : { token: session, clientId: 'desk-site', scopes: [], extra: { sub: session } };
-}
 
 describe('serveHttp authenticate with answer pages', () => {
   it('leaves pages to browserUser: no bearer token needed, only the asked person answers', async () => {
