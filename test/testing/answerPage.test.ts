@@ -10,7 +10,7 @@ import * as z from 'zod';
 import { createDualEraHandler } from '../../src/hosting/index.js';
 import type { DualEraHandler } from '../../src/hosting/index.js';
 import { elicit, McpResolveServer, resolver } from '../../src/index.js';
-import type { TestConnection } from '../../src/testing/index.js';
+import type { AnsweredPage, PageAction, TestConnection } from '../../src/testing/index.js';
 import { answerPage, connectHttp } from '../../src/testing/index.js';
 
 const Ticket = z.object({
@@ -41,7 +41,10 @@ afterEach(async () => {
 });
 
 /** The server in process, and a modern client without elicitation talking to it. */
-async function setup(): Promise<{ handler: DualEraHandler; call(): Promise<string> }> {
+async function setup(): Promise<{
+  call(): Promise<string>;
+  answer(link: string, action: PageAction): Promise<AnsweredPage>;
+}> {
   const served = createDualEraHandler(ticketDesk(), { answerPage: {} });
   handler = served;
   connection = await connectHttp(ENDPOINT, {
@@ -57,7 +60,7 @@ async function setup(): Promise<{ handler: DualEraHandler; call(): Promise<strin
   });
   const { client } = connection;
   return {
-    handler: served,
+    answer: (link, action) => answerPage(link, action, { via: served }),
     async call() {
       const result = await client.callTool({ name: 'book', arguments: {} });
       return (result.content as Array<{ text?: string }>)[0]?.text ?? '';
@@ -71,11 +74,7 @@ describe('answerPage (testing)', () => {
   it('accepts values, and the same call goes on with them', async () => {
     const desk = await setup();
     const link = linkIn(await desk.call());
-    const page = await answerPage(
-      link,
-      { action: 'accept', content: { ticket: 'T-1234', seats: 2 } },
-      { via: desk.handler },
-    );
+    const page = await desk.answer(link, { action: 'accept', content: { ticket: 'T-1234', seats: 2 } });
     expect(page).toEqual({
       status: 200,
       saved: true,
@@ -92,7 +91,7 @@ describe('answerPage (testing)', () => {
   ] as const)('%ss, and the call ends as a declined question ends it', async (action, heading) => {
     const desk = await setup();
     const link = linkIn(await desk.call());
-    expect(await answerPage(link, { action }, { via: desk.handler })).toMatchObject({
+    expect(await desk.answer(link, { action })).toMatchObject({
       status: 200,
       saved: true,
       heading,
@@ -103,11 +102,7 @@ describe('answerPage (testing)', () => {
   it('returns what the page said of a value it refuses, and the link still takes a good one', async () => {
     const desk = await setup();
     const link = linkIn(await desk.call());
-    const refused = await answerPage(
-      link,
-      { action: 'accept', content: { ticket: '1234', seats: 11 } },
-      { via: desk.handler },
-    );
+    const refused = await desk.answer(link, { action: 'accept', content: { ticket: '1234', seats: 11 } });
     expect(refused).toEqual({
       status: 422,
       saved: false,
@@ -118,13 +113,9 @@ describe('answerPage (testing)', () => {
         seats: 'Enter a whole number from 1 to 10.',
       },
     });
-    const page = await answerPage(
-      link,
-      { action: 'accept', content: { ticket: 'T-0042', seats: 1 } },
-      { via: desk.handler },
-    );
+    const page = await desk.answer(link, { action: 'accept', content: { ticket: 'T-0042', seats: 1 } });
     expect(page.saved).toBe(true);
-    expect(await answerPage(link, { action: 'cancel' }, { via: desk.handler })).toMatchObject({
+    expect(await desk.answer(link, { action: 'cancel' })).toMatchObject({
       status: 404,
       saved: false,
       heading: 'This link is no longer valid',
@@ -134,9 +125,7 @@ describe('answerPage (testing)', () => {
   it('throws for a link that is not an answer page, and for content a form cannot carry', async () => {
     const desk = await setup();
     const link = linkIn(await desk.call());
-    await expect(
-      answerPage(link, { action: 'accept', content: { ticket: { id: 1 } } }, { via: desk.handler }),
-    ).rejects.toThrow(
+    await expect(desk.answer(link, { action: 'accept', content: { ticket: { id: 1 } } })).rejects.toThrow(
       'answerPage(): content.ticket must be a string, a number, a boolean or a list of strings (got object).',
     );
     const notAPage = { fetch: () => Promise.resolve(new Response('<h1>Hello</h1>')) };
