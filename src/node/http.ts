@@ -23,9 +23,9 @@ import type { FormPages } from '../questions/pages.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHandler.js';
 import { createDualEraHandler } from '../hosting/dualEraHandler.js';
-import { isMalformedHost, MALFORMED_HOST_BODY } from '../hosting/rebindingGuard.js';
 import type { DualEraHttpOptions } from '../hosting/options.js';
 import { resolveServerTimeouts } from './serverTimeouts.js';
+import { unreadableRequest } from './unreadableRequest.js';
 
 /** Options of `serveHttp`. */
 export interface ServeHttpOptions extends DualEraHttpOptions {
@@ -56,19 +56,6 @@ export interface ServeHttpOptions extends DualEraHttpOptions {
   /** Most connections open at once; further ones are closed as they arrive (Node's `maxConnections`). @default 1_024 */
   maxConnections?: number;
 }
-
-/**
- * The 400 body of a request whose target is not a path: an absolute URL (`GET http://host/mcp`,
- * which only proxies are sent) or `*` (`OPTIONS *`).
- */
-const NOT_A_PATH_BODY = JSON.stringify({
-  jsonrpc: '2.0',
-  error: {
-    code: -32600,
-    message: "Bad Request: the request target must be a path such as /mcp, not an absolute URL or '*'",
-  },
-  id: null,
-});
 
 /** How often Node checks header and request deadlines at most (its own default is 30 s). */
 const MAX_DEADLINE_CHECK_MS = 1_000;
@@ -131,18 +118,11 @@ export async function serveFactoryHttp(
       connectionsCheckingInterval: Math.min(MAX_DEADLINE_CHECK_MS, headersTimeout),
     },
     (req, res) => {
-      // Answered before anything builds the request's URL from them (which would fail as a 500).
-      const { host: hostHeader } = req.headers;
-      if (hostHeader !== undefined && isMalformedHost(hostHeader)) {
-        report(new Error('Rejected request: malformed Host header (400)'));
+      const unreadable = unreadableRequest(req);
+      if (unreadable !== undefined) {
+        report(new Error(unreadable.report));
         res.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
-        res.end(MALFORMED_HOST_BODY);
-        return;
-      }
-      if (!req.url?.startsWith('/')) {
-        report(new Error('Rejected request: request target is not a path (400)'));
-        res.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
-        res.end(NOT_A_PATH_BODY);
+        res.end(unreadable.body);
         return;
       }
       remoteAddress

@@ -50,7 +50,7 @@ const UNESCAPES: Readonly<Record<string, string>> = {
 };
 
 /** The text of an escaped HTML snippet (the page escapes exactly these characters). */
-function textOf(html: string): string {
+function unescapedText(html: string): string {
   return html.replace(/<[^>]*>/g, '').replace(/&(?:amp|lt|gt|quot|#39|#96);/g, (entity) => UNESCAPES[entity] ?? entity);
 }
 
@@ -60,14 +60,14 @@ function readPage(status: number, html: string): AnsweredPage {
   for (const [, name = '', error = ''] of html.matchAll(
     /<p class="error" id="[^"]*" data-field="([^"]*)">(.*?)<\/p>/g,
   )) {
-    Object.defineProperty(fieldErrors, textOf(name), { value: textOf(error), enumerable: true });
+    Object.defineProperty(fieldErrors, unescapedText(name), { value: unescapedText(error), enumerable: true });
   }
   const summary = /<div class="summary"[^>]*>.*?<\/h2><p>(.*?)<\/p>/s.exec(html)?.[1];
   return {
     status,
     saved: status === 200,
-    heading: textOf(/<h1>(.*?)<\/h1>/s.exec(html)?.[1] ?? ''),
-    summary: summary === undefined ? undefined : textOf(summary),
+    heading: unescapedText(/<h1>(.*?)<\/h1>/s.exec(html)?.[1] ?? ''),
+    summary: summary === undefined ? undefined : unescapedText(summary),
     fieldErrors,
   };
 }
@@ -140,7 +140,7 @@ export async function answerPage(
   postHeaders.set('origin', 'null');
   postHeaders.set('sec-fetch-site', 'same-origin');
   const posted = await via.fetch(
-    new Request(url, { method: 'POST', headers: postHeaders, body: formOf(textOf(token), answer) }),
+    new Request(url, { method: 'POST', headers: postHeaders, body: formOf(unescapedText(token), answer) }),
   );
   return readPage(posted.status, await posted.text());
 }
