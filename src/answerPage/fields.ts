@@ -25,13 +25,26 @@ export interface FormField {
   /** The schema's `default`, shown pre-filled. */
   readonly defaultValue: unknown;
   readonly choices: readonly FormChoice[];
-  /** The `<input type>` of a text field (`email`, `url`, `date` or `text`). */
-  readonly inputType: 'text' | 'email' | 'url' | 'date';
-  /** Length and range limits, as HTML attributes (`minlength`, `maxlength`, `min`, `max`). */
+  /** The `<input type>` of a text field, from its `format` (`email`, `url`, `date`, `datetime-local`, else `text`). */
+  readonly inputType: 'text' | 'email' | 'url' | 'date' | 'datetime-local';
+  /**
+   * Length and range limits, as HTML attributes (`minlength`, `maxlength`, `min`, `max`). An
+   * integer's exclusive bound is the next whole number; bounds past `Number.MAX_SAFE_INTEGER` (what
+   * zod's `int()` declares) are left out.
+   */
   readonly limits: Readonly<Record<string, number>>;
+  /** Whether `min` and `max` exclude the bound itself (a number's `exclusiveMinimum`, `exclusiveMaximum`). */
+  readonly exclusive: { readonly min: boolean; readonly max: boolean };
+  /** The schema's `pattern` (as JSON Schema reads it: found anywhere in the value). */
+  readonly pattern: string | undefined;
 }
 
-const INPUT_TYPES: Readonly<Record<string, FormField['inputType']>> = { email: 'email', uri: 'url', date: 'date' };
+const INPUT_TYPES: Readonly<Record<string, FormField['inputType']>> = {
+  email: 'email',
+  uri: 'url',
+  date: 'date',
+  'date-time': 'datetime-local',
+};
 
 function stringsOf(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined;
@@ -65,12 +78,36 @@ function kindOf(property: Record<string, unknown>): { kind: FormFieldKind; choic
   return { kind: 'text', choices: [] };
 }
 
-const LIMITS: Readonly<Record<string, string>> = {
-  minLength: 'minlength',
-  maxLength: 'maxlength',
-  minimum: 'min',
-  maximum: 'max',
-};
+const finite = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < Number.MAX_SAFE_INTEGER;
+
+/** One end of a number's range: the stricter of its inclusive and exclusive bounds (`sign` 1: lower, -1: upper). */
+function boundOf(
+  inclusive: unknown,
+  exclusive: unknown,
+  sign: 1 | -1,
+  integer: boolean,
+): { value: number; exclusive: boolean } | undefined {
+  const open = finite(exclusive) ? exclusive : undefined;
+  const closed = finite(inclusive) ? inclusive : undefined;
+  if (open === undefined) return closed === undefined ? undefined : { value: closed, exclusive: false };
+  if (closed !== undefined && closed * sign > open * sign) return { value: closed, exclusive: false };
+  if (!integer) return { value: open, exclusive: true };
+  return { value: sign === 1 ? Math.floor(open) + 1 : Math.ceil(open) - 1, exclusive: false };
+}
+
+/** The field's limits and exclusive ends (see {@link FormField.limits}). */
+function limitsOf(property: Record<string, unknown>, kind: FormFieldKind): Pick<FormField, 'limits' | 'exclusive'> {
+  const limits: Record<string, number> = {};
+  if (finite(property.minLength)) limits.minlength = property.minLength;
+  if (finite(property.maxLength)) limits.maxlength = property.maxLength;
+  const integer = kind === 'integer';
+  const min = boundOf(property.minimum, property.exclusiveMinimum, 1, integer);
+  const max = boundOf(property.maximum, property.exclusiveMaximum, -1, integer);
+  if (min !== undefined) limits.min = min.value;
+  if (max !== undefined) limits.max = max.value;
+  return { limits, exclusive: { min: min?.exclusive === true, max: max?.exclusive === true } };
+}
 
 /** The fields of a form question's `requestedSchema`, in the order its properties are declared. */
 export function formFields(requestedSchema: unknown): FormField[] {
@@ -79,11 +116,6 @@ export function formFields(requestedSchema: unknown): FormField[] {
   return Object.entries(requestedSchema.properties).flatMap(([name, property]) => {
     if (!isRecord(property)) return [];
     const { kind, choices } = kindOf(property);
-    const limits: Record<string, number> = {};
-    for (const [key, attribute] of Object.entries(LIMITS)) {
-      const limit = property[key];
-      if (typeof limit === 'number' && Number.isFinite(limit)) limits[attribute] = limit;
-    }
     const format = typeof property.format === 'string' ? property.format : '';
     return [
       {
@@ -95,14 +127,15 @@ export function formFields(requestedSchema: unknown): FormField[] {
         defaultValue: property.default,
         choices,
         inputType: INPUT_TYPES[format] ?? 'text',
-        limits,
+        ...limitsOf(property, kind),
+        pattern: typeof property.pattern === 'string' ? property.pattern : undefined,
       },
     ];
   });
 }
 
 /** What a field's inputs are named in the page's form (so a property named `action` or `csrf` cannot clash). */
-export function inputName(field: FormField): string {
+export function inputName(field: Pick<FormField, 'name'>): string {
   return `field.${field.name}`;
 }
 
@@ -143,7 +176,17 @@ export function readSubmission(fields: readonly FormField[], form: URLSearchPara
       else put(value);
       continue;
     }
-    put(text);
+    put(field.inputType === 'datetime-local' ? dateTimeOf(text) : text);
   }
   return { content, unreadable };
+}
+
+/**
+ * A date-time field's text as RFC 3339: a browser's `datetime-local` value (`2026-07-28T10:30`, no
+ * offset; the page labels the field UTC) gets its seconds and `Z`; any other text is left to the schema.
+ */
+export function dateTimeOf(text: string): string {
+  const local = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.exec(text);
+  if (local === null) return text;
+  return `${text}${local[1] === undefined ? ':00' : ''}Z`;
 }

@@ -31,7 +31,22 @@ const HEADING = 'A question for you';
 function valueOf(field: FormField, submitted: URLSearchParams | undefined): string {
   if (submitted !== undefined) return submitted.get(inputName(field)) ?? '';
   const value = field.defaultValue;
+  if (field.inputType === 'datetime-local' && typeof value === 'string') return localDateTimeOf(value);
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+/** An RFC 3339 default as a `datetime-local` input shows it: UTC, no offset (empty if it is no date-time). */
+function localDateTimeOf(value: string): string {
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? '' : new Date(time).toISOString().slice(0, 19);
+}
+
+/**
+ * A JSON Schema `pattern` (found anywhere in the value) as an HTML `pattern` attribute (which must
+ * match the whole value). The server checks the answer; the attribute lets the browser tell early.
+ */
+function htmlPatternOf(pattern: string): string {
+  return `[\\s\\S]*(?:${pattern})[\\s\\S]*`;
 }
 
 function selectedOf(field: FormField, submitted: URLSearchParams | undefined): Set<string> {
@@ -53,7 +68,7 @@ function describedBy(field: FormField, id: string, error: string | undefined): {
   }
   if (error !== undefined) {
     ids.push(`${id}-error`);
-    html += `<p class="error" id="${id}-error">${escapeHtml(error)}</p>`;
+    html += `<p class="error" id="${id}-error"${attr('data-field', field.name)}>${escapeHtml(error)}</p>`;
   }
   return { attribute: ids.length === 0 ? '' : attr('aria-describedby', ids.join(' ')), html };
 }
@@ -103,15 +118,17 @@ function booleanField(field: FormField, id: string, view: FormView, error: strin
 function textField(field: FormField, id: string, view: FormView, error: string | undefined): string {
   const { attribute, html } = describedBy(field, id, error);
   const numeric = field.kind === 'number' || field.kind === 'integer';
-  const type = numeric ? 'text' : field.inputType;
-  const mode = numeric ? attr('inputmode', field.kind === 'integer' ? 'numeric' : 'decimal') : '';
+  const type = numeric ? 'number' : field.inputType;
+  const step = numeric ? attr('step', field.kind === 'integer' ? '1' : 'any') : '';
   const limits = Object.entries(field.limits)
     .map(([name, value]) => attr(name, String(value)))
     .join('');
+  const pattern = field.pattern === undefined ? '' : attr('pattern', htmlPatternOf(field.pattern));
+  const utc = field.inputType === 'datetime-local' ? ' <span class="hint">(UTC)</span>' : '';
   return (
-    `<div class="group"><label class="field" for="${id}">${labelText(field)}</label>${html}` +
+    `<div class="group"><label class="field" for="${id}">${labelText(field)}${utc}</label>${html}` +
     `<input type="${type}" id="${id}"${attr('name', inputName(field))}${attr('value', valueOf(field, view.submitted))}` +
-    `${mode}${limits}${field.required ? ' required aria-required="true"' : ''}${attribute}${ariaInvalid(error)}></div>`
+    `${step}${limits}${pattern}${field.required ? ' required aria-required="true"' : ''}${attribute}${ariaInvalid(error)}></div>`
   );
 }
 

@@ -10,6 +10,8 @@ import { readRequestBody } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
 import { utf8 } from '../state/bytes.js';
+import type { BrowserUser } from './browserUser.js';
+import { answersFor } from './browserUser.js';
 import { formFields } from './fields.js';
 import { renderFormPage } from './formHtml.js';
 import type { FormTokens } from './formToken.js';
@@ -32,12 +34,13 @@ export interface AnswerPageHandlerOptions {
    */
   readonly formSecret?: string | Uint8Array;
   /**
-   * The signed-in user of the browser, by your own login (a session cookie, a proxy header). When
-   * set, a page bound to a principal is shown and answered only when this returns that principal;
-   * any other value (or `undefined`) gets 403.
+   * The signed-in user of the browser, by your own login (a session cookie, a proxy header): the
+   * `AuthInfo` your MCP authentication gives that person (or, with a custom `principal` option, the
+   * principal string). When set, a page bound to a principal is shown and answered only to that
+   * person (see {@link answersFor}); anyone else, or `undefined`, gets 403.
    * @default undefined — the unguessable link is the only key
    */
-  readonly browserUser?: (request: Request) => string | undefined | Promise<string | undefined>;
+  readonly browserUser?: (request: Request) => BrowserUser | Promise<BrowserUser>;
   /**
    * The origin the links are handed out on (the `answerPage` option's `publicOrigin`): when it is
    * https, the form cookie is `Secure` even if the request reached this handler over http (behind
@@ -99,7 +102,7 @@ export function createAnswerPageHandler(options: AnswerPageHandlerOptions): Answ
     }
   };
   const allowed = async (request: Request, page: AnswerPage): Promise<boolean> =>
-    browserUser === undefined || page.principal === undefined || (await browserUser(request)) === page.principal;
+    browserUser === undefined || page.principal === undefined || answersFor(page.principal, await browserUser(request));
   const httpsOrigin = options.publicOrigin !== undefined && /^https:/i.test(options.publicOrigin);
   const secure = (url: URL): boolean => httpsOrigin || url.protocol === 'https:';
   const context: PageContext = { store, tokens, path, allowed, secure, report };

@@ -31,7 +31,7 @@ export const PAGE_STYLE = [
   'legend,label.field{display:block;font-weight:600;margin-bottom:.25rem}',
   '.hint{color:#4a4a48;font-size:.9rem;margin:.1rem 0 .4rem}',
   '.required{color:#8a1c1c}',
-  'input[type=text],input[type=email],input[type=url],input[type=date],input[type=number],select,textarea',
+  'input[type=text],input[type=email],input[type=url],input[type=date],input[type=datetime-local],input[type=number],select,textarea',
   '{width:100%;box-sizing:border-box;font:inherit;padding:.45rem;border:1px solid #8c8c88;border-radius:4px}',
   '.choice{display:block;margin:.2rem 0}',
   '.error{color:#8a1c1c;font-weight:600;margin:.3rem 0 0}',

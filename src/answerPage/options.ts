@@ -6,6 +6,7 @@ import type { ChannelProvider, HttpRoute } from '../channels/channel.js';
 import { invalidOption } from '../optionChecks.js';
 import { LOOPBACK_HOSTS } from '../questions/urlQuestion.js';
 import type { AnswerPageBackend } from './backend.js';
+import type { BrowserUser } from './browserUser.js';
 import { createAnswerPageHandler, DEFAULT_ANSWER_PAGE_PATH } from './handler.js';
 import { pageLinkChannel } from './linkChannel.js';
 import { createFormPages } from './pages.js';
@@ -25,10 +26,12 @@ export interface AnswerPageOptions {
   /** The key of the page's form tokens (32 bytes or more), the same on every instance of a fleet. @default 32 random bytes per process */
   readonly formSecret?: string | Uint8Array;
   /**
-   * The browser's signed-in user by your own login; when set, a page bound to a principal refuses
-   * (403) anyone else. @default undefined — the unguessable link is the only key
+   * The browser's signed-in user by your own login (a session cookie): the `AuthInfo` your MCP
+   * authentication gives that person, or `undefined`. When set, a page bound to a principal refuses
+   * (403) anyone else. Returning the principal string itself still works (for a custom `principal`).
+   * @default undefined — the unguessable link is the only key
    */
-  readonly browserUser?: (request: Request) => string | undefined | Promise<string | undefined>;
+  readonly browserUser?: (request: Request) => BrowserUser | Promise<BrowserUser>;
   /** Where pages and answers are kept (a fleet: over Redis). @default in memory, at most 16 MiB */
   readonly backend?: AnswerPageBackend;
   /** How long a page stays open, and then how long its answer waits, in ms. @default 900_000 (15 minutes) */

@@ -11,6 +11,7 @@ import { answerBytes } from '../questions/bounds.js';
 import type { Ask } from '../questions/markers.js';
 import { formQuestion } from '../questions/markers.js';
 import { readAnswer, RejectedAnswer } from '../questions/read.js';
+import { fieldErrorText } from './fieldMessages.js';
 import type { FormField } from './fields.js';
 import { formFields, readSubmission } from './fields.js';
 import type { AnswerPage, PageAnswer } from './store.js';
@@ -25,35 +26,6 @@ export type CheckedSubmission =
       /** Field name → what to fix. */
       readonly fieldErrors: Readonly<Record<string, string>>;
     };
-
-/** What one field's refusal says, from its kind and limits (never the validator's own words). */
-export function fieldErrorText(field: FormField, present: boolean): string {
-  if (!present) return field.kind === 'choice' ? 'Choose one of the options.' : 'Answer this field: it is required.';
-  const { min, max, minlength, maxlength } = field.limits;
-  switch (field.kind) {
-    case 'integer':
-    case 'number': {
-      const whole = field.kind === 'integer' ? 'a whole number' : 'a number';
-      if (min !== undefined && max !== undefined) return `Enter ${whole} from ${min} to ${max}.`;
-      if (min !== undefined) return `Enter ${whole} of at least ${min}.`;
-      if (max !== undefined) return `Enter ${whole} of at most ${max}.`;
-      return `Enter ${whole}.`;
-    }
-    case 'text':
-      if (field.inputType === 'email') return 'Enter an email address, like name@example.com.';
-      if (field.inputType === 'url') return 'Enter a web address, like https://example.com.';
-      if (field.inputType === 'date') return 'Enter a date.';
-      if (minlength !== undefined && maxlength !== undefined)
-        return `Enter from ${minlength} to ${maxlength} characters.`;
-      if (minlength !== undefined) return `Enter at least ${minlength} characters.`;
-      if (maxlength !== undefined) return `Enter at most ${maxlength} characters.`;
-      return 'Check this answer: it does not fit the form.';
-    case 'boolean':
-    case 'choice':
-    case 'choices':
-      return 'Check this answer: it does not fit the form.';
-  }
-}
 
 /** The names of the fields `issues` point at (a validator that reports no paths points at none). */
 function issueFields(issues: readonly StandardSchemaV1.Issue[]): Set<string> {
@@ -104,7 +76,8 @@ async function fieldErrorsOf(
   }
   const errors: Record<string, string> = {};
   for (const field of fields) {
-    if (names.has(field.name)) errors[field.name] = fieldErrorText(field, Object.hasOwn(content, field.name));
+    if (names.has(field.name))
+      errors[field.name] = fieldErrorText(field, Object.hasOwn(content, field.name) ? content[field.name] : undefined);
   }
   return errors;
 }

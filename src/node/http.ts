@@ -21,9 +21,9 @@ import type { HttpRoute } from '../channels/channel.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHandler.js';
 import { createDualEraHandler } from '../hosting/dualEraHandler.js';
-import { isMalformedHost, MALFORMED_HOST_BODY } from '../hosting/rebindingGuard.js';
 import type { DualEraHttpOptions } from '../hosting/options.js';
 import { resolveServerTimeouts } from './serverTimeouts.js';
+import { unreadableRequest } from './unreadableRequest.js';
 
 /** Options of `serveHttp`. */
 export interface ServeHttpOptions extends DualEraHttpOptions {
@@ -36,6 +36,9 @@ export interface ServeHttpOptions extends DualEraHttpOptions {
    * read it as `ctx.http.authInfo`, and every sealed `requestState` is bound to its principal, so one
    * caller's state is refused for another), or to a `Response` (401, 403) to answer instead. The
    * SDK's `requireBearerAuth({ verifier })` from `@modelcontextprotocol/server` has this shape.
+   * It guards MCP requests only: requests for the server's own pages (the `answerPage` server option)
+   * never reach it, since a person's browser holds no bearer token; pages check their user with
+   * `answerPage.browserUser`.
    * @default undefined — requests carry no `AuthInfo`
    */
   authenticate?: (request: Request) => AuthInfo | Response | Promise<AuthInfo | Response>;
@@ -97,7 +100,7 @@ export async function serveFactoryHttp(
   const report = (error: Error): void => options.onerror?.(error);
   // The socket's address reaches the handler through the request options (see addressed()).
   const remoteAddress = new AsyncLocalStorage<string | undefined>();
-  const nodeHandler = toNodeHandler(addressed(authenticating(handler, authenticate), remoteAddress), {
+  const nodeHandler = toNodeHandler(addressed(authenticating(handler, authenticate, httpRoutes), remoteAddress), {
     onerror: report,
     ...(options.maxRequestBodySize !== undefined && { maxRequestBodySize: options.maxRequestBodySize }),
   });
@@ -109,12 +112,11 @@ export async function serveFactoryHttp(
       connectionsCheckingInterval: Math.min(MAX_DEADLINE_CHECK_MS, headersTimeout),
     },
     (req, res) => {
-      // Answered before anything builds the request's URL from it (which would fail as a 500).
-      const { host: hostHeader } = req.headers;
-      if (hostHeader !== undefined && isMalformedHost(hostHeader)) {
-        report(new Error('Rejected request: malformed Host header (400)'));
+      const unreadable = unreadableRequest(req);
+      if (unreadable !== undefined) {
+        report(new Error(unreadable.report));
         res.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
-        res.end(MALFORMED_HOST_BODY);
+        res.end(unreadable.body);
         return;
       }
       remoteAddress
@@ -169,14 +171,20 @@ function addressed(
   };
 }
 
-/** The handler behind `authenticate`: a `Response` answers the request, an `AuthInfo` rides along with it. */
+/**
+ * The handler behind `authenticate`: a `Response` answers the request, an `AuthInfo` rides along
+ * with it. Requests a channel's route owns (a person's browser, which holds no bearer token: the
+ * route checks its own user) go to the handler without it.
+ */
 function authenticating(
   handler: DualEraHandler,
   authenticate: ServeHttpOptions['authenticate'],
+  routes: readonly HttpRoute[],
 ): Pick<DualEraHandler, 'fetch'> {
   if (authenticate === undefined) return handler;
   return {
     async fetch(request: Request, init?: DualEraRequestOptions) {
+      if (routes.some((route) => route.owns(request))) return handler.fetch(request, init);
       const outcome = await authenticate(request);
       return outcome instanceof Response ? outcome : handler.fetch(request, { ...init, authInfo: outcome });
     },

@@ -18,3 +18,5 @@ export { connectStdio } from './stdio.js';
 export type { StdioConnectOptions } from './stdio.js';
 export { connectManual } from './manual.js';
 export type { Continuation, ManualConnection, LegResult } from './manual.js';
+export { answerPage } from './answerPage.js';
+export type { AnsweredPage, PageAction, PageAnsweringOptions } from './answerPage.js';

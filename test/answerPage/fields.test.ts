@@ -99,3 +99,32 @@ describe('readSubmission', () => {
     expect(inputName(fields[0]!)).toBe('field.amount');
   });
 });
+
+describe('formFields keeps what the schema says', () => {
+  const [ticket, seats, ratio, when, site] = formFields({
+    type: 'object',
+    properties: {
+      ticket: { type: 'string', pattern: '^T-\\d{4}$', minLength: 6, maxLength: 6 },
+      seats: { type: 'integer', exclusiveMinimum: 0, maximum: 9007199254740991 },
+      ratio: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
+      when: { type: 'string', format: 'date-time' },
+      site: { type: 'string', format: 'uri' },
+    },
+  });
+
+  it('reads pattern, lengths, bounds (an integer exclusive bound as the next whole number) and formats', () => {
+    expect(ticket).toMatchObject({ pattern: '^T-\\d{4}$', limits: { minlength: 6, maxlength: 6 }, inputType: 'text' });
+    expect(seats).toMatchObject({ limits: { min: 1 }, exclusive: { min: false, max: false } });
+    expect(ratio).toMatchObject({ limits: { min: 0, max: 1 }, exclusive: { min: true, max: true } });
+    expect(when?.inputType).toBe('datetime-local');
+    expect(site?.inputType).toBe('url');
+  });
+
+  it('reads a browser date-time (UTC, no offset) as RFC 3339, and leaves other text to the schema', () => {
+    const read = (text: string) => readSubmission([when!], new URLSearchParams({ 'field.when': text })).content;
+    expect(read('2026-07-28T14:30')).toEqual({ when: '2026-07-28T14:30:00Z' });
+    expect(read('2026-07-28T14:30:15.5')).toEqual({ when: '2026-07-28T14:30:15.5Z' });
+    expect(read('2026-07-28T14:30:00+02:00')).toEqual({ when: '2026-07-28T14:30:00+02:00' });
+    expect(read('soon')).toEqual({ when: 'soon' });
+  });
+});

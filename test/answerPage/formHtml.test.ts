@@ -33,7 +33,7 @@ describe('renderFormPage', () => {
     });
     expect(html).toContain('value="9000"');
     expect(html).toMatch(/aria-describedby="field-0-hint field-0-error" aria-invalid="true"/);
-    expect(html).toContain('<p class="error" id="field-0-error">Enter a number from 1 to 500.</p>');
+    expect(html).toContain('<p class="error" id="field-0-error" data-field="amount">Enter a number from 1 to 500.</p>');
     expect(html).toContain('<div class="summary" role="alert"');
     expect(html).toContain('<a href="#field-0">Amount (EUR): Enter a number from 1 to 500.</a>');
     expect(html).not.toMatch(/name="field.notify" value="on" checked/);
@@ -65,5 +65,29 @@ describe('renderFormPage', () => {
     expect(renderFormPage({ ...base, fields: optional })).toMatch(
       /value="" checked> <label for="field-0-none">No answer/,
     );
+  });
+
+  it('puts the schema on the inputs: pattern, lengths, bounds and steps, formats as input types', () => {
+    const html = renderFormPage({
+      ...base,
+      fields: formFields({
+        type: 'object',
+        properties: {
+          ticket: { type: 'string', pattern: '^T-\\d{4}$', minLength: 6, maxLength: 6 },
+          seats: { type: 'integer', minimum: 1, maximum: 10 },
+          ratio: { type: 'number' },
+          when: { type: 'string', format: 'date-time', default: '2026-07-28T16:30:00+02:00' },
+          day: { type: 'string', format: 'date' },
+        },
+      }),
+    });
+    expect(html).toContain(
+      'type="text" id="field-0" name="field.ticket" value="" minlength="6" maxlength="6" pattern="[\\s\\S]*(?:^T-\\d{4}$)[\\s\\S]*"',
+    );
+    expect(html).toContain('type="number" id="field-1" name="field.seats" value="" step="1" min="1" max="10"');
+    expect(html).toContain('type="number" id="field-2" name="field.ratio" value="" step="any"');
+    expect(html).toContain('<span class="hint">(UTC)</span>');
+    expect(html).toContain('type="datetime-local" id="field-3" name="field.when" value="2026-07-28T14:30:00"');
+    expect(html).toContain('type="date" id="field-4"');
   });
 });

@@ -8,13 +8,14 @@ import { join } from 'node:path';
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 
 import { answerPagePath, createAnswerPageHandler } from '../../src/answerPage/handler.js';
 import type { AnswerPageStore } from '../../src/answerPage/store.js';
 import { createAnswerPageStore } from '../../src/answerPage/store.js';
 import type { FetchServer } from '../fixtures/browser.js';
 import { serveFetch, useBrowser } from '../fixtures/browser.js';
-import { ALICE_CALL, REFUND_QUESTION } from './helpers.js';
+import { ALICE_CALL, REFUND_QUESTION, wireSchemaOf } from './helpers.js';
 
 /** The DOM this project's types leave out, as far as the tests reach into the page. */
 interface Window {
@@ -46,10 +47,10 @@ afterAll(async () => {
 });
 
 /** A fresh page for a fresh call, opened in a new tab. */
-async function openPage(): Promise<{ tab: Page; url: string; binding: typeof ALICE_CALL }> {
+async function openPage(question = REFUND_QUESTION): Promise<{ tab: Page; url: string; binding: typeof ALICE_CALL }> {
   calls += 1;
   const binding = { ...ALICE_CALL, argumentsDigest: `args-${calls}` };
-  const page = await store.open(binding, REFUND_QUESTION);
+  const page = await store.open(binding, question);
   const url = server.origin + answerPagePath(page.pageId);
   const tab = await browser.page();
   const response = await tab.goto(url);
@@ -114,6 +115,32 @@ describe('the answer page in Chromium', () => {
     await tab.getByRole('button', { name: 'Send answer' }).click();
     await expect.poll(() => tab.locator('h1').textContent()).toBe('Thank you, your answer was saved');
     expect(await store.take(binding)).toMatchObject({ action: 'accept', content: { amount: 80 } });
+    await tab.close();
+  });
+
+  it('keeps the schema: says what a pattern wants, and reads a date and time typed in the browser as RFC 3339', async () => {
+    const booking = z.object({
+      ticket: z.string().min(6).max(6).meta({ title: 'Ticket number' }),
+      seats: z.number().int().min(1).max(10).meta({ title: 'Seats' }),
+      when: z.iso.datetime().meta({ title: 'When' }),
+    });
+    const wire = wireSchemaOf(booking);
+    const ticket = { ...(wire.properties as Record<string, object>).ticket, pattern: '^T-\\d{4}$' };
+    const requestedSchema = { ...wire, properties: { ...(wire.properties as object), ticket } };
+    const { tab, binding } = await openPage({ message: 'Book seats?', requestedSchema });
+    await tab.getByLabel('Ticket number').fill('123456');
+    await tab.getByLabel('Seats').fill('3');
+    await tab.getByLabel('When').fill('2026-07-28T14:30');
+    await tab.getByRole('button', { name: 'Send answer' }).click();
+    await expect.poll(() => tab.locator('#field-0-error').textContent()).toBe('It must look like T-1234.');
+    await screenshot(tab, 'answer-page-pattern.png');
+    await tab.getByLabel('Ticket number').fill('T-0042');
+    await tab.getByRole('button', { name: 'Send answer' }).click();
+    await expect.poll(() => tab.locator('h1').textContent()).toBe('Thank you, your answer was saved');
+    expect(await store.take(binding)).toEqual({
+      action: 'accept',
+      content: { ticket: 'T-0042', seats: 3, when: '2026-07-28T14:30:00Z' },
+    });
     await tab.close();
   });
 

@@ -77,7 +77,7 @@ describe('the answer page handler', () => {
     const response = await posted(refundForm({ 'field.amount': '9000' }));
     expect(response.status).toBe(422);
     const html = await response.text();
-    expect(html).toContain('<p class="error" id="field-0-error">Enter a number from 1 to 500.</p>');
+    expect(html).toContain('<p class="error" id="field-0-error" data-field="amount">Enter a number from 1 to 500.</p>');
     expect(html).toContain('value="9000"');
     expect(await store.take(ALICE_CALL)).toBeUndefined();
   });

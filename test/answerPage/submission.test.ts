@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 
-import { formFields } from '../../src/answerPage/fields.js';
 import type { AnswerPage } from '../../src/answerPage/store.js';
-import { checkSubmission, fieldErrorText } from '../../src/answerPage/submission.js';
+import { checkSubmission } from '../../src/answerPage/submission.js';
 import { formQuestion } from '../../src/questions/markers.js';
 import { ALICE_CALL, REFUND_QUESTION, refundForm, wireSchemaOf } from './helpers.js';
 
@@ -77,26 +76,5 @@ describe('checkSubmission', () => {
 
   it('refuses an unknown action', async () => {
     expect(await checkSubmission(PAGE, refundForm({ action: 'maybe' }), 65_536)).toMatchObject({ ok: false });
-  });
-});
-
-describe('fieldErrorText', () => {
-  it('describes the limits of each kind of field', () => {
-    const fields = formFields({
-      type: 'object',
-      properties: {
-        n: { type: 'integer', minimum: 2 },
-        t: { type: 'string', minLength: 2, maxLength: 5 },
-        u: { type: 'string', format: 'uri' },
-        b: { type: 'boolean' },
-      },
-    });
-    expect(fields.map((field) => fieldErrorText(field, true))).toEqual([
-      'Enter a whole number of at least 2.',
-      'Enter from 2 to 5 characters.',
-      'Enter a web address, like https://example.com.',
-      'Check this answer: it does not fit the form.',
-    ]);
-    expect(fieldErrorText(fields[1]!, false)).toBe('Answer this field: it is required.');
   });
 });

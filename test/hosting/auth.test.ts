@@ -3,8 +3,7 @@
  * request is answered by the hook, and the caller's principal is bound into the sealed
  * `requestState`, so one caller's state is refused when another presents it.
  */
-import type { AuthInfo, OAuthTokenVerifier } from '@modelcontextprotocol/server';
-import { OAuthError, OAuthErrorCode, isInputRequiredResult, requireBearerAuth } from '@modelcontextprotocol/server';
+import { isInputRequiredResult, requireBearerAuth } from '@modelcontextprotocol/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -12,21 +11,7 @@ import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
 import type { HttpServerHandle } from '../../src/node/index.js';
 import { serveHttp } from '../../src/node/index.js';
 import { MODERN_PROTOCOL_VERSION } from '../../src/testing/connection.js';
-
-/** Two callers of one OAuth client, told apart by their subject. */
-const verifier: OAuthTokenVerifier = {
-  verifyAccessToken(token: string): Promise<AuthInfo> {
-    const subject = { 'alice-token': 'alice', 'bob-token': 'bob' }[token];
-    if (subject === undefined) return Promise.reject(new OAuthError(OAuthErrorCode.InvalidToken, 'unknown token'));
-    return Promise.resolve({
-      token,
-      clientId: 'desk-app',
-      scopes: [],
-      expiresAt: 4_102_444_800,
-      extra: { sub: subject },
-    });
-  },
-};
+import { verifier } from '../stories/deskLogin.js';
 
 const handles: HttpServerHandle[] = [];
 const clients: Client[] = [];

@@ -2,6 +2,8 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 
+import type { TestConnection } from '../../src/testing/index.js';
+
 /** The call's arguments: a multi-item order that arrived broken. */
 export const ARGS = { order_id: 'ORD-7002', reason: 'arrived broken' };
 /** The receipt once the whole order is refunded and its items restocked. */
@@ -31,4 +33,34 @@ export async function answerDeskPage(tab: Page, url: string, asked: string[]): P
   } finally {
     await tab.close();
   }
+}
+
+/** Calls the desk on `connection` and expects the receipt, both questions answered on pages. */
+export async function expectRefunded(connection: TestConnection, asked: readonly string[]): Promise<void> {
+  const result = await connection.client.callTool({ name: 'refund_order', arguments: ARGS });
+  expect(result.isError).not.toBe(true);
+  expect(result.structuredContent).toEqual(RECEIPT);
+  expect(asked).toEqual(['scope', 'restock']);
+}
+
+/**
+ * The desk on a client without elicitation: each call answers with a link to the next question,
+ * which `open` answers on its page; then the same call once more refunds.
+ */
+export async function refundByLinks(
+  connection: TestConnection,
+  asked: readonly string[],
+  open: (url: string) => Promise<void>,
+): Promise<void> {
+  for (const question of [SCOPE, RESTOCK]) {
+    const result = await connection.client.callTool({ name: 'refund_order', arguments: ARGS });
+    expect(result.isError).toBe(true);
+    const text = (result.content as Array<{ type: string; text?: string }>)[0]?.text ?? '';
+    expect(text).toContain('Show them this link and ask them to open it');
+    expect(text).toContain(`The question: ${question}`);
+    const url = /https?:\/\/\S+/.exec(text)?.[0];
+    expect(url).toBeDefined();
+    await open(url!);
+  }
+  await expectRefunded(connection, asked);
 }

@@ -1,0 +1,146 @@
+/**
+ * Answering an answer page in a test as a person's browser would, without a browser: open the
+ * link, keep the form token and the form cookie it sets, post the answer as the page's form does,
+ * and read back what the page said.
+ */
+import { inputName } from '../answerPage/fields.js';
+import { McpResolveError } from '../errors.js';
+
+/** What the person does on the page: send values (`content`, by field name), decline or cancel. */
+export type PageAction =
+  | { readonly action: 'accept'; readonly content: Readonly<Record<string, unknown>> }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel' };
+
+/** Options of {@link answerPage}. */
+export interface PageAnsweringOptions {
+  /**
+   * Who serves the page: a handler from `createDualEraHandler` (in process), or anything with a
+   * `fetch(request)`. @default `globalThis` (the real network, e.g. a `serveHttp` server)
+   */
+  readonly via?: { fetch(request: Request): Promise<Response> };
+  /**
+   * Headers the browser sends with both requests, e.g. `{ cookie: 'session=…' }` for the page's
+   * `browserUser`. The form cookie the page sets is added to any `cookie` given here.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** What the page answered. */
+export interface AnsweredPage {
+  /** The HTTP status of the page's last response: 200 once saved, 422 for an answer to fix, 403, 404, … */
+  readonly status: number;
+  /** Whether the page saved the answer (decline and cancel included). */
+  readonly saved: boolean;
+  /** The page's heading, e.g. `Thank you, your answer was saved` or `This link is no longer valid`. */
+  readonly heading: string;
+  /** Why the answer was refused, as shown above the form (absent when the field errors say it all). */
+  readonly summary: string | undefined;
+  /** Field name → what the page asks the person to fix in it. */
+  readonly fieldErrors: Readonly<Record<string, string>>;
+}
+
+const UNESCAPES: Readonly<Record<string, string>> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&#96;': '`',
+};
+
+/** The text of an escaped HTML snippet (the page escapes exactly these characters). */
+function unescapedText(html: string): string {
+  return html.replace(/<[^>]*>/g, '').replace(/&(?:amp|lt|gt|quot|#39|#96);/g, (entity) => UNESCAPES[entity] ?? entity);
+}
+
+/** What `html` says: a posted answer's response, or a link that could not be shown (never the form's GET). */
+function readPage(status: number, html: string): AnsweredPage {
+  const fieldErrors: Record<string, string> = {};
+  for (const [, name = '', error = ''] of html.matchAll(
+    /<p class="error" id="[^"]*" data-field="([^"]*)">(.*?)<\/p>/g,
+  )) {
+    Object.defineProperty(fieldErrors, unescapedText(name), { value: unescapedText(error), enumerable: true });
+  }
+  const summary = /<div class="summary"[^>]*>.*?<\/h2><p>(.*?)<\/p>/s.exec(html)?.[1];
+  return {
+    status,
+    saved: status === 200,
+    heading: unescapedText(/<h1>(.*?)<\/h1>/s.exec(html)?.[1] ?? ''),
+    summary: summary === undefined ? undefined : unescapedText(summary),
+    fieldErrors,
+  };
+}
+
+/** The form's inputs for `content`, named as the page names them (a checkbox is sent only when true). */
+function formOf(token: string, answer: PageAction): URLSearchParams {
+  const form = new URLSearchParams({ 'form-token': token, action: answer.action });
+  if (answer.action !== 'accept') return form;
+  for (const [name, value] of Object.entries(answer.content)) {
+    const input = inputName({ name });
+    for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) {
+      if (item === true) form.append(input, 'on');
+      else if (typeof item === 'string' || typeof item === 'number') form.append(input, String(item));
+      else if (item !== false && item !== undefined && item !== null) {
+        throw new McpResolveError(
+          'invalid_options',
+          `answerPage(): content.${name} must be a string, a number, a boolean or a list of strings (got ${typeof item}).`,
+          { data: { api: 'answerPage()', option: 'content' } },
+        );
+      }
+    }
+  }
+  return form;
+}
+
+/**
+ * Answers the answer page at `pageUrl` as a person's browser would: opens it (GET), then posts
+ * `answer` with the page's form token and form cookie, and returns what the page said. An answer
+ * the page refuses is not thrown: its `status` is 422, with the page's `summary` and `fieldErrors`;
+ * a link that is no longer valid (404) or not for this user (403) is returned as the page shows it,
+ * without posting. Throws only when `pageUrl` is not an answer page.
+ *
+ * @example
+ * ```ts
+ * const page = await answerPage(url, { action: 'accept', content: { amount: 120 } }, { via: handler });
+ * expect(page.saved).toBe(true);
+ * ```
+ */
+export async function answerPage(
+  pageUrl: string | URL,
+  answer: PageAction,
+  options: PageAnsweringOptions = {},
+): Promise<AnsweredPage> {
+  const url = new URL(pageUrl);
+  const via = options.via ?? globalThis;
+  const headers = new Headers(options.headers);
+  if (!headers.has('host')) headers.set('host', url.host);
+  const shown = await via.fetch(new Request(url, { headers }));
+  const html = await shown.text();
+  if (shown.status !== 200) return readPage(shown.status, html);
+  const token = /<input type="hidden" name="form-token" value="([^"]*)">/.exec(html)?.[1];
+  if (token === undefined) {
+    throw new McpResolveError(
+      'invalid_options',
+      `answerPage(): ${url.href} answered 200 without an answer page's form. Pass the link a question gave.`,
+      { data: { api: 'answerPage()', option: 'pageUrl' } },
+    );
+  }
+  const formCookie = shown.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0] ?? '')
+    .join('; ');
+  const postHeaders = new Headers(headers);
+  postHeaders.set(
+    'cookie',
+    [headers.get('cookie'), formCookie].filter((part) => part !== null && part !== '').join('; '),
+  );
+  postHeaders.set('content-type', 'application/x-www-form-urlencoded');
+  // As a browser posts the page's form: no referrer (so Origin: null), from the page itself.
+  postHeaders.set('origin', 'null');
+  postHeaders.set('sec-fetch-site', 'same-origin');
+  const posted = await via.fetch(
+    new Request(url, { method: 'POST', headers: postHeaders, body: formOf(unescapedText(token), answer) }),
+  );
+  return readPage(posted.status, await posted.text());
+}
