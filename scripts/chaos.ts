@@ -35,6 +35,7 @@ import { startInstanceProcess, startNginx } from './lib/fleetSetup.js';
 import { INSTALL_HINT, findBinary, freePort, stopChild } from './lib/processes.js';
 import type { SentinelGroup } from './lib/sentinel.js';
 import { startSentinelGroup } from './lib/sentinel.js';
+import { postedJson } from './lib/wire.js';
 
 const DESK = fileURLToPath(new URL('./lib/chaosDesk.ts', import.meta.url));
 const MASTER = 'chaos';
@@ -140,13 +141,7 @@ function recordingFetch(
 ): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
   return async (input, init) => {
     const request = new Request(input, init);
-    const body: unknown =
-      request.method === 'POST'
-        ? await request
-            .clone()
-            .json()
-            .catch(() => undefined)
-        : undefined;
+    const body = await postedJson(request);
     const call = record();
     const began = Date.now();
     const note = (outcome: string): void => {
