@@ -309,11 +309,14 @@ async function measure(
   const failedBefore = failed;
   const at = Date.now();
   await inject();
+  // Watched from the end of the injection: an injection that restarts an instance takes as long as
+  // the restart does on a loaded machine, and recovery is measured from the injection anyway.
+  const injectedMs = Date.now() - at;
   // Calls succeed again on an era once a call that started after its last failure (or after the
   // injection, when none failed) completed. The recovery time is how long the era was disturbed:
   // until that call completed when calls failed, 0 when none did (a call's own length is not
   // disturbance). A call that hangs holds its worker, so no later call completes: the watch runs out.
-  const deadline = at + WATCH_MS;
+  const deadline = Date.now() + WATCH_MS;
   const recoveredOn = (era: 'modern' | 'legacy'): number | undefined => {
     const mine = calls.slice(from).filter((call) => call.era === era && call.end !== 0);
     const failures = mine.filter((call) => !call.ok);
@@ -355,7 +358,7 @@ async function measure(
     waitingEndedMs: waiting.map((call) => (call.end === 0 ? Date.now() : call.end) - (killedAt ?? 0)),
   };
   figures.push(result);
-  console.log(`  calls in the window: ${window.length}, failed: ${result.failedCalls}`);
+  console.log(`  injected in ${injectedMs} ms; calls in the window: ${window.length}, failed: ${result.failedCalls}`);
   for (const error of result.errors) console.log(`    ${error}`);
   console.log(`  longest wait: ${result.longestWaitMs} ms; calls succeed again after ${result.recoveryMs} ms`);
   if (killedAt !== undefined) {
