@@ -12,8 +12,7 @@
  * session's transport), sessionFleetLink.ts (relays and notifications across the fleet),
  * sessionLocator.ts (a local copy recreated from the shared record), sessionAdmission.ts (the
  * session limits), keptInitialize.ts and clientOf.ts (what a new session keeps, whom it counts
- * against), streamResumption.ts (a call's stream lost with its instance ends at once); this file
- * routes requests.
+ * against), streamResumption.ts (a call's lost stream ends at once); this file routes requests.
  */
 
 import type { McpHandlerRequestOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';

@@ -92,11 +92,7 @@ export interface SharedPushStore {
   awaitAnswer(sessionId: string, pushId: string, push: PendingPush, ttlMs: number): Promise<void>;
   /** Takes the record of push `pushId` of session `sessionId`: `undefined` when the session or the push is unknown, or it was taken already. */
   takeAnswer(sessionId: string, pushId: string): Promise<PendingPush | undefined>;
-  /**
-   * Whether the record of push `pushId` of session `sessionId` is still there (recorded, not taken,
-   * not expired), without taking it: the waiting instance's check that no relay took its answer
-   * and then stopped.
-   */
+  /** Whether push `pushId` of session `sessionId` still waits (recorded, not taken, not expired); takes nothing. */
   answerAwaited(sessionId: string, pushId: string): Promise<boolean>;
 }
 
