@@ -10,6 +10,11 @@
  * the time until calls succeed again, the replays accepted, the answers lost, and whether every
  * instance recovered without a restart.
  *
+ * Each fault has its own bounds: 0 replays accepted, 0 answers lost, no call over 30 s and calls
+ * succeeding again within the watch (30 s after the injection) for every fault; every call in
+ * flight when an instance is killed ended within 5 s; calls succeeding again within 2 s of an
+ * nginx reload. A fault that fails a check prints each failed or slow call's HTTP exchanges.
+ *
  * Bounded: six faults, each watched for at most 30 s; the whole run takes about two minutes.
  * Prints `chaos: N passed, M failed`, exits non-zero when M > 0, and tears everything down on
  * every exit path (including Ctrl-C).
@@ -35,11 +40,16 @@ import { startInstanceProcess, startNginx } from './lib/fleetSetup.js';
 import { INSTALL_HINT, findBinary, freePort, stopChild } from './lib/processes.js';
 import type { SentinelGroup } from './lib/sentinel.js';
 import { startSentinelGroup } from './lib/sentinel.js';
+import { postedJson } from './lib/wire.js';
 
 const DESK = fileURLToPath(new URL('./lib/chaosDesk.ts', import.meta.url));
 const MASTER = 'chaos';
 const CALL_LIMIT_MS = 30_000;
 const WATCH_MS = 30_000;
+/** Every call in flight when an instance is killed ends (completes, or fails with an error) within this, in ms. */
+const KILL_NOTICE_MS = 5_000;
+/** nginx reloaded: calls succeed again on both eras within this, in ms. */
+const RELOAD_RECOVERY_MS = 2_000;
 const RUN_LIMIT_MS = 5 * 60_000;
 
 let passed = 0;
@@ -98,6 +108,8 @@ interface CallRecord {
   end: number;
   ok: boolean;
   error?: string;
+  /** Each HTTP exchange of the call (its connect included): when, what, the status and the instance that answered. */
+  readonly trail: string[];
 }
 
 interface Round {
@@ -109,27 +121,51 @@ interface Round {
 const calls: CallRecord[] = [];
 /** Final rounds of completed modern calls, for the replay checks. */
 const finals: Round[] = [];
-let lastLegacyInstance = '';
 
-/** A fetch that remembers each modern call's last round and the instance holding each legacy call. */
-async function recordingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const request = new Request(input, init);
-  const body: unknown =
-    request.method === 'POST'
-      ? await request
-          .clone()
-          .json()
-          .catch(() => undefined)
-      : undefined;
-  const response = await fetch(request);
-  const message = body as { method?: string; params?: { requestState?: unknown } } | undefined;
-  if (message?.method === 'tools/call') {
+/** What one HTTP exchange of a call was, for its trail: the method, and the JSON-RPC method or answer. */
+function exchangeOf(request: Request, body: unknown): string {
+  const message = body as { method?: unknown; result?: unknown; error?: unknown } | undefined;
+  const what =
+    typeof message?.method === 'string'
+      ? message.method
+      : message?.result !== undefined || message?.error !== undefined
+        ? 'answer'
+        : request.headers.has('last-event-id')
+          ? 'resume'
+          : '';
+  return `${request.method} ${what}`.trim();
+}
+
+/**
+ * A fetch for the calls of `record()`: notes each exchange in the call's trail, remembers each
+ * modern call's last round, and tells `onLegacyCall` the instance answering a legacy `tools/call`.
+ */
+function recordingFetch(
+  record: () => CallRecord | undefined,
+  onLegacyCall: (instance: string) => void = () => {},
+): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const body = await postedJson(request);
+    const call = record();
+    const began = Date.now();
+    const note = (outcome: string): void => {
+      call?.trail.push(`+${began - (call?.start ?? began)} ms ${exchangeOf(request, body)}: ${outcome}`);
+    };
+    const response = await fetch(request).catch((error: unknown) => {
+      note(`failed after ${Date.now() - began} ms (${error instanceof Error ? error.message : String(error)})`);
+      throw error;
+    });
     const instance = response.headers.get(INSTANCE_HEADER) ?? '';
-    if (typeof message.params?.requestState === 'string') {
-      lastRound = { headers: Object.fromEntries(request.headers), body, at: Date.now() };
-    } else lastLegacyInstance = instance;
-  }
-  return response;
+    note(`${response.status} from ${instance || 'nginx'} after ${Date.now() - began} ms`);
+    const message = body as { method?: string; params?: { requestState?: unknown } } | undefined;
+    if (message?.method === 'tools/call') {
+      if (typeof message.params?.requestState === 'string') {
+        lastRound = { headers: Object.fromEntries(request.headers), body, at: Date.now() };
+      } else onLegacyCall(instance);
+    }
+    return response;
+  };
 }
 let lastRound: Round | undefined;
 
@@ -139,10 +175,10 @@ const answer = async (params: ElicitRequest['params']): Promise<ElicitResult> =>
     : { action: 'accept', content: { full: true } };
 
 /** One call of the three-leg refund (two questions); rejects unless the receipt is right. */
-async function refund(connection: TestConnection, signal?: AbortSignal): Promise<void> {
+async function refund(connection: TestConnection): Promise<void> {
   const result = await connection.client.callTool(
     { name: 'refund_order', arguments: { order_id: 'ORD-7002', reason: 'chaos' } },
-    { timeout: CALL_LIMIT_MS, ...(signal && { signal }) },
+    { timeout: CALL_LIMIT_MS },
   );
   if (result.isError === true) {
     // A call that failed with an error the client can read (and retry on): not an answer lost.
@@ -156,24 +192,21 @@ async function refund(connection: TestConnection, signal?: AbortSignal): Promise
 let loading = true;
 const workers: Promise<void>[] = [];
 
+/**
+ * Calls the refund in a loop on one era, each call recorded. Only the official client's own
+ * behaviour ends a call: no application hook aborts one when its stream drops.
+ */
 async function worker(era: 'modern' | 'legacy', url: URL): Promise<void> {
   let connection: TestConnection | undefined;
-  let streamLost = new AbortController();
+  let record: CallRecord | undefined;
+  const recording = recordingFetch(() => record);
   while (loading) {
-    const record: CallRecord = { era, start: Date.now(), end: 0, ok: false };
+    record = { era, start: Date.now(), end: 0, ok: false, trail: [] };
     calls.push(record);
     try {
-      if (connection === undefined) {
-        streamLost = new AbortController();
-        const opened = await connectHttp(url, { era, elicit: answer, transportOptions: { fetch: recordingFetch } });
-        const lost = streamLost;
-        opened.client.onerror = (error) => {
-          if (error.message.startsWith('SSE stream disconnected')) lost.abort(error);
-        };
-        connection = opened;
-      }
+      connection ??= await connectHttp(url, { era, elicit: answer, transportOptions: { fetch: recording } });
       lastRound = undefined;
-      await refund(connection, era === 'legacy' ? streamLost.signal : undefined);
+      await refund(connection);
       record.ok = true;
       if (era === 'modern' && lastRound !== undefined) finals.push(lastRound);
     } catch (error) {
@@ -200,6 +233,18 @@ interface Figures {
   replaysAccepted: number;
   answersLost: number;
   instancesRecovered: boolean;
+  /** For an instance killed: how long after the kill each call in flight then ended, in ms. */
+  waitingEndedMs: number[];
+}
+
+/** What a fault is held to besides the checks every fault gets. */
+interface Bounds {
+  /** Replay final rounds of calls completed before the fault. */
+  readonly replayBefore?: boolean;
+  /** Calls succeed again on both eras within this many ms of the injection (default: the 30 s watch). */
+  readonly recoveryMs?: number;
+  /** When an instance was killed: every call in flight then ends within {@link KILL_NOTICE_MS}. */
+  readonly killedAt?: () => number | undefined;
 }
 
 const figures: Figures[] = [];
@@ -244,32 +289,57 @@ async function everyInstanceServes(instances: readonly StoryInstance[]): Promise
   return true;
 }
 
+/** Prints the trail of each call of `window` that failed, waited past `slowMs` or was in `also`, relative to `at`. */
+function printTrails(window: readonly CallRecord[], at: number, slowMs: number, also: readonly CallRecord[]): void {
+  const now = Date.now();
+  for (const call of window) {
+    const waited = (call.end === 0 ? now : call.end) - call.start;
+    if (call.ok && waited <= slowMs && !also.includes(call)) continue;
+    const how = call.end === 0 ? 'still waiting' : call.ok ? 'completed' : `failed: ${call.error ?? '?'}`;
+    console.log(`    ${call.era} call from +${call.start - at} ms, ${waited} ms, ${how}`);
+    for (const line of call.trail) console.log(`      ${line}`);
+  }
+}
+
 /** Injects a fault, then watches the load until calls succeed again on both eras, and reports. */
 async function measure(
   fault: string,
   instances: () => readonly StoryInstance[],
   inject: () => Promise<void>,
-  extra: { replayBefore?: boolean } = {},
+  bounds: Bounds = {},
 ): Promise<void> {
   console.log(`\n=== ${fault} ===`);
-  const before = extra.replayBefore === true ? finals.slice(-3) : [];
+  const before = bounds.replayBefore === true ? finals.slice(-3) : [];
   const from = calls.length;
+  const failedBefore = failed;
   const at = Date.now();
   await inject();
-  // Calls succeed again when, on each era, a call that started after the era's last failure (or
-  // after the injection, when none failed) completed; the recovery time is the later of the two.
-  const deadline = at + WATCH_MS;
+  // Watched from the end of the injection: an injection that restarts an instance takes as long as
+  // the restart does on a loaded machine, and recovery is measured from the injection anyway.
+  const injectedMs = Date.now() - at;
+  // Calls succeed again on an era once a call that started after its last failure (or after the
+  // injection, when none failed) completed. The recovery time is how long the era was disturbed:
+  // until that call completed when calls failed, 0 when none did (a call's own length is not
+  // disturbance). A call that hangs holds its worker, so no later call completes: the watch runs out.
+  const deadline = Date.now() + WATCH_MS;
   const recoveredOn = (era: 'modern' | 'legacy'): number | undefined => {
     const mine = calls.slice(from).filter((call) => call.era === era && call.end !== 0);
-    const lastFailure = Math.max(at, ...mine.filter((call) => !call.ok).map((call) => call.end));
-    return mine.find((call) => call.ok && call.start >= lastFailure)?.end;
+    const failures = mine.filter((call) => !call.ok);
+    const lastFailure = Math.max(at, ...failures.map((call) => call.end));
+    const end = mine.find((call) => call.ok && call.start >= lastFailure)?.end;
+    return end === undefined ? undefined : failures.length === 0 ? 0 : end - at;
   };
-  let recoveredAt = 0;
+  const killedAt = bounds.killedAt?.();
+  const inFlightAtKill = (): CallRecord[] =>
+    killedAt === undefined
+      ? []
+      : calls.filter((call) => call.start <= killedAt && (call.end === 0 || call.end >= killedAt));
+  let recoveryMs = Number.POSITIVE_INFINITY;
   await new Promise((wake) => setTimeout(wake, 1_000));
   while (Date.now() < deadline) {
     const eras = [recoveredOn('modern'), recoveredOn('legacy')];
-    if (eras.every((end) => end !== undefined)) {
-      recoveredAt = Math.max(...eras.map((end) => end ?? 0));
+    if (eras.every((ms) => ms !== undefined) && inFlightAtKill().every((call) => call.end !== 0)) {
+      recoveryMs = Math.max(...eras.map((ms) => ms ?? 0));
       break;
     }
     await new Promise((wake) => setTimeout(wake, 100));
@@ -278,29 +348,48 @@ async function measure(
   const failures = window.filter((call) => !call.ok && call.end !== 0);
   const hung = window.filter((call) => call.end === 0 && Date.now() - call.start > CALL_LIMIT_MS);
   const replaysAccepted = await replay(before, instances());
+  const waiting = inFlightAtKill();
   const result: Figures = {
     fault,
     failedCalls: failures.length,
     errors: [
-      ...new Set(failures.map((call) => `${call.era}: ${(call.error ?? '?').replace(/\s+/g, ' ').slice(0, 160)}`)),
+      ...new Set(failures.map((call) => `${call.era}: ${(call.error ?? '?').replace(/\s+/g, ' ').slice(0, 200)}`)),
     ],
     longestWaitMs: Math.max(0, ...window.map((call) => (call.end === 0 ? Date.now() : call.end) - call.start)),
-    recoveryMs: recoveredAt === 0 ? Number.POSITIVE_INFINITY : recoveredAt - at,
+    recoveryMs,
     replaysAccepted,
     answersLost: hung.length + window.filter((call) => call.error?.startsWith('wrong receipt') === true).length,
     instancesRecovered: await everyInstanceServes(instances()),
+    waitingEndedMs: waiting.map((call) => (call.end === 0 ? Date.now() : call.end) - (killedAt ?? 0)),
   };
   figures.push(result);
-  console.log(`  calls in the window: ${window.length}, failed: ${result.failedCalls}`);
+  console.log(`  injected in ${injectedMs} ms; calls in the window: ${window.length}, failed: ${result.failedCalls}`);
   for (const error of result.errors) console.log(`    ${error}`);
   console.log(`  longest wait: ${result.longestWaitMs} ms; calls succeed again after ${result.recoveryMs} ms`);
+  if (killedAt !== undefined) {
+    // None is a possible outcome: both looping clients may sit between calls at the kill.
+    console.log(
+      `  calls in flight at the kill: ${waiting.length}, ended after ${result.waitingEndedMs.join(', ') || '–'} ms`,
+    );
+  }
   if (before.length > 0)
     console.log(`  replayed ${before.length} final round(s) of calls completed before, on every instance`);
+  const recoveryBound = bounds.recoveryMs ?? WATCH_MS;
   check(result.replaysAccepted === 0, `${fault}: replays accepted ${result.replaysAccepted}`);
   check(result.answersLost === 0, `${fault}: answers lost ${result.answersLost}`);
   check(result.longestWaitMs <= CALL_LIMIT_MS, `${fault}: no call waited more than 30 s`);
-  check(Number.isFinite(result.recoveryMs), `${fault}: calls succeed again on both eras`);
+  check(result.recoveryMs <= recoveryBound, `${fault}: calls succeed again on both eras within ${recoveryBound} ms`);
   check(result.instancesRecovered, `${fault}: every instance serves again without a restart`);
+  if (bounds.killedAt !== undefined) {
+    check(
+      killedAt !== undefined && result.waitingEndedMs.every((ms) => ms <= KILL_NOTICE_MS),
+      `${fault}: every call in flight at the kill ended within ${KILL_NOTICE_MS} ms`,
+    );
+  }
+  if (failed > failedBefore) {
+    console.log('  calls that failed, waited over 2 s or were in flight at the kill (times from the injection):');
+    printTrails(window, at, 2_000, waiting);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -380,78 +469,93 @@ async function main(): Promise<void> {
   );
 
   let pushVictim: StoryInstance | undefined;
-  await measure('an instance SIGKILLed during a push (2025-11-25)', current, async () => {
-    let killed = false;
-    const elicit = async (params: ElicitRequest['params']): Promise<ElicitResult> => {
-      if (!killed) {
-        killed = true;
-        pushVictim = instances.find((instance) => instance.id === lastLegacyInstance);
-        pushVictim?.child.kill('SIGKILL');
-        console.log(`  ${pushVictim?.id ?? '?'} killed while its push waited for this answer`);
-      }
-      return answer(params);
-    };
-    const connection = await connectHttp(url, { era: 'legacy', elicit, transportOptions: { fetch: recordingFetch } });
-    const lost = new AbortController();
-    connection.client.onerror = (error) => {
-      if (error.message.startsWith('SSE stream disconnected')) lost.abort(error);
-    };
-    const began = Date.now();
-    const record: CallRecord = { era: 'legacy', start: began, end: 0, ok: false };
-    await refund(connection, lost.signal).then(
-      () => (record.ok = true),
-      (error: unknown) => (record.error = `the pushed call: ${error instanceof Error ? error.message : String(error)}`),
-    );
-    record.end = Date.now();
-    calls.push(record);
-    console.log(`  the pushed call ended after ${record.end - began} ms: ${record.ok ? 'completed' : record.error}`);
-    await connection.close().catch(() => {});
-    if (pushVictim !== undefined) await restartInstance(pushVictim);
-  });
+  let pushKilledAt: number | undefined;
+  await measure(
+    'an instance SIGKILLed during a push (2025-11-25)',
+    current,
+    async () => {
+      let holder = '';
+      const elicit = async (params: ElicitRequest['params']): Promise<ElicitResult> => {
+        if (pushKilledAt === undefined) {
+          pushVictim = instances.find((instance) => instance.id === holder);
+          pushVictim?.child.kill('SIGKILL');
+          pushKilledAt = Date.now();
+          console.log(`  ${pushVictim?.id ?? '?'} killed while its push waited for this answer`);
+        }
+        return answer(params);
+      };
+      const record: CallRecord = { era: 'legacy', start: Date.now(), end: 0, ok: false, trail: [] };
+      calls.push(record);
+      const fetch = recordingFetch(
+        () => record,
+        (instance) => (holder = instance),
+      );
+      const connection = await connectHttp(url, { era: 'legacy', elicit, transportOptions: { fetch } });
+      await refund(connection).then(
+        () => (record.ok = true),
+        (error: unknown) =>
+          (record.error = `the pushed call: ${error instanceof Error ? error.message : String(error)}`),
+      );
+      record.end = Date.now();
+      console.log(
+        `  the pushed call ended ${record.end - (pushKilledAt ?? record.start)} ms after the kill: ${record.ok ? 'completed' : record.error}`,
+      );
+      await connection.close().catch(() => {});
+      if (pushVictim !== undefined) await restartInstance(pushVictim);
+    },
+    { killedAt: () => pushKilledAt },
+  );
   check(pushVictim !== undefined, 'during a push: the instance holding the call was found and killed');
 
   let taskOutcome = '';
+  let taskKilledAt: number | undefined;
   let taskElapsedMs = 0;
   let taskVictim = '';
-  await measure('an instance SIGKILLed during a task body', current, async () => {
-    const capabilities: ClientCapabilities = { extensions: { [TASKS_EXTENSION]: {} } };
-    let creator = '';
-    const connection = await connectHttp(url, {
-      era: 'modern',
-      capabilities,
-      transportOptions: {
-        fetch: async (input, init) => {
-          const response = await fetch(input, init);
-          if (creator === '' && typeof init?.body === 'string' && init.body.includes('audit_order')) {
-            creator = response.headers.get(INSTANCE_HEADER) ?? '';
-          }
-          return response;
+  await measure(
+    'an instance SIGKILLed during a task body',
+    current,
+    async () => {
+      const capabilities: ClientCapabilities = { extensions: { [TASKS_EXTENSION]: {} } };
+      let creator = '';
+      const connection = await connectHttp(url, {
+        era: 'modern',
+        capabilities,
+        transportOptions: {
+          fetch: async (input, init) => {
+            const response = await fetch(input, init);
+            if (creator === '' && typeof init?.body === 'string' && init.body.includes('audit_order')) {
+              creator = response.headers.get(INSTANCE_HEADER) ?? '';
+            }
+            return response;
+          },
         },
-      },
-    });
-    const created = await connection.client.callTool({ name: 'audit_order', arguments: { order_id: 'ORD-7002' } });
-    const taskId = taskOf(created)?.taskId ?? '';
-    await new Promise((wake) => setTimeout(wake, 500));
-    const victim = instances.find((instance) => instance.id === creator);
-    victim?.child.kill('SIGKILL');
-    const killedAt = Date.now();
-    console.log(`  task ${taskId.slice(0, 8)}… running on ${victim?.id ?? '?'}: killed it during the body`);
-    let status = 'working';
-    let message = '';
-    while (status === 'working' && Date.now() - killedAt < 20_000) {
-      await new Promise((wake) => setTimeout(wake, 250));
-      const task = await getTask(connection.client, taskId).catch(() => undefined);
-      status = task?.status ?? status;
-      const text = task?.result?.content?.map((block) => ('text' in block ? block.text : '')).join('') ?? '';
-      message = task?.error?.message ?? text;
-    }
-    taskElapsedMs = Date.now() - killedAt;
-    taskOutcome = `${status} after ${taskElapsedMs} ms: ${message}`;
-    taskVictim = victim?.id ?? '';
-    console.log(`  tasks/get reports it ${taskOutcome}`);
-    await connection.close().catch(() => {});
-    if (victim !== undefined) await restartInstance(victim);
-  });
+      });
+      const created = await connection.client.callTool({ name: 'audit_order', arguments: { order_id: 'ORD-7002' } });
+      const taskId = taskOf(created)?.taskId ?? '';
+      await new Promise((wake) => setTimeout(wake, 500));
+      const victim = instances.find((instance) => instance.id === creator);
+      victim?.child.kill('SIGKILL');
+      const killedAt = Date.now();
+      taskKilledAt = killedAt;
+      console.log(`  task ${taskId.slice(0, 8)}… running on ${victim?.id ?? '?'}: killed it during the body`);
+      let status = 'working';
+      let message = '';
+      while (status === 'working' && Date.now() - killedAt < 20_000) {
+        await new Promise((wake) => setTimeout(wake, 250));
+        const task = await getTask(connection.client, taskId).catch(() => undefined);
+        status = task?.status ?? status;
+        const text = task?.result?.content?.map((block) => ('text' in block ? block.text : '')).join('') ?? '';
+        message = task?.error?.message ?? text;
+      }
+      taskElapsedMs = Date.now() - killedAt;
+      taskOutcome = `${status} after ${taskElapsedMs} ms: ${message}`;
+      taskVictim = victim?.id ?? '';
+      console.log(`  tasks/get reports it ${taskOutcome}`);
+      await connection.close().catch(() => {});
+      if (victim !== undefined) await restartInstance(victim);
+    },
+    { killedAt: () => taskKilledAt },
+  );
   const taskBoundMs = CHAOS_LEASE_MS + AUDIT_BODY_MS + 5_000;
   check(
     taskOutcome.startsWith('completed') &&
@@ -461,22 +565,28 @@ async function main(): Promise<void> {
     `during a task body: the task is resumed and completed on another instance within ${taskBoundMs} ms of the kill (lease ${CHAOS_LEASE_MS} ms + body ${AUDIT_BODY_MS} ms + 5 s)`,
   );
 
-  await measure('nginx reloaded (SIGHUP)', current, async () => {
-    nginx.kill('SIGHUP');
-    await new Promise((wake) => setTimeout(wake, 500));
-  });
+  await measure(
+    'nginx reloaded (SIGHUP)',
+    current,
+    async () => {
+      nginx.kill('SIGHUP');
+      await new Promise((wake) => setTimeout(wake, 500));
+    },
+    { recoveryMs: RELOAD_RECOVERY_MS },
+  );
 
   loading = false;
   await Promise.all(workers);
 
   console.log('\n=== figures ===');
   console.log(
-    '| fault | failed calls | longest wait | calls succeed again after | replays accepted | answers lost | recovered unaided |',
+    '| fault | failed calls | longest wait | calls succeed again after | calls in flight at the kill ended after | replays accepted | answers lost | recovered unaided |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const row of figures) {
+    const waiting = row.waitingEndedMs.length === 0 ? '–' : `${row.waitingEndedMs.join(', ')} ms`;
     console.log(
-      `| ${row.fault} | ${row.failedCalls} | ${row.longestWaitMs} ms | ${row.recoveryMs} ms | ${row.replaysAccepted} | ${row.answersLost} | ${row.instancesRecovered ? 'yes' : 'no'} |`,
+      `| ${row.fault} | ${row.failedCalls} | ${row.longestWaitMs} ms | ${row.recoveryMs} ms | ${waiting} | ${row.replaysAccepted} | ${row.answersLost} | ${row.instancesRecovered ? 'yes' : 'no'} |`,
     );
   }
 }

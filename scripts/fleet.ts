@@ -37,6 +37,7 @@ import type { TestConnection } from '../src/testing/index.js';
 import { connectHttp } from '../src/testing/index.js';
 import type { StoryInstance } from './lib/fleetSetup.js';
 import { startNginx, startStoryInstance } from './lib/fleetSetup.js';
+import { postedJson } from './lib/wire.js';
 import type { RedisServer } from './lib/processes.js';
 import { INSTALL_HINT, findBinary, freePort, startRedisServer, stopChild } from './lib/processes.js';
 import { callSpansOf, mostSpreadTrace, readSpanLines } from './lib/traces.js';
@@ -129,13 +130,7 @@ function classify(body: unknown): { kind: Leg['kind']; label: string } {
 /** A fetch that records each POST and the instance that answered it. */
 async function recordingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const request = new Request(input, init);
-  const body: unknown =
-    request.method === 'POST'
-      ? await request
-          .clone()
-          .json()
-          .catch(() => undefined)
-      : undefined;
+  const body = await postedJson(request);
   const response = await fetch(request);
   const instance = response.headers.get(INSTANCE_HEADER) ?? '?';
   if (body !== undefined) {

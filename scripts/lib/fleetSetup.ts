@@ -64,7 +64,10 @@ export async function startInstanceProcess(
   return { id, port, child };
 }
 
-/** The nginx configuration of a plain round-robin balancer (no affinity) on `port` over `upstreams`. */
+/**
+ * The nginx configuration of a plain round-robin balancer (no affinity) on `port` over `upstreams`,
+ * with the two settings a fleet needs (docs/guides/scaling.md, "nginx in front of a fleet").
+ */
 export function nginxConfig(dir: string, port: number, upstreams: readonly number[]): string {
   const temp = (name: string) => `${name}_temp_path ${join(dir, name)};`;
   return `worker_processes 1;
@@ -81,7 +84,12 @@ ${upstreams.map((upstream) => `    server 127.0.0.1:${upstream} max_fails=1 fail
   }
   server {
     listen 127.0.0.1:${port};
+    # No idle client connections: a reload closes them at once, racing a client's next request on one
+    # (a legacy answer lost so, its call waits for its timeout). Each request opens its own.
+    keepalive_timeout 0;
     location /mcp {
+      # A request the instance never answered (it died) goes to the next one, POSTs included.
+      proxy_next_upstream error timeout non_idempotent;
       proxy_pass http://desks;
       proxy_http_version 1.1;
       proxy_set_header Connection "";

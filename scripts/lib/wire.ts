@@ -19,6 +19,15 @@ export interface Target {
   fetch?: (request: Request) => Promise<Response>;
 }
 
+/** The JSON body of a POST (read from a clone, so the request can still be sent), else `undefined`. */
+export async function postedJson(request: Request): Promise<unknown> {
+  if (request.method !== 'POST') return undefined;
+  return request
+    .clone()
+    .json()
+    .catch(() => undefined);
+}
+
 /** Sends one HTTP request to `target`. */
 export function send(
   target: Target,

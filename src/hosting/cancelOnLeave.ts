@@ -4,10 +4,10 @@
  * cannot arrive.
  */
 import type { RequestId } from '@modelcontextprotocol/server';
-import { isJSONRPCRequest } from '@modelcontextprotocol/server';
 
 import { CLIENT_LEFT_REASON } from '../clientLeft.js';
 
+import { requestIds } from './requestIds.js';
 import type { SessionTransport } from './sessionTransport.js';
 
 /** Watches `request` for the client leaving; `settled` is called once the response body is done (or cancelled). */
@@ -38,11 +38,4 @@ function cancelCall(transport: SessionTransport, requestId: RequestId): void {
     method: 'notifications/cancelled',
     params: { requestId, reason: CLIENT_LEFT_REASON },
   });
-}
-
-/** The ids of the requests in a parsed POST body. */
-function requestIds(body: unknown): RequestId[] {
-  if (body === undefined) return [];
-  const messages: unknown[] = Array.isArray(body) ? body : [body];
-  return messages.flatMap((message) => (isJSONRPCRequest(message) ? [message.id] : []));
 }

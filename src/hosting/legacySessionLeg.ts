@@ -12,7 +12,11 @@
  * session's transport), sessionFleetLink.ts (relays and notifications across the fleet),
  * sessionLocator.ts (a local copy recreated from the shared record), sessionAdmission.ts (the
  * session limits), keptInitialize.ts and clientOf.ts (what a new session keeps, whom it counts
+<<<<<<< HEAD
  * against; the handler decides the address or proxy in clientAddressing.ts); this file routes requests.
+=======
+ * against), streamResumption.ts (a call's lost stream ends at once); this file routes requests.
+>>>>>>> h36
  */
 
 import type { McpHandlerRequestOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
@@ -28,6 +32,7 @@ import type { FleetLink } from './sessionFleetLink.js';
 import { linkToFleet } from './sessionFleetLink.js';
 import { createSessionLocator } from './sessionLocator.js';
 import { SessionStoreError, viaStore } from './sessionStoreError.js';
+import { answerResumedStream, resumableStream, resumedStream } from './streamResumption.js';
 import type { SessionTable } from './sessionTable.js';
 import { createSessionTable } from './sessionTable.js';
 
@@ -161,6 +166,13 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
     requestOptions: LegacyRequestOptions,
   ): Promise<Response> {
     const method = request.method.toUpperCase();
+    const resumed =
+      fleet !== undefined && method === 'GET' ? resumedStream(request.headers.get('last-event-id')) : undefined;
+    if (fleet !== undefined && resumed !== undefined) {
+      // A response stream lost before its response: its requests end now, whichever instance served them.
+      report(new Error(`Resumed a lost response stream of session ${sessionId} (instance ${resumed.instance})`));
+      return answerResumedStream(fleet, resumed);
+    }
     if (fleet !== undefined && method === 'DELETE' && table.get(sessionId) === undefined) {
       // Ending a session needs no local copy: forget it and tell every instance.
       const record = await viaStore('load the session', () => fleet.load(sessionId, idleMs));
@@ -187,8 +199,10 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
       ...requestOptions,
       ...(parsedBody !== undefined && { parsedBody }),
     });
-    if (fleet !== undefined && method === 'DELETE' && response.ok) await endEverywhere(fleet, sessionId);
-    return response;
+    if (fleet === undefined) return response;
+    if (method === 'DELETE' && response.ok) await endEverywhere(fleet, sessionId);
+    if (method !== 'POST') return response;
+    return resumableStream(response, fleet.instanceId, parsedBody, request.headers.get('mcp-protocol-version'));
   }
 
   async function route(request: Request, requestOptions: LegacyRequestOptions): Promise<Response> {

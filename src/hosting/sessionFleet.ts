@@ -96,6 +96,8 @@ export interface SharedPushStore {
   awaitAnswer(sessionId: string, pushId: string, push: PendingPush, ttlMs: number): Promise<void>;
   /** Takes the record of push `pushId` of session `sessionId`: `undefined` when the session or the push is unknown, or it was taken already. */
   takeAnswer(sessionId: string, pushId: string): Promise<PendingPush | undefined>;
+  /** Whether push `pushId` of session `sessionId` still waits (recorded, not taken, not expired); takes nothing. */
+  answerAwaited(sessionId: string, pushId: string): Promise<boolean>;
 }
 
 /** The messages between instances: one addressed to an instance, or broadcast to all. */
@@ -188,6 +190,10 @@ export function createMemorySessionHub(now: () => number = Date.now): MemorySess
         async awaitAnswer(sessionId, pushId, push, ttlMs) {
           const waiting = pushes.get(sessionId) ?? new Map<string, { push: PendingPush; expiresAt: number }>();
           pushes.set(sessionId, waiting.set(pushId, { push: { method: push.method }, expiresAt: now() + ttlMs }));
+        },
+        async answerAwaited(sessionId, pushId) {
+          const entry = pushes.get(sessionId)?.get(pushId);
+          return entry !== undefined && entry.expiresAt > now();
         },
         async takeAnswer(sessionId, pushId) {
           const waiting = pushes.get(sessionId);

@@ -17,6 +17,14 @@ import { failWaitingPushes, takeWaitingPush } from './waitingPushes.js';
 /** How long stopping waits for calls whose pushes it failed to answer their clients, in ms. */
 const DRAIN_MS = 2_000;
 
+/** Why a push fails when the shared store lost its session's records. */
+const STORE_LOST =
+  "The fleet's shared store lost this session's records while this request waited for its answer, so no instance can relay the answer. Call the tool again.";
+
+/** Why a push fails when an instance took its answer to relay it and never delivered it. */
+const RELAY_STOPPED =
+  'Another instance of the fleet took the answer to this request to relay it here, and it never arrived: that instance stopped (or lost the fleet) while relaying it. Call the tool again.';
+
 /** One instance's link to the fleet. */
 export interface FleetLink {
   /** The hooks every session transport of this instance gets. */
@@ -70,17 +78,36 @@ export function linkToFleet(
     verify: failOrphanedPushes,
   });
 
-  /** Fails the waiting pushes of sessions the shared store lost (their answers could be relayed by no one). */
+  /** Pushes whose record a check found taken while they still waited here: failed if still waiting at the next check. */
+  let taken = new Set<string>();
+
+  /**
+   * Fails the waiting pushes whose answers can no longer arrive: those of sessions the shared store
+   * lost (no instance can relay their answers), and those whose record was taken by a relaying
+   * instance on two checks in a row (a second apart) without the answer arriving: that instance
+   * stopped between taking the record and publishing the answer.
+   */
   async function failOrphanedPushes(): Promise<void> {
     const lost: Session[] = [];
+    const stillTaken = new Set<string>();
     for (const session of table().live) {
       if (session.id === undefined || session.transport.pushes.size === 0) continue;
       // A store that fails is the listening check's to report; only a record that is gone counts here.
-      if ((await fleet.load(session.id, idleMs).catch(() => null)) === undefined) lost.push(session);
+      if ((await fleet.load(session.id, idleMs).catch(() => null)) === undefined) {
+        lost.push(session);
+        continue;
+      }
+      for (const wireId of session.transport.pushes.keys()) {
+        if ((await fleet.answerAwaited(session.id, wireId).catch(() => true)) === false) stillTaken.add(wireId);
+      }
     }
-    const reason =
-      "The fleet's shared store lost this session's records while this request waited for its answer, so no instance can relay the answer. Call the tool again.";
-    if (lost.length > 0) await failWaitingPushes(lost, reason, forgetPush, report);
+    const relayStopped = [...stillTaken].filter((wireId) => taken.has(wireId));
+    taken = new Set([...stillTaken].filter((wireId) => !taken.has(wireId)));
+    if (lost.length > 0) await failWaitingPushes(lost, STORE_LOST, forgetPush, report);
+    if (relayStopped.length > 0) {
+      const which = (wireId: string): boolean => relayStopped.includes(wireId);
+      await failWaitingPushes(table().live, RELAY_STOPPED, forgetPush, report, which);
+    }
   }
 
   /** Fails every push waiting here (see {@link failWaitingPushes}). */

@@ -10,20 +10,22 @@ import type { Session } from './session.js';
 import type { SessionTransport } from './sessionTransport.js';
 
 /**
- * Fails every push of `sessions` waiting for an answer the fleet relay may have lost, so its call
- * ends now (`forget` drops each push's shared record); resolves once those calls have answered the
- * client (or their transports closed).
+ * Fails every push of `sessions` (those `which` names, when given) waiting for an answer the fleet
+ * relay may have lost, so its call ends now (`forget` drops each push's shared record); resolves
+ * once those calls have answered the client (or their transports closed).
  */
 export function failWaitingPushes(
   sessions: Iterable<Session>,
   reason: string,
   forget: (sessionId: string | undefined, wireId: string) => void,
   report: (error: unknown) => void,
+  which: (wireId: string) => boolean = () => true,
 ): Promise<void> {
   const answered: Array<Promise<void>> = [];
   let failed = 0;
   for (const session of sessions) {
     for (const [wireId, { localId: id, call }] of session.transport.pushes) {
+      if (!which(wireId)) continue;
       session.transport.pushes.delete(wireId);
       if (call !== undefined) answered.push(session.transport.responded(call));
       forget(session.id, wireId);

@@ -128,6 +128,9 @@ export function createRedisSessionFleet(
       await timed(redis.hSet(key, pushId, JSON.stringify({ method: push.method })));
       if (Number.isFinite(ttlMs)) await timed(redis.pExpire(key, Math.ceil(ttlMs)));
     },
+    async answerAwaited(sessionId, pushId) {
+      return (await timed(redis.hExists(pushesKey(sessionId), pushId))) === 1;
+    },
     async takeAnswer(sessionId, pushId) {
       const reply = await timed(
         // Refused by Redis past its deadline: a take abandoned while Redis was stalled never consumes

@@ -200,6 +200,16 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
       expect(await a.takeAnswer('s-3', `mcpr:${a.instanceId}:1`)).toBeUndefined();
     });
 
+    it('says whether a push still waits, without taking it', async () => {
+      const { a, b } = await make();
+      await a.save('s-4', record, 60_000);
+      await a.awaitAnswer('s-4', `mcpr:${a.instanceId}:1`, { method: 'elicitation/create' }, 60_000);
+      expect(await a.answerAwaited('s-4', `mcpr:${a.instanceId}:1`)).toBe(true);
+      expect(await a.answerAwaited('s-4', `mcpr:${a.instanceId}:2`)).toBe(false);
+      expect(await b.takeAnswer('s-4', `mcpr:${a.instanceId}:1`)).toEqual({ method: 'elicitation/create' });
+      expect(await a.answerAwaited('s-4', `mcpr:${a.instanceId}:1`)).toBe(false);
+    });
+
     it('says whether another member listens', async () => {
       const { a, b } = await make();
       expect(await b.listening(a.instanceId)).toBe(false);

@@ -161,6 +161,11 @@ function relayPair(
   return { a, b, busB, errors };
 }
 
+/** The error result of call 7 (the tool's own handling of a failed push), its text containing `text`. */
+function toolFailure(text: string) {
+  return { id: 7, result: { isError: true, content: [{ type: 'text', text: expect.stringContaining(text) }] } };
+}
+
 /** Starts `greet` on `a` over the raw wire and returns its response stream and the push it made. */
 async function pushFromA(a: DualEraHandler, sessionId: string) {
   const call = new SseReader(
@@ -237,6 +242,23 @@ describe('the relay carries only what it may (in-memory hub)', () => {
     expect(busB.sent).toEqual([]);
   });
 
+  it('ends a call whose answer a relaying instance took and never delivered (it stopped mid-relay)', async () => {
+    const { a, busB, errors } = relayPair();
+    const sessionId = await openLegacySession({ url: URL_, fetch: hosted(a) });
+    const { call, pushId } = await pushFromA(a, sessionId);
+    // Instance b takes the push's record to relay its answer, then dies before publishing it.
+    expect(await busB.takeAnswer(sessionId, pushId)).toEqual({ method: 'elicitation/create' });
+    // Instance a's watch finds the record gone on two checks a second apart, the answer still missing.
+    expect(await call.next()).toMatchObject(
+      toolFailure(
+        'Another instance of the fleet took the answer to this request to relay it here, and it never arrived: that instance stopped (or lost the fleet) while relaying it. Call the tool again.',
+      ),
+    );
+    expect(errors).toContain(
+      'Failed 1 waiting push(es): Another instance of the fleet took the answer to this request to relay it here, and it never arrived: that instance stopped (or lost the fleet) while relaying it. Call the tool again.',
+    );
+  });
+
   it('refuses an answer larger than maxRelayedAnswerBytes with 413, and ends the call that waits for it', async () => {
     const { a, b, busB } = relayPair({ maxRelayedAnswerBytes: 2_000 });
     const sessionId = await openLegacySession({ url: URL_, fetch: hosted(a) });
@@ -254,20 +276,11 @@ describe('the relay carries only what it may (in-memory hub)', () => {
       },
     });
     // The call ends now with the reason (the tool's own handling of a failed push), not at its timeout.
-    expect(await call.next()).toMatchObject({
-      id: 7,
-      result: {
-        isError: true,
-        content: [
-          {
-            type: 'text',
-            text: expect.stringContaining(
-              `The client's answer to the elicitation/create request was ${size} bytes; an answer relayed between instances may have at most 2000 bytes (maxRelayedAnswerBytes).`,
-            ),
-          },
-        ],
-      },
-    });
+    expect(await call.next()).toMatchObject(
+      toolFailure(
+        `The client's answer to the elicitation/create request was ${size} bytes; an answer relayed between instances may have at most 2000 bytes (maxRelayedAnswerBytes).`,
+      ),
+    );
     expect(busB.sent).toEqual([expect.stringMatching(/^answer to a: \d{3} bytes$/)]);
   });
 
