@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TASKS_EXTENSION } from 'mcp-resolve/contracts';
 import type { Era } from 'mcp-resolve';
 import type { TestConnection } from 'mcp-resolve/testing';
-import { connectHttp, connectStdio } from 'mcp-resolve/testing';
+import { answerPage, connectHttp, connectStdio } from 'mcp-resolve/testing';
 import { getTask, taskOf, updateTask } from 'mcp-resolve/client';
 
 import { listeningUrl } from '../../examples/stories/lib/serverProcess.js';
@@ -146,6 +146,25 @@ describe('examples', () => {
       { type: 'text', text: BOOKED },
     ]);
   });
+
+  it.each(ERAS)(
+    'answer-page.ts: a client that declares only URL elicitation answers on the page, on %s',
+    async (era) => {
+      const { url } = await start('answer-page.ts');
+      const questions: string[] = [];
+      const onPage = async (params: ElicitRequest['params']): Promise<ElicitResult> => {
+        if (params.mode !== 'url') throw new Error(`expected a URL question, got ${JSON.stringify(params)}`);
+        questions.push(params.message);
+        // The person opens the link and answers the form; the client reports they agreed to go.
+        const page = await answerPage(params.url, { action: 'accept', content: { nights: 2 } });
+        expect(page.saved).toBe(true);
+        return { action: 'accept' };
+      };
+      const connection = await connectHttp(url, { era, capabilities: { elicitation: { url: {} } }, elicit: onPage });
+      expect(await book(kept(connection))).toEqual([{ type: 'text', text: BOOKED }]);
+      expect(questions).toEqual(['How many nights in the garden room?']);
+    },
+  );
 
   it('serve-workers.ts: the Worker module serves modern and refuses legacy cleanly', async () => {
     const { default: worker } = await import('../../examples/serve-workers.js');
