@@ -74,7 +74,7 @@ function linkChannel(call: AskingCall, pages: FormPages, shareAnonymous: boolean
       return read;
     },
     async handOff(question) {
-      const url = await pages.open(bindingOf(question), question, ctx.http?.req?.url);
+      const url = await pages.open(bindingOf(question), question, ctx.http?.req);
       for (const done of taken.splice(0)) await pages.keep(bindingOf(done.question), done.question, done.answer);
       return pageLinkError(question, url);
     },

@@ -6,12 +6,14 @@
 import canonicalize from 'canonicalize';
 
 import type { Caller } from '../channels/channel.js';
+import { requestClientOf } from '../channels/requestClient.js';
 import { ToolError } from '../errors.js';
 import type { Question } from '../questions/render.js';
 import { utf8 } from '../state/bytes.js';
 import { defaultPrimitives } from '../state/primitives.js';
 import { answerPagePath } from './handler.js';
 import type { AnswerPageBinding, AnswerPageQuestion, AnswerPageStore, PageAnswer } from './store.js';
+import { newPageId } from './store.js';
 
 const digests = defaultPrimitives();
 
@@ -53,8 +55,12 @@ function pageQuestionOf(question: Question): AnswerPageQuestion {
 
 /** A server's answer pages, as its channels use them. */
 export interface FormPages {
-  /** The absolute URL of the page asking `question` under `binding` (the same page until it is answered); `requestUrl` gives the origin when none is configured. */
-  open(binding: AnswerPageBinding, question: Question, requestUrl: string | undefined): Promise<string>;
+  /**
+   * The absolute URL of the page asking `question` under `binding` (the same page until it is
+   * answered), counted against the caller's principal, else the client its host saw `request`
+   * come from; `request` gives the origin when none is configured.
+   */
+  open(binding: AnswerPageBinding, question: Question, request: Request | undefined): Promise<string>;
   /** The answer given on the page of `binding`, once, as an in-band client sends it; `undefined` when none yet. */
   take(binding: AnswerPageBinding): Promise<PageAnswer | undefined>;
   /** Puts a taken `answer` back on the page of `binding` (the call went on to ask another question on a page). */
@@ -74,14 +80,14 @@ export interface FormPagesOptions {
 export function createFormPages(options: FormPagesOptions): FormPages {
   const { store, path, publicOrigin } = options;
   return {
-    async open(binding, question, requestUrl) {
-      const origin = publicOrigin ?? (requestUrl === undefined ? undefined : new URL(requestUrl).origin);
+    async open(binding, question, request) {
+      const origin = publicOrigin ?? (request === undefined ? undefined : new URL(request.url).origin);
       if (origin === undefined) {
         throw new ToolError(
           `Resolver '${question.label}': the answer page has no address to link to (no public origin is configured, and this request has no URL). Set the answerPage option's publicOrigin.`,
         );
       }
-      const page = await store.open(binding, pageQuestionOf(question));
+      const page = await store.open(binding, pageQuestionOf(question), pageClientOf(binding, request));
       return new URL(answerPagePath(page.pageId, path), origin).href;
     },
     take: (binding) => store.take(binding),
@@ -90,4 +96,17 @@ export function createFormPages(options: FormPagesOptions): FormPages {
       await store.submit(page.pageId, answer);
     },
   };
+}
+
+/**
+ * Whom a page counts against for `maxPagesPerClient`: the principal; else the address its host saw
+ * the request come from; else, behind a proxy the host cannot see past, no client (a key of its
+ * own: only the count and byte budgets bound it, as they bound legacy sessions there); else (in
+ * process, or a host that names no client) every anonymous caller together.
+ */
+function pageClientOf(binding: AnswerPageBinding, request: Request | undefined): string | undefined {
+  if (binding.principal !== undefined) return `principal:${binding.principal}`;
+  const client = requestClientOf(request);
+  if (client === undefined) return undefined;
+  return 'address' in client ? `address:${client.address}` : `page:${newPageId()}`;
 }

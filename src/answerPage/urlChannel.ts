@@ -61,7 +61,7 @@ async function pushToPage(
   const { ctx, legacyTimeoutMs: timeoutMs } = call;
   const attempts = attemptsOf(question.ask);
   for (let attempt = 1; ; attempt++) {
-    const url = await pages.open(binding, question, ctx.http?.req?.url);
+    const url = await pages.open(binding, question, ctx.http?.req);
     const elicitationId = newElicitationSeed();
     const ask = elicitUrl(formMessageOf(question), url, { elicitationId });
     const consent = await pushQuestion(
@@ -98,7 +98,7 @@ export function pageUrlChannel(pages: FormPages): ChannelProvider {
         },
         // 2026-07-28 carries no elicitation id.
         request: async (question) =>
-          pageUrlRequest(question, await pages.open(bindingOf(question), question, call.ctx.http?.req?.url), ''),
+          pageUrlRequest(question, await pages.open(bindingOf(question), question, call.ctx.http?.req), ''),
         answer: async (question, response) =>
           acceptedUrlAnswer(response) ? pages.take(bindingOf(question)) : response,
         push: (question) => pushToPage(call, pages, bindingOf(question), question),

@@ -32,22 +32,31 @@ export function createClientAddressing(
   onerror: ((error: Error) => void) | undefined,
 ): (request: Request, socketAddress: string | undefined) => LegacyClient {
   let warned = false;
-  const at = (address: string | undefined): LegacyClient => (address === undefined ? {} : { clientAddress: address });
   return (request, socketAddress) => {
-    if (option !== undefined) {
-      const named = option(request, socketAddress);
-      return at(typeof named === 'string' && named !== '' ? named : socketAddress);
-    }
-    const header = FORWARDING_HEADERS.find((name) => request.headers.has(name));
-    if (header === undefined) return at(socketAddress);
-    if (!warned) {
+    const header = option === undefined ? FORWARDING_HEADERS.find((name) => request.headers.has(name)) : undefined;
+    if (header !== undefined && !warned) {
       warned = true;
       const message = proxyWarning(api, header, socketAddress);
       if (onerror === undefined) console.warn(`mcp-resolve: ${message}`);
       else onerror(new Error(message));
     }
-    return socketAddress !== undefined && isProxyAddress(socketAddress) ? { behindProxy: true } : at(socketAddress);
+    return clientOfRequest(option, request, socketAddress);
   };
+}
+
+/** {@link createClientAddressing}'s decision for one request, without the warning. */
+export function clientOfRequest(
+  option: ClientAddressOption | undefined,
+  request: Request,
+  socketAddress: string | undefined,
+): LegacyClient {
+  const at = (address: string | undefined): LegacyClient => (address === undefined ? {} : { clientAddress: address });
+  if (option !== undefined) {
+    const named = option(request, socketAddress);
+    return at(typeof named === 'string' && named !== '' ? named : socketAddress);
+  }
+  if (!FORWARDING_HEADERS.some((name) => request.headers.has(name))) return at(socketAddress);
+  return socketAddress !== undefined && isProxyAddress(socketAddress) ? { behindProxy: true } : at(socketAddress);
 }
 
 /** The warning of {@link createClientAddressing}, naming the header, the address it came from and the option. */

@@ -7,7 +7,9 @@
 import type { McpHandlerRequestOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
 import { createMcpHandler, isJsonContentType, isLegacyRequest, readRequestBody } from '@modelcontextprotocol/server';
 
-import { createClientAddressing } from './clientAddressing.js';
+import { clientOfRequest, createClientAddressing } from './clientAddressing.js';
+import { addressBucket } from './clientOf.js';
+import { rememberRequestClient } from '../channels/requestClient.js';
 import { isNestedBatch, normalizeInbound } from './inbound.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import { createLegacySessionLeg } from './legacySessionLeg.js';
@@ -96,6 +98,12 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
     return guard(new Request(request.url, { headers }));
   };
   let closed = false;
+  const rememberClient = (request: Request, socketAddress: string | undefined): void => {
+    const client = clientOfRequest(resolved.clientAddress, request, socketAddress);
+    if (client.behindProxy === true) rememberRequestClient(request, { behindProxy: true });
+    else if (client.clientAddress !== undefined)
+      rememberRequestClient(request, { address: addressBucket(client.clientAddress) });
+  };
 
   async function route(request: Request, init: DualEraRequestOptions): Promise<Response> {
     if (closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
@@ -128,6 +136,8 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
       return jsonRpcErrorResponse(400, -32600, `Invalid Request: ${NESTED_BATCH}`);
     }
     parsedBody = normalizeInbound(parsedBody);
+    // A server with routes of its own (its channels') bounds what each anonymous client holds there.
+    if (routes.length > 0 && authInfo === undefined) rememberClient(request, init.clientAddress);
     const forward = { ...(authInfo !== undefined && { authInfo }), parsedBody };
     const legacyTraffic =
       !claimsModern(request, parsedBody) && (await isLegacyRequest(request, parsedBody, { maxRequestBodySize }));

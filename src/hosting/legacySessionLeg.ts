@@ -12,11 +12,8 @@
  * session's transport), sessionFleetLink.ts (relays and notifications across the fleet),
  * sessionLocator.ts (a local copy recreated from the shared record), sessionAdmission.ts (the
  * session limits), keptInitialize.ts and clientOf.ts (what a new session keeps, whom it counts
-<<<<<<< HEAD
- * against; the handler decides the address or proxy in clientAddressing.ts); this file routes requests.
-=======
- * against), streamResumption.ts (a call's lost stream ends at once); this file routes requests.
->>>>>>> h36
+ * against; the handler decides the address or proxy in clientAddressing.ts), streamResumption.ts (a
+ * call's lost stream ends at once); this file routes requests.
  */
 
 import type { McpHandlerRequestOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';

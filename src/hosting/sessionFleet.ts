@@ -15,11 +15,7 @@ export interface SharedSessionRecord {
 
 /** The limits a new session is saved under, checked and counted atomically in the shared store. */
 export interface SessionAdmission {
-  /**
-   * Opaque id of the client the session counts against (a hash of its principal or address);
-   * `''` when it counts against no client (it came through a proxy the server cannot see past):
-   * `maxPerClient` does not apply to it, `maxSessions` and `budgetBytes` do.
-   */
+  /** Opaque id of the client the session counts against (a hash of its principal or address); `''`: none (behind a proxy), only `maxSessions` and `budgetBytes` apply. */
   readonly client: string;
   /** Most sessions the store holds at once (`maxLegacySessions`). */
   readonly maxSessions: number;
