@@ -4,8 +4,8 @@
  * report of an entry point that is gone); `npm run api:check` fails, naming each entry point, when
  * the surface differs from the committed report, when a report has no entry point, when a name is
  * exported by two entry points, or when a change to a report since the last release (the last
- * commit touching CHANGELOG.md) comes without a changeset in the same commit (or, uncommitted, in
- * the same working tree). Both print how many names each entry point exports, and the total.
+ * commit touching CHANGELOG.md) comes without a changeset in the same commit, or on the branch a
+ * merge brought it in with (or, uncommitted, in the same working tree). Both print how many names each entry point exports, and the total.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -71,10 +71,11 @@ export function reportChangesWithoutChangeset(): string[] {
   const release = git('log', '-1', '--format=%H', '--', 'CHANGELOG.md');
   const range = release === '' ? 'HEAD' : `${release}..HEAD`;
   const offending: string[] = [];
-  for (const commit of git('log', '--no-merges', '--format=%h', range, '--', 'etc').split('\n').filter(Boolean)) {
+  const described = commitsOfDescribedBranches(range);
+  for (const commit of git('log', '--no-merges', '--format=%H', range, '--', 'etc').split('\n').filter(Boolean)) {
     const files = git('show', '--name-only', '--format=', commit).split('\n');
-    if (!files.some(isChangeset))
-      offending.push(`commit ${commit} (${git('log', '-1', '--format=%s', commit).slice(0, 60)})`);
+    if (!files.some(isChangeset) && !described.has(commit))
+      offending.push(`commit ${commit.slice(0, 7)} (${git('log', '-1', '--format=%s', commit).slice(0, 60)})`);
   }
   const dirty = gitRaw('status', '--porcelain', '--untracked-files=all', '--', 'etc', '.changeset')
     .split('\n')
@@ -82,6 +83,23 @@ export function reportChangesWithoutChangeset(): string[] {
     .map((line) => line.slice(3));
   if (dirty.some((file) => file.startsWith('etc/')) && !dirty.some(isChangeset)) offending.push('the working tree');
   return offending;
+}
+
+/**
+ * The commits of branches merged in `range` whose merge adds a changeset (anywhere on the branch, as
+ * a pull request carries one): a report change there is described by it, as in its own commit.
+ */
+function commitsOfDescribedBranches(range: string): Set<string> {
+  const described = new Set<string>();
+  for (const merge of git('log', '--merges', '--format=%H', range).split('\n').filter(Boolean)) {
+    const [first, second] = git('log', '-1', '--format=%P', merge).split(' ');
+    if (first === undefined || second === undefined) continue;
+    const added = git('diff', '--name-only', '--diff-filter=A', `${first}...${second}`).split('\n');
+    if (!added.some(isChangeset)) continue;
+    for (const commit of git('log', '--format=%H', `${first}..${second}`).split('\n').filter(Boolean))
+      described.add(commit);
+  }
+  return described;
 }
 
 function isChangeset(file: string): boolean {

@@ -18,7 +18,10 @@ export interface PageAnsweringOptions {
    * Who serves the page: a handler from `createDualEraHandler` (in process), or anything with a
    * `fetch(request)`. @default `globalThis` (the real network, e.g. a `serveHttp` server)
    */
-  readonly via?: { fetch(request: Request): Promise<Response> };
+  readonly via?: {
+    /** Serves one request of the page, as the server would. */
+    fetch(request: Request): Promise<Response>;
+  };
   /**
    * Headers the browser sends with both requests, e.g. `{ cookie: 'session=…' }` for the page's
    * `browserUser`. The form cookie the page sets is added to any `cookie` given here.
