@@ -1,8 +1,8 @@
 /**
  * Answer pages under attack: one client flooding pages with a 60 KB argument echoed in the question
  * (in memory, and on a fleet's Redis with `maxmemory 50mb`, where many clients flood too), with
- * other users' in-band calls and page questions measured during it; and a store failure while a
- * person submits an answer.
+ * other users' in-band calls and page questions measured during it; a store failure while a
+ * person submits an answer; and an attacker planting an answer into another caller's same call.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -178,9 +178,51 @@ async function submitFailure(scope: Scope): Promise<Outcome[]> {
   ];
 }
 
+/** The URL of the page a URL-only client is sent to (the `keep` question's URL request). */
+const pageUrlOf = (leg: Leg): string | undefined => {
+  if (leg.kind !== 'input_required') return undefined;
+  const request = leg.inputRequests['keep'];
+  const params = request?.params as { url?: unknown } | undefined;
+  return typeof params?.url === 'string' ? params.url : undefined;
+};
+
+/**
+ * Answer planting: an anonymous attacker makes the victim's exact call (same tool, same arguments),
+ * answers the page it is sent to, and the victim then says it answered its own page (it did not):
+ * the victim's call must not go on with the attacker's answer.
+ */
+async function answerPlanting(scope: Scope): Promise<Outcome[]> {
+  const server = await scope.server({ answerPage: { backend: 'memory' } });
+  const urlOnly = { elicitation: { url: {} } };
+  const [victim, attacker] = await Promise.all([
+    manualHttp(server.url, { capabilities: urlOnly }),
+    manualHttp(server.url, { capabilities: urlOnly }),
+  ]);
+  scope.defer(async () => void (await Promise.all([victim.close(), attacker.close()])));
+  const args = { text: 'Lunch at noon' };
+  const asked = await victim.round('note', args);
+  const attackerAsked = await attacker.round('note', args);
+  const [victimPage, attackerPage] = [pageUrlOf(asked), pageUrlOf(attackerAsked)];
+  if (victimPage === undefined || attackerPage === undefined) {
+    return [outcome('answer planting', false, `no page: "${short(asked)}" / "${short(attackerAsked)}"`)];
+  }
+  const planted = await (await browser(attackerPage)).post();
+  const requestState = asked.kind === 'input_required' ? asked.requestState : undefined;
+  const after = await victim.round('note', args, { inputResponses: { keep: { action: 'accept' } }, requestState });
+  const hijacked = after.kind === 'complete' && after.text === 'Kept.';
+  return [
+    outcome(
+      'answer planting',
+      victimPage !== attackerPage && planted.status === 200 && !hijacked && pageUrlOf(after) === victimPage,
+      `the same call by two anonymous URL-only clients: ${victimPage === attackerPage ? 'one page' : 'two pages'}; the attacker answered its own (${planted.status}); the victim's call then ${hijacked ? 'completed with the planted answer' : `asked again on its own page ("${short(after)}")`} (limit: never the planted answer)`,
+    ),
+  ];
+}
+
 /** The cases. */
 export const pageCases: readonly Case[] = [
   { name: 'page flood on memory', timeoutMs: 60_000, options: ['maxPagesPerClient'], run: memoryFlood },
   { name: 'page flood on Redis', timeoutMs: 120_000, options: ['maxPagesPerClient', 'maxBytes'], run: redisFlood },
   { name: 'page store failure during submit', timeoutMs: 30_000, run: submitFailure },
+  { name: 'page answer planting', timeoutMs: 30_000, run: answerPlanting },
 ];
