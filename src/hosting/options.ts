@@ -36,20 +36,21 @@ export interface DualEraHttpOptions {
    */
   maxLegacySessions?: number;
   /**
-   * Largest `params.capabilities` (bytes of JSON) a legacy `initialize` may declare; a larger one
+   * Largest `params.capabilities` a legacy `initialize` may declare, in held bytes (UTF-8 JSON plus 64
+   * per object, array and key, what many small objects cost on the heap); a larger one
    * is refused with HTTP 400 and JSON-RPC `-32602` naming the size and the limit.
    * @default 16_384
    */
   maxClientCapabilitiesBytes?: number;
   /**
-   * Largest initialize params (protocol version, capabilities, client info; bytes of JSON) one
+   * Largest initialize params (protocol version, capabilities, client info; held bytes, as above) one
    * legacy session keeps, in memory and in the shared store; a larger `initialize` is refused with
    * HTTP 400 and JSON-RPC `-32602`.
    * @default 65_536
    */
   maxLegacySessionBytes?: number;
   /**
-   * Total bytes of initialize params all legacy sessions may keep (across the fleet with a
+   * Total held bytes of initialize params all legacy sessions may keep (across the fleet with a
    * `sessionFleet`, enforced in the shared store). Over it, a new session is refused with HTTP 503
    * and a `Retry-After` header.
    * @default 67_108_864 (64 MiB)
@@ -124,13 +125,13 @@ export interface ResolvedDualEraHttpOptions {
 /** The default cap on live legacy sessions per instance. */
 export const DEFAULT_MAX_LEGACY_SESSIONS = 1_000;
 
-/** The default limit on the declared capabilities of a legacy `initialize`, in bytes of JSON. */
+/** The default limit on the declared capabilities of a legacy `initialize`, in held bytes. */
 export const DEFAULT_MAX_CLIENT_CAPABILITIES_BYTES = 16_384;
 
-/** The default limit on the initialize params one legacy session keeps, in bytes of JSON. */
+/** The default limit on the initialize params one legacy session keeps, in held bytes. */
 export const DEFAULT_MAX_LEGACY_SESSION_BYTES = 65_536;
 
-/** The default total of initialize params all legacy sessions keep, in bytes of JSON. */
+/** The default total of initialize params all legacy sessions keep, in held bytes. */
 export const DEFAULT_LEGACY_SESSION_BUDGET_BYTES = 64 * 1024 * 1024;
 
 /** The default limit on the legacy sessions one client holds open. */
