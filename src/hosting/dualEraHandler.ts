@@ -7,6 +7,7 @@
 import type { McpHandlerRequestOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
 import { createMcpHandler, isJsonContentType, isLegacyRequest, readRequestBody } from '@modelcontextprotocol/server';
 
+import type { LegacyClient } from './clientAddressing.js';
 import { clientOfRequest, createClientAddressing } from './clientAddressing.js';
 import { addressBucket } from './clientOf.js';
 import { rememberRequestClient } from '../channels/requestClient.js';
@@ -98,8 +99,7 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
     return guard(new Request(request.url, { headers }));
   };
   let closed = false;
-  const rememberClient = (request: Request, socketAddress: string | undefined): void => {
-    const client = clientOfRequest(resolved.clientAddress, request, socketAddress);
+  const rememberClient = (request: Request, client: LegacyClient): void => {
     if (client.behindProxy === true) rememberRequestClient(request, { behindProxy: true });
     else if (client.clientAddress !== undefined)
       rememberRequestClient(request, { address: addressBucket(client.clientAddress) });
@@ -136,13 +136,22 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
       return jsonRpcErrorResponse(400, -32600, `Invalid Request: ${NESTED_BATCH}`);
     }
     parsedBody = normalizeInbound(parsedBody);
-    // A server with routes of its own (its channels') bounds what each anonymous client holds there.
-    if (routes.length > 0 && authInfo === undefined) rememberClient(request, init.clientAddress);
     const forward = { ...(authInfo !== undefined && { authInfo }), parsedBody };
-    const legacyTraffic =
-      !claimsModern(request, parsedBody) && (await isLegacyRequest(request, parsedBody, { maxRequestBodySize }));
-    if (!legacyTraffic || legacy === undefined) return modern.fetch(request, forward);
-    return legacy.fetch(request, { ...forward, ...legacyClient(request, init.clientAddress) });
+    const toLegacy =
+      legacy !== undefined &&
+      !claimsModern(request, parsedBody) &&
+      (await isLegacyRequest(request, parsedBody, { maxRequestBodySize }));
+    // A server with routes of its own (its channels') bounds what each anonymous client holds there.
+    const counted = routes.length > 0 && authInfo === undefined;
+    // Decided once: the legacy leg's (with its proxy warning), else only when the routes need it.
+    const client = toLegacy
+      ? legacyClient(request, init.clientAddress)
+      : counted
+        ? clientOfRequest(resolved.clientAddress, request, init.clientAddress)
+        : undefined;
+    if (counted && client !== undefined) rememberClient(request, client);
+    if (!toLegacy || legacy === undefined) return modern.fetch(request, forward);
+    return legacy.fetch(request, { ...forward, ...client });
   }
 
   return {
