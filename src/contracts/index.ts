@@ -35,7 +35,7 @@ export type { MemoryReplayStore, MemoryReplayStoreOptions, ReplayStore } from '.
 export { createMemoryReplayStore } from '../state/replay.js';
 
 export { INSTANCE_HEADER } from '../hosting/dualEraHandler.js';
-export { createMemorySessionHub } from '../hosting/sessionFleet.js';
+export { createMemorySessionHub } from '../hosting/legacy/sessionFleet.js';
 export type {
   FleetBus,
   FleetMessage,
@@ -48,7 +48,7 @@ export type {
   SharedPushStore,
   SharedSessionRecord,
   SharedSessionStore,
-} from '../hosting/sessionFleet.js';
+} from '../hosting/legacy/sessionFleet.js';
 
 export type { MemoryTaskStore, MemoryTaskStoreOptions } from '../tasks/memoryStore.js';
 export { createMemoryTaskStore } from '../tasks/memoryStore.js';

@@ -13,7 +13,7 @@ import { addressBucket } from './clientOf.js';
 import { rememberRequestClient } from '../channels/requestClient.js';
 import { isNestedBatch, normalizeInbound } from './inbound.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
-import { createLegacySessionLeg } from './legacySessionLeg.js';
+import { createLegacySessionLeg } from './legacy/legacySessionLeg.js';
 import type { DualEraHttpOptions } from './options.js';
 import { createRebindingGuard } from './rebindingGuard.js';
 import { resolveDualEraHttpOptions } from './resolveDualEraHttpOptions.js';

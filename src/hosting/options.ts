@@ -3,7 +3,7 @@
  */
 
 import type { ClientAddressOption } from './clientAddressing.js';
-import type { LegacySessionFleet } from './sessionFleet.js';
+import type { LegacySessionFleet } from './legacy/sessionFleet.js';
 
 /** Options of {@link createDualEraHandler}. */
 export interface DualEraHttpOptions {

@@ -2,7 +2,7 @@
  * One call that makes a server instance a fleet member: a Redis connection, the fleet-wide
  * replay store, and the shared legacy sessions.
  */
-import type { LegacySessionFleet } from '../hosting/sessionFleet.js';
+import type { LegacySessionFleet } from '../hosting/legacy/sessionFleet.js';
 import type { ReplayStore } from '../state/replay.js';
 import { McpResolveError } from '../errors.js';
 import type { RedisConnectOptions, RedisConnection, RedisSentinelTarget, RedisTarget } from './connection.js';

@@ -17,7 +17,7 @@ import type {
   PendingPush,
   SessionRefusal,
   SharedSessionRecord,
-} from '../hosting/sessionFleet.js';
+} from '../hosting/legacy/sessionFleet.js';
 import type { RedisConnection } from './connection.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, isSentinelConnection, withDeadline } from './connection.js';
 import { LOAD, REMOVE, SAVE, TAKE_PUSH } from './sessionScripts.js';

@@ -7,18 +7,18 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { createMemorySessionHub } from '../../src/contracts/index.js';
-import type { DualEraHandler } from '../../src/hosting/index.js';
-import { createDualEraHandler } from '../../src/hosting/index.js';
+import { createMemorySessionHub } from '../../../src/contracts/index.js';
+import type { DualEraHandler } from '../../../src/hosting/index.js';
+import { createDualEraHandler } from '../../../src/hosting/index.js';
 import {
   STREAM_LOST,
   STREAM_RETRY_MS,
   answerResumedStream,
   resumableStream,
   resumedStream,
-} from '../../src/hosting/streamResumption.js';
-import { connectHttp } from '../../src/testing/index.js';
-import { askNameServer } from '../testing/fixtures/askNameServer.js';
+} from '../../../src/hosting/legacy/streamResumption.js';
+import { connectHttp } from '../../../src/testing/index.js';
+import { askNameServer } from '../../testing/fixtures/askNameServer.js';
 
 const URL_ = new URL('http://localhost/mcp');
 const handlers: DualEraHandler[] = [];

@@ -2,7 +2,7 @@
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 
 import { heldBytes, NODE_BYTES } from './heldBytes.js';
-import { jsonRpcErrorResponse } from './jsonRpcError.js';
+import { jsonRpcErrorResponse } from '../jsonRpcError.js';
 
 /** The limits {@link keptInitialize} checks (as the legacy leg has them), and where a refusal is reported. */
 export interface InitializeLimits {

@@ -1,5 +1,5 @@
 /** Admission of legacy sessions against their limits: `admitSession` (this instance) and `fleetRefusal` (the shared store). */
-import { jsonRpcErrorResponse } from './jsonRpcError.js';
+import { jsonRpcErrorResponse } from '../jsonRpcError.js';
 import type { Session, SessionShare } from './session.js';
 import type { LegacySessionFleet, SessionRefusal } from './sessionFleet.js';
 

@@ -18,8 +18,8 @@
 import type { JSONRPCResponse } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import { ANSWER_UNREACHABLE } from '../questions/push.js';
-import { jsonRpcErrorResponse } from './jsonRpcError.js';
+import { ANSWER_UNREACHABLE } from '../../questions/push.js';
+import { jsonRpcErrorResponse } from '../jsonRpcError.js';
 import type { FleetMessage, LegacySessionFleet } from './sessionFleet.js';
 import { viaStore } from './sessionStoreError.js';
 

@@ -5,7 +5,7 @@
 import type { RequestId } from '@modelcontextprotocol/server';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import { ANSWER_UNREACHABLE } from '../questions/push.js';
+import { ANSWER_UNREACHABLE } from '../../questions/push.js';
 import type { Session } from './session.js';
 import type { SessionTransport } from './sessionTransport.js';
 

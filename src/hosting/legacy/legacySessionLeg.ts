@@ -19,9 +19,9 @@
 import type { McpHandlerRequestOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 
-import type { LegacyClient } from './clientAddressing.js';
-import { clientOf } from './clientOf.js';
-import { jsonRpcErrorResponse } from './jsonRpcError.js';
+import type { LegacyClient } from '../clientAddressing.js';
+import { clientOf } from '../clientOf.js';
+import { jsonRpcErrorResponse } from '../jsonRpcError.js';
 import { keptInitialize } from './keptInitialize.js';
 import { fleetRefusal } from './sessionAdmission.js';
 import type { FleetNotification, LegacySessionFleet, SessionRefusal, SharedSessionRecord } from './sessionFleet.js';
