@@ -8,57 +8,36 @@
  * serves any request. The call's own response stream stays where the call runs; the client's
  * answer to a push, and messages for a GET stream held elsewhere, are relayed between instances.
  *
- * The parts: sessionTable.ts (the sessions this instance holds), sessionTransport.ts (one
- * session's transport), sessionFleetLink.ts (relays and notifications across the fleet),
- * sessionLocator.ts (a local copy recreated from the shared record), sessionAdmission.ts (the
- * session limits), keptInitialize.ts and clientOf.ts (what a new session keeps, whom it counts
- * against; the handler decides the address or proxy in clientAddressing.ts), streamResumption.ts (a
- * call's lost stream ends at once); this file routes requests.
+ * The parts, built here once and each handed the ones it uses: sessionTable.ts (the sessions this
+ * instance holds), sessionFleetLink.ts (relays and notifications across the fleet; given the
+ * table, it gives the hooks each session's transport takes as it opens), sessionLocator.ts (a local
+ * copy recreated from the shared record), legRoutes.ts (the request paths: opening a session,
+ * serving one); this file routes requests to them and closes them.
  */
 
-import type { McpHandlerRequestOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
+import type { ServerNotifier, McpServerFactory } from '@modelcontextprotocol/server';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 
-import type { LegacyClient } from '../clientAddressing.js';
-import { clientOf } from '../clientOf.js';
 import { jsonRpcErrorResponse } from '../jsonRpcError.js';
-import { keptInitialize } from './keptInitialize.js';
-import { fleetRefusal } from './sessionAdmission.js';
-import type { FleetNotification, LegacySessionFleet, SessionRefusal, SharedSessionRecord } from './sessionFleet.js';
-import type { FleetLink } from './sessionFleetLink.js';
+import type { LegacyRequestOptions, LegacySessionLimits, LegParts } from './legRoutes.js';
+import { openSession, serveOnSession } from './legRoutes.js';
+import type { FleetNotification, LegacySessionFleet } from './sessionFleet.js';
 import { linkToFleet } from './sessionFleetLink.js';
 import { createSessionLocator } from './sessionLocator.js';
-import { SessionStoreError, viaStore } from './sessionStoreError.js';
-import { answerResumedStream, resumableStream, resumedStream } from './streamResumption.js';
-import type { SessionTable } from './sessionTable.js';
+import { SessionStoreError } from './sessionStoreError.js';
 import { createSessionTable } from './sessionTable.js';
 
-/** Settings of {@link createLegacySessionLeg}. */
-export interface LegacySessionLegOptions {
-  /** Idle lifetime of a session in milliseconds (`Infinity`: no idle closing). */
-  readonly idleMs: number;
-  /** Most sessions held at once by this instance (local copies, in a fleet) and, in a fleet, by the shared store. */
-  readonly maxSessions: number;
-  /** Largest declared capabilities of an `initialize`, bytes of JSON. */
-  readonly maxCapabilitiesBytes: number;
-  /** Largest initialize params one session keeps, bytes of JSON. */
-  readonly maxSessionBytes: number;
-  /** Total bytes of initialize params all sessions keep (in the shared store, in a fleet). */
-  readonly budgetBytes: number;
-  /** Most sessions one client holds (across the fleet, in a fleet). */
-  readonly maxPerClient: number;
+export type { LegacyRequestOptions } from './legRoutes.js';
+
+/** Settings of {@link createLegacySessionLeg}: the session limits, and the fleet. */
+export interface LegacySessionLegOptions extends LegacySessionLimits {
   /** Where sessions are shared with other instances; `undefined`: this process only. */
   readonly fleet: LegacySessionFleet | undefined;
   /** In a fleet: the largest client answer relayed to another instance, in bytes. */
   readonly maxRelayedAnswerBytes: number;
-  /** Receives serving failures and rejected requests. */
-  readonly onerror: (error: Error) => void;
   /** Told each time a session opens here (`+1`, its `initialize` accepted) or closes (`-1`); a throw is ignored. */
   readonly onSessions?: ((delta: 1 | -1) => void) | undefined;
 }
-
-/** The request options of the legacy leg: the SDK's, plus whom a new session counts against. */
-export interface LegacyRequestOptions extends McpHandlerRequestOptions, LegacyClient {}
 
 /** A fetch-shaped handler for legacy traffic that owns its sessions. */
 export interface LegacySessionLeg {
@@ -87,133 +66,39 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
       // An observer never changes how sessions are served.
     }
   };
-  const link: FleetLink | undefined =
-    fleet && linkToFleet(fleet, () => table, { idleMs, maxRelayedAnswerBytes: options.maxRelayedAnswerBytes, report });
-  const table: SessionTable = createSessionTable(factory, {
-    idleMs,
-    maxSessions: options.maxSessions,
-    budgetBytes: options.budgetBytes,
-    maxPerClient: options.maxPerClient,
-    fleet,
-    relay: () => link?.relay,
-    report,
-    counted,
-  });
-  const sessionNotFound = (): Response => {
+  // Built in one direction: the table, then the fleet link given the table, then the locator given both.
+  const table = createSessionTable(factory, { ...options, report, counted });
+  const link =
+    fleet && linkToFleet(fleet, table, { idleMs, maxRelayedAnswerBytes: options.maxRelayedAnswerBytes, report });
+  const notFound = (): Response => {
     report(new Error('Session not found'));
     return jsonRpcErrorResponse(404, -32001, 'Session not found');
   };
-  const locate = createSessionLocator({ table, fleet, idleMs, report, notFound: sessionNotFound });
-  let closed = false;
-
-  const publish = (notification: FleetNotification): void =>
-    link === undefined ? table.notifyAll(notification, false) : link.publish(notification);
-  const notify: ServerNotifier = {
-    toolsChanged: () => publish({ kind: 'toolsChanged' }),
-    promptsChanged: () => publish({ kind: 'promptsChanged' }),
-    resourcesChanged: () => publish({ kind: 'resourcesChanged' }),
-    resourceUpdated: (uri) => publish({ kind: 'resourceUpdated', uri }),
+  const locate = createSessionLocator({ table, fleet, relay: link?.relay, idleMs, report, notFound });
+  const parts: LegParts = {
+    limits: options,
+    table,
+    locate,
+    fleet: fleet && link && { store: fleet, link },
+    report,
+    notFound,
   };
-
-  async function open(request: Request, requestOptions: LegacyRequestOptions): Promise<Response> {
-    const opening = keptInitialize(requestOptions.parsedBody, options);
-    if (opening instanceof Response) return opening;
-    const { body, params, bytes } = opening;
-    const client = await clientOf(requestOptions);
-    const refused = table.admit({ bytes, client });
-    if (refused !== undefined) return refused;
-    const sessionOptions = { ...requestOptions, parsedBody: body };
-    const session = await table.create(request, sessionOptions, () => crypto.randomUUID(), { bytes, client });
-    let response: Response;
-    try {
-      response = await table.serve(session, request, sessionOptions);
-    } finally {
-      // The transport refused the initialize (bad Accept, batch, …): no session was created.
-      if (session.id === undefined) await table.close(session);
-    }
-    if (fleet !== undefined && session.id !== undefined) {
-      const id = session.id;
-      const record: SharedSessionRecord = { initialize: params };
-      const admission = {
-        client: client ?? '',
-        maxSessions: options.maxSessions,
-        budgetBytes: options.budgetBytes,
-        maxPerClient: options.maxPerClient,
-      };
-      let refusal: SessionRefusal | undefined;
-      try {
-        refusal = await viaStore('record the new session', () => fleet.save(id, record, idleMs, admission));
-      } catch (error) {
-        await response.body?.cancel();
-        await table.close(session);
-        throw error;
-      }
-      if (refusal !== undefined) {
-        await response.body?.cancel();
-        await table.close(session);
-        return fleetRefusal(refusal, options);
-      }
-    }
-    return response;
-  }
-
-  async function serveSession(
-    sessionId: string,
-    request: Request,
-    requestOptions: LegacyRequestOptions,
-  ): Promise<Response> {
-    const method = request.method.toUpperCase();
-    const resumed =
-      fleet !== undefined && method === 'GET' ? resumedStream(request.headers.get('last-event-id')) : undefined;
-    if (fleet !== undefined && resumed !== undefined) {
-      // A response stream lost before its response: its requests end now, whichever instance served them.
-      report(new Error(`Resumed a lost response stream of session ${sessionId} (instance ${resumed.instance})`));
-      return answerResumedStream(fleet, resumed);
-    }
-    if (fleet !== undefined && method === 'DELETE' && table.get(sessionId) === undefined) {
-      // Ending a session needs no local copy: forget it and tell every instance.
-      const record = await viaStore('load the session', () => fleet.load(sessionId, idleMs));
-      if (record === undefined) return sessionNotFound();
-      await endEverywhere(fleet, sessionId);
-      return new Response(null, { status: 200 });
-    }
-    let parsedBody = requestOptions.parsedBody;
-    if (link !== undefined && fleet !== undefined && method === 'POST' && parsedBody !== undefined) {
-      const routed = await link.routeAnswers(sessionId, parsedBody);
-      if ('refused' in routed) return routed.refused;
-      parsedBody = routed.rest;
-      if (parsedBody === undefined || (Array.isArray(parsedBody) && parsedBody.length === 0)) {
-        // Every message was an answer relayed to another instance (or dropped: no such push in the fleet).
-        const exists =
-          table.get(sessionId) !== undefined ||
-          (await viaStore('load the session', () => fleet.load(sessionId, idleMs))) !== undefined;
-        return exists ? new Response(null, { status: 202 }) : sessionNotFound();
-      }
-    }
-    const session = await locate(sessionId, request, requestOptions);
-    if (session instanceof Response) return session;
-    const response = await table.serve(session, request, {
-      ...requestOptions,
-      ...(parsedBody !== undefined && { parsedBody }),
-    });
-    if (fleet === undefined) return response;
-    if (method === 'DELETE' && response.ok) await endEverywhere(fleet, sessionId);
-    if (method !== 'POST') return response;
-    return resumableStream(response, fleet.instanceId, parsedBody, request.headers.get('mcp-protocol-version'));
-  }
+  let closed = false;
 
   async function route(request: Request, requestOptions: LegacyRequestOptions): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id');
-    if (sessionId !== null) return serveSession(sessionId, request, requestOptions);
+    if (sessionId !== null) return serveOnSession(parts, sessionId, request, requestOptions);
     if (request.method.toUpperCase() === 'POST' && opensSession(requestOptions.parsedBody)) {
-      return open(request, requestOptions);
+      return openSession(parts, request, requestOptions);
     }
     report(new Error('Bad Request: Mcp-Session-Id header is required'));
     return jsonRpcErrorResponse(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
   }
 
   return {
-    notify,
+    notify: notifier((notification) =>
+      link === undefined ? table.notifyAll(notification, false) : link.publish(notification),
+    ),
     async fetch(request, requestOptions = {}) {
       if (closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
       await link?.subscribed;
@@ -236,11 +121,14 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
   };
 }
 
-async function endEverywhere(store: LegacySessionFleet, sessionId: string): Promise<void> {
-  await viaStore('end the session', async () => {
-    await store.remove(sessionId);
-    await store.broadcast({ kind: 'ended', sessionId });
-  });
+/** The notifier that hands each notification to `publish`. */
+function notifier(publish: (notification: FleetNotification) => void): ServerNotifier {
+  return {
+    toolsChanged: () => publish({ kind: 'toolsChanged' }),
+    promptsChanged: () => publish({ kind: 'promptsChanged' }),
+    resourcesChanged: () => publish({ kind: 'resourcesChanged' }),
+    resourceUpdated: (uri) => publish({ kind: 'resourceUpdated', uri }),
+  };
 }
 
 /** Whether a parsed POST body is (or contains) an `initialize` request. */

@@ -4,26 +4,19 @@
  * for them (and those relays watched, see fleetRelay.ts), notifications to every instance, and the
  * messages other instances send here.
  */
-import { isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResponse } from '@modelcontextprotocol/server';
+import type { RequestId } from '@modelcontextprotocol/server';
+import { isJSONRPCResponse } from '@modelcontextprotocol/server';
 
-import { recordPush, relayAnswer, watchRelay } from './fleetRelay.js';
+import { fleetHooks } from './fleetHooks.js';
+import { relayAnswer, watchRelay } from './fleetRelay.js';
 import type { FleetMessage, FleetNotification, LegacySessionFleet } from './sessionFleet.js';
-import type { Session } from './session.js';
 import type { SessionTable } from './sessionTable.js';
-import type { Relay } from './sessionTransport.js';
-import { WIRE_ID_PREFIX, pushOwner } from './sessionTransport.js';
-import { failWaitingPushes, takeWaitingPush } from './waitingPushes.js';
+import type { Relay, SessionTransport } from './sessionTransport.js';
+import { pushOwner } from './sessionTransport.js';
+import { failWaitingPushes, orphanedPushCheck, takeWaitingPush } from './waitingPushes.js';
 
 /** How long stopping waits for calls whose pushes it failed to answer their clients, in ms. */
 const DRAIN_MS = 2_000;
-
-/** Why a push fails when the shared store lost its session's records. */
-const STORE_LOST =
-  "The fleet's shared store lost this session's records while this request waited for its answer, so no instance can relay the answer. Call the tool again.";
-
-/** Why a push fails when an instance took its answer to relay it and never delivered it. */
-const RELAY_STOPPED =
-  'Another instance of the fleet took the answer to this request to relay it here, and it never arrived: that instance stopped (or lost the fleet) while relaying it. Call the tool again.';
 
 /** One instance's link to the fleet. */
 export interface FleetLink {
@@ -60,124 +53,23 @@ export interface FleetLinkOptions {
   readonly report: (error: unknown) => void;
 }
 
-/** Links the sessions of `table()` to `fleet`. */
-export function linkToFleet(
-  fleet: LegacySessionFleet,
-  table: () => SessionTable,
-  options: FleetLinkOptions,
-): FleetLink {
+/** Links the sessions of `table` to `fleet`: the table's transports take the link's `relay` as they open. */
+export function linkToFleet(fleet: LegacySessionFleet, table: SessionTable, options: FleetLinkOptions): FleetLink {
   const { idleMs, maxRelayedAnswerBytes, report } = options;
   /** Forgets the shared record of a push this instance no longer waits for (it expires with the session otherwise). */
-  const forgetPush = (sessionId: string | undefined, wireId: string): void => {
+  const forget = (sessionId: string | undefined, wireId: string): void => {
     if (sessionId !== undefined) fleet.takeAnswer(sessionId, wireId).catch(() => undefined);
   };
+  /** Fails every push waiting here (see {@link failWaitingPushes}). */
+  const failPushes = (reason: string): Promise<void> => failWaitingPushes(table.live, reason, forget, report);
   const watch = watchRelay({
     fleet,
-    waiting: () => [...table().live].some((session) => session.transport.pushes.size > 0),
+    waiting: () => [...table.live].some((session) => session.transport.pushes.size > 0),
     interrupted: (reason) => void failPushes(reason),
-    verify: failOrphanedPushes,
+    verify: orphanedPushCheck(fleet, { live: table.live, idleMs, forget, report }),
   });
-
-  /** Pushes whose record a check found taken while they still waited here: failed if still waiting at the next check. */
-  let taken = new Set<string>();
-
-  /**
-   * Fails the waiting pushes whose answers can no longer arrive: those of sessions the shared store
-   * lost (no instance can relay their answers), and those whose record was taken by a relaying
-   * instance on two checks in a row (a second apart) without the answer arriving: that instance
-   * stopped between taking the record and publishing the answer.
-   */
-  async function failOrphanedPushes(): Promise<void> {
-    const lost: Session[] = [];
-    const stillTaken = new Set<string>();
-    for (const session of table().live) {
-      if (session.id === undefined || session.transport.pushes.size === 0) continue;
-      // A store that fails is the listening check's to report; only a record that is gone counts here.
-      if ((await fleet.load(session.id, idleMs).catch(() => null)) === undefined) {
-        lost.push(session);
-        continue;
-      }
-      for (const wireId of session.transport.pushes.keys()) {
-        if ((await fleet.answerAwaited(session.id, wireId).catch(() => true)) === false) stillTaken.add(wireId);
-      }
-    }
-    const relayStopped = [...stillTaken].filter((wireId) => taken.has(wireId));
-    taken = new Set([...stillTaken].filter((wireId) => !taken.has(wireId)));
-    if (lost.length > 0) await failWaitingPushes(lost, STORE_LOST, forgetPush, report);
-    if (relayStopped.length > 0) {
-      const which = (wireId: string): boolean => relayStopped.includes(wireId);
-      await failWaitingPushes(table().live, RELAY_STOPPED, forgetPush, report, which);
-    }
-  }
-
-  /** Fails every push waiting here (see {@link failWaitingPushes}). */
-  const failPushes = (reason: string): Promise<void> => failWaitingPushes(table().live, reason, forgetPush, report);
-
-  const relay: Relay = {
-    async outbound(transport, message, call) {
-      if (isJSONRPCRequest(message)) {
-        const wireId = `${WIRE_ID_PREFIX}${fleet.instanceId}:${String(message.id)}`;
-        const sessionId = transport.sessionId;
-        // Recorded before the push leaves: the answer may reach another instance at once.
-        if (sessionId !== undefined) await recordPush(fleet, sessionId, wireId, message.method, idleMs);
-        transport.pushes.set(wireId, { localId: message.id, call });
-        watch.wake();
-        return { ...message, id: wireId };
-      }
-      if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
-        const requestId: unknown = message.params?.requestId;
-        for (const [wireId, { localId }] of transport.pushes) {
-          if (localId !== requestId) continue;
-          transport.pushes.delete(wireId);
-          forgetPush(transport.sessionId, wireId);
-          return { ...message, params: { ...message.params, requestId: wireId } };
-        }
-      }
-      return message;
-    },
-    async toStreamHolder(sessionId, message) {
-      if (sessionId === undefined) return false;
-      const holder = await fleet.streamHolder(sessionId);
-      if (holder === undefined || holder === fleet.instanceId) return false;
-      await fleet.send(holder, { kind: 'deliver', sessionId, message });
-      return true;
-    },
-  };
-
-  /** Handles a message from another instance (or this one's broadcast). */
-  function receive(message: FleetMessage): void {
-    const sessions = table();
-    switch (message.kind) {
-      case 'notify':
-        sessions.notifyAll(message.notification, true);
-        return;
-      case 'ended': {
-        const session = sessions.get(message.sessionId);
-        if (session !== undefined) void sessions.close(session);
-        return;
-      }
-      case 'answer': {
-        const wireId = isJSONRPCResponse(message.message) ? message.message.id : undefined;
-        const push = takePush(message.sessionId, wireId, 'Dropped a relayed answer');
-        if (push !== undefined) push.transport.onmessage?.({ ...message.message, id: push.localId });
-        return;
-      }
-      case 'deliver': {
-        const session = sessions.get(message.sessionId);
-        if (session === undefined || session.transport.standaloneStreams === 0) {
-          report(
-            new Error(`Dropped a relayed message: session ${message.sessionId} has no GET stream on this instance`),
-          );
-          return;
-        }
-        session.transport.deliver(message.message).catch(report);
-        return;
-      }
-    }
-  }
-
-  const takePush = (sessionId: string, wireId: unknown, dropped: string) =>
-    takeWaitingPush(table().get(sessionId)?.transport, sessionId, wireId, dropped, report);
+  const takePush: TakePush = (sessionId, wireId, dropped) =>
+    takeWaitingPush(table.get(sessionId)?.transport, sessionId, wireId, dropped, report);
 
   /**
    * Relays the answers in `body` meant for other instances (only those whose push the store
@@ -200,7 +92,7 @@ export function linkToFleet(
       } else {
         const push = takePush(sessionId, message.id, 'Dropped an answer');
         if (push !== undefined) {
-          forgetPush(sessionId, String(message.id));
+          forget(sessionId, String(message.id));
           kept.push({ ...message, id: push.localId });
         }
       }
@@ -210,13 +102,15 @@ export function linkToFleet(
   }
 
   let closing: Promise<void> | undefined;
-  const stopping = fleet.subscribe(receive).catch((error: unknown) => {
-    report(error);
-    return undefined;
-  });
+  const stopping = fleet
+    .subscribe((message) => receive(table, message, takePush, report))
+    .catch((error: unknown) => {
+      report(error);
+      return undefined;
+    });
 
   return {
-    relay,
+    relay: fleetHooks(fleet, { idleMs, pushed: () => watch.wake(), forget }),
     routeAnswers,
     publish: (notification) => void fleet.broadcast({ kind: 'notify', notification }).catch(report),
     subscribed: stopping.then(() => undefined),
@@ -236,4 +130,45 @@ export function linkToFleet(
       return closing;
     },
   };
+}
+
+/** Takes a waiting push of this instance off its transport (see {@link takeWaitingPush}). */
+type TakePush = (
+  sessionId: string,
+  wireId: unknown,
+  dropped: string,
+) => { transport: SessionTransport; localId: RequestId } | undefined;
+
+/** Handles a message from another instance (or this one's broadcast) for the sessions of `table`. */
+function receive(
+  table: SessionTable,
+  message: FleetMessage,
+  takePush: TakePush,
+  report: (error: unknown) => void,
+): void {
+  switch (message.kind) {
+    case 'notify':
+      table.notifyAll(message.notification, true);
+      return;
+    case 'ended': {
+      const session = table.get(message.sessionId);
+      if (session !== undefined) void table.close(session);
+      return;
+    }
+    case 'answer': {
+      const wireId = isJSONRPCResponse(message.message) ? message.message.id : undefined;
+      const push = takePush(message.sessionId, wireId, 'Dropped a relayed answer');
+      if (push !== undefined) push.transport.onmessage?.({ ...message.message, id: push.localId });
+      return;
+    }
+    case 'deliver': {
+      const session = table.get(message.sessionId);
+      if (session === undefined || session.transport.standaloneStreams === 0) {
+        report(new Error(`Dropped a relayed message: session ${message.sessionId} has no GET stream on this instance`));
+        return;
+      }
+      session.transport.deliver(message.message).catch(report);
+      return;
+    }
+  }
 }

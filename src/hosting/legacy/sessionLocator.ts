@@ -9,6 +9,7 @@ import type { LegacySessionFleet } from './sessionFleet.js';
 import { heldBytes } from './heldBytes.js';
 import { viaStore } from './sessionStoreError.js';
 import type { Session, SessionTable } from './sessionTable.js';
+import type { Relay } from './sessionTransport.js';
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
 
@@ -23,6 +24,8 @@ export type SessionLocator = (
 export interface SessionLocatorOptions {
   readonly table: SessionTable;
   readonly fleet: LegacySessionFleet | undefined;
+  /** The fleet link's hooks for the transport of a recreated copy. */
+  readonly relay: Relay | undefined;
   readonly idleMs: number;
   readonly report: (error: unknown) => void;
   /** The 404 answer for an unknown session. */
@@ -31,7 +34,7 @@ export interface SessionLocatorOptions {
 
 /** Creates the locator: the local copy (its shared idle clock restarted), else one recreated from the store. */
 export function createSessionLocator(options: SessionLocatorOptions): SessionLocator {
-  const { table, fleet, idleMs, report, notFound } = options;
+  const { table, fleet, relay, idleMs, report, notFound } = options;
   const recreating = new Map<string, Promise<Session | Response>>();
 
   return async (sessionId, request, requestOptions) => {
@@ -62,7 +65,7 @@ export function createSessionLocator(options: SessionLocatorOptions): SessionLoc
     const share = { bytes: heldBytes(record.initialize), client: undefined };
     const refused = table.admit(share);
     if (refused !== undefined) return refused;
-    const session = await table.create(request, requestOptions, () => sessionId, share);
+    const session = await table.create(request, requestOptions, { sessionId: () => sessionId, share, relay });
     const { authInfo } = requestOptions;
     const replay = (body: unknown, headers: Record<string, string>) =>
       session.transport.handleRequest(

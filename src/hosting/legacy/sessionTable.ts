@@ -25,11 +25,18 @@ export interface SessionTableOptions {
   /** Most sessions one client may hold (checked here only without a fleet: the shared store checks it in one). */
   readonly maxPerClient: number;
   readonly fleet: LegacySessionFleet | undefined;
-  /** The fleet's hooks on each session's transport (read when a session opens). */
-  relay(): Relay | undefined;
   readonly report: (error: unknown) => void;
   /** Told `+1` when a session's `initialize` is accepted, `-1` when it closes. */
   readonly counted: (delta: 1 | -1) => void;
+}
+
+/** How a session opens: the id it takes, what it holds, and the fleet's hooks on its transport. */
+export interface SessionOpening {
+  /** Names the session once its `initialize` is accepted. */
+  readonly sessionId: () => string;
+  readonly share: SessionShare;
+  /** In a fleet: the fleet link's hooks on the session's transport; `undefined`: this process only. */
+  readonly relay: Relay | undefined;
 }
 
 /** The sessions of one instance. */
@@ -38,13 +45,8 @@ export interface SessionTable {
   readonly live: ReadonlySet<Session>;
   /** The session with this id, if this instance holds it. */
   get(sessionId: string): Session | undefined;
-  /** Opens a session on a fresh server; `sessionId` names it once its `initialize` is accepted. */
-  create(
-    request: Request,
-    requestOptions: McpHandlerRequestOptions,
-    sessionId: () => string,
-    share: SessionShare,
-  ): Promise<Session>;
+  /** Opens a session on a fresh server (see {@link SessionOpening}). */
+  create(request: Request, requestOptions: McpHandlerRequestOptions, opening: SessionOpening): Promise<Session>;
   /** Serves one HTTP request on `session`, keeping it busy until the response body is done. */
   serve(session: Session, request: Request, requestOptions: McpHandlerRequestOptions): Promise<Response>;
   /**
@@ -73,9 +75,8 @@ export function createSessionTable(factory: McpServerFactory, options: SessionTa
     if (session.id !== undefined) counted(-1);
     live.delete(session);
     // Deferred so that the transport's onclose, re-entering here, finds `closing` already set.
-    session.closing = Promise.resolve()
-      .then(() => session.server.close())
-      .catch(report);
+    const closing = Promise.resolve().then(() => session.server.close());
+    session.closing = closing.catch(report);
     return session.closing;
   }
 
@@ -88,25 +89,6 @@ export function createSessionTable(factory: McpServerFactory, options: SessionTa
     session.idleTimer.unref?.();
   }
 
-  function disarmIdle(session: Session): void {
-    if (session.idleTimer !== undefined) clearTimeout(session.idleTimer);
-    session.idleTimer = undefined;
-  }
-
-  /** In a fleet, a busy session (an open stream) restarts its shared idle clock a few times per idle period. */
-  function startKeepAlive(session: Session): void {
-    if (fleet === undefined || session.keepAlive !== undefined || !Number.isFinite(idleMs)) return;
-    const id = session.id;
-    if (id === undefined) return;
-    session.keepAlive = setInterval(() => void fleet.touch(id, idleMs).catch(report), Math.max(idleMs / 3, 1_000));
-    session.keepAlive.unref?.();
-  }
-
-  function stopKeepAlive(session: Session): void {
-    if (session.keepAlive !== undefined) clearInterval(session.keepAlive);
-    session.keepAlive = undefined;
-  }
-
   async function serve(
     session: Session,
     request: Request,
@@ -114,7 +96,7 @@ export function createSessionTable(factory: McpServerFactory, options: SessionTa
   ): Promise<Response> {
     session.busy++;
     disarmIdle(session);
-    startKeepAlive(session);
+    startKeepAlive(session, fleet, idleMs, report);
     let response: Response;
     try {
       response = await session.transport.handleRequest(request, transportOptions(requestOptions));
@@ -146,8 +128,7 @@ export function createSessionTable(factory: McpServerFactory, options: SessionTa
   async function create(
     request: Request,
     requestOptions: McpHandlerRequestOptions,
-    sessionId: () => string,
-    share: SessionShare,
+    opening: SessionOpening,
   ): Promise<Session> {
     const { authInfo } = requestOptions;
     const server = await factory({ era: 'legacy', ...(authInfo !== undefined && { authInfo }), requestInfo: request });
@@ -156,19 +137,11 @@ export function createSessionTable(factory: McpServerFactory, options: SessionTa
       byId.set(id, session);
       counted(1);
     };
-    const transport = new SessionTransport({ sessionIdGenerator: sessionId, onsessioninitialized }, options.relay());
-    const session: Session = {
-      id: undefined,
-      server,
-      transport,
-      bytes: share.bytes,
-      client: share.client,
-      busy: 0,
-      idleSince: Date.now(),
-      idleTimer: undefined,
-      keepAlive: undefined,
-      closing: undefined,
-    };
+    const transport = new SessionTransport(
+      { sessionIdGenerator: opening.sessionId, onsessioninitialized },
+      opening.relay,
+    );
+    const session = newSession(server, transport, opening.share);
     // Set before connect: the protocol layer chains these hooks.
     transport.onclose = () => void close(session);
     transport.onerror = report;
@@ -182,17 +155,65 @@ export function createSessionTable(factory: McpServerFactory, options: SessionTa
     return session;
   }
 
-  function notifyAll(notification: FleetNotification, onlyListening: boolean): void {
-    for (const session of live) {
-      if (onlyListening && session.transport.standaloneStreams === 0) continue;
-      const server = session.server instanceof McpServer ? session.server.server : session.server;
-      sendNotification(server, notification).catch(report);
-    }
-  }
-
   const admit = (share: SessionShare): Response | undefined =>
     admitSession(live, share, options, (idle) => void close(idle));
+  const notifyAll = (notification: FleetNotification, onlyListening: boolean): void =>
+    notifySessions(live, notification, onlyListening, report);
   return { live, get: (sessionId) => byId.get(sessionId), create, serve, admit, armIdle, close, notifyAll };
+}
+
+/** A session just opened on `server` and `transport`, idle, holding `share`. */
+function newSession(server: Session['server'], transport: SessionTransport, share: SessionShare): Session {
+  return {
+    id: undefined,
+    server,
+    transport,
+    bytes: share.bytes,
+    client: share.client,
+    busy: 0,
+    idleSince: Date.now(),
+    idleTimer: undefined,
+    keepAlive: undefined,
+    closing: undefined,
+  };
+}
+
+function disarmIdle(session: Session): void {
+  if (session.idleTimer !== undefined) clearTimeout(session.idleTimer);
+  session.idleTimer = undefined;
+}
+
+function stopKeepAlive(session: Session): void {
+  if (session.keepAlive !== undefined) clearInterval(session.keepAlive);
+  session.keepAlive = undefined;
+}
+
+/** In a fleet, a busy session (an open stream) restarts its shared idle clock a few times per idle period. */
+function startKeepAlive(
+  session: Session,
+  fleet: LegacySessionFleet | undefined,
+  idleMs: number,
+  report: (error: unknown) => void,
+): void {
+  if (fleet === undefined || session.keepAlive !== undefined || !Number.isFinite(idleMs)) return;
+  const id = session.id;
+  if (id === undefined) return;
+  session.keepAlive = setInterval(() => void fleet.touch(id, idleMs).catch(report), Math.max(idleMs / 3, 1_000));
+  session.keepAlive.unref?.();
+}
+
+/** Sends a notification on every session of `live` (only those with an open GET stream when `onlyListening`). */
+function notifySessions(
+  live: Iterable<Session>,
+  notification: FleetNotification,
+  onlyListening: boolean,
+  report: (error: unknown) => void,
+): void {
+  for (const session of live) {
+    if (onlyListening && session.transport.standaloneStreams === 0) continue;
+    const server = session.server instanceof McpServer ? session.server.server : session.server;
+    sendNotification(server, notification).catch(report);
+  }
 }
 
 /** What the session transport takes from the leg's request options. */

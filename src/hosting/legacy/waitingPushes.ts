@@ -1,11 +1,12 @@
 /**
  * The pushes a session transport waits on, as the fleet link handles them: failed all at once when
- * their answers can no longer arrive, or taken one by one as answers do.
+ * their answers can no longer arrive (found by {@link orphanedPushCheck}), or taken one by one as answers do.
  */
 import type { RequestId } from '@modelcontextprotocol/server';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import { ANSWER_UNREACHABLE } from '../../questions/push.js';
+import type { LegacySessionFleet } from './sessionFleet.js';
 import type { Session } from './session.js';
 import type { SessionTransport } from './sessionTransport.js';
 
@@ -59,4 +60,56 @@ export function takeWaitingPush(
   }
   transport.pushes.delete(wireId);
   return { transport, localId };
+}
+
+/** Why a push fails when the shared store lost its session's records. */
+const STORE_LOST =
+  "The fleet's shared store lost this session's records while this request waited for its answer, so no instance can relay the answer. Call the tool again.";
+
+/** Why a push fails when an instance took its answer to relay it and never delivered it. */
+const RELAY_STOPPED =
+  'Another instance of the fleet took the answer to this request to relay it here, and it never arrived: that instance stopped (or lost the fleet) while relaying it. Call the tool again.';
+
+/** What {@link orphanedPushCheck} looks at, and how it fails a push. */
+export interface OrphanedPushCheckOptions {
+  /** The sessions this instance holds (the session table's live set). */
+  readonly live: ReadonlySet<Session>;
+  /** How long a session's shared record is kept, in ms (its idle lifetime). */
+  readonly idleMs: number;
+  readonly forget: (sessionId: string | undefined, wireId: string) => void;
+  readonly report: (error: unknown) => void;
+}
+
+/**
+ * The check the relay watch runs while pushes wait: it fails the waiting pushes whose answers can
+ * no longer arrive: those of sessions the shared store lost (no instance can relay their answers),
+ * and those whose record was taken by a relaying instance on two checks in a row (a second apart)
+ * without the answer arriving: that instance stopped between taking the record and publishing the answer.
+ */
+export function orphanedPushCheck(fleet: LegacySessionFleet, options: OrphanedPushCheckOptions): () => Promise<void> {
+  const { live, idleMs, forget, report } = options;
+  /** Pushes whose record a check found taken while they still waited here: failed if still waiting at the next check. */
+  let taken = new Set<string>();
+  return async () => {
+    const lost: Session[] = [];
+    const stillTaken = new Set<string>();
+    for (const session of live) {
+      if (session.id === undefined || session.transport.pushes.size === 0) continue;
+      // A store that fails is the listening check's to report; only a record that is gone counts here.
+      if ((await fleet.load(session.id, idleMs).catch(() => null)) === undefined) {
+        lost.push(session);
+        continue;
+      }
+      for (const wireId of session.transport.pushes.keys()) {
+        if ((await fleet.answerAwaited(session.id, wireId).catch(() => true)) === false) stillTaken.add(wireId);
+      }
+    }
+    const relayStopped = [...stillTaken].filter((wireId) => taken.has(wireId));
+    taken = new Set([...stillTaken].filter((wireId) => !taken.has(wireId)));
+    if (lost.length > 0) await failWaitingPushes(lost, STORE_LOST, forget, report);
+    if (relayStopped.length > 0) {
+      const which = (wireId: string): boolean => relayStopped.includes(wireId);
+      await failWaitingPushes(live, RELAY_STOPPED, forget, report, which);
+    }
+  };
 }
