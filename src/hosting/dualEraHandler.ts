@@ -4,21 +4,25 @@
  * sessionful leg that can push requests to the client mid-call.
  */
 
-import type { McpHandlerRequestOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
-import { createMcpHandler, isJsonContentType, isLegacyRequest, readRequestBody } from '@modelcontextprotocol/server';
+import type { McpHandlerRequestOptions, ServerNotifier } from '@modelcontextprotocol/server';
+import { createMcpHandler, isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
 
+import type { HttpRoute } from '../channels/channel.js';
 import type { LegacyClient } from './clientAddressing.js';
 import { clientOfRequest, createClientAddressing } from './clientAddressing.js';
 import { addressBucket } from './clientOf.js';
 import { rememberRequestClient } from '../channels/requestClient.js';
 import { isNestedBatch, normalizeInbound } from './inbound.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
+import type { LegacySessionLeg } from './legacy/legacySessionLeg.js';
 import { createLegacySessionLeg } from './legacy/legacySessionLeg.js';
-import type { DualEraHttpOptions } from './options.js';
+import type { DualEraHttpOptions, ResolvedDualEraHttpOptions } from './options.js';
+import type { RebindingGuard } from './rebindingGuard.js';
 import { createRebindingGuard } from './rebindingGuard.js';
+import { readJsonBody } from './requestBody.js';
 import { resolveDualEraHttpOptions } from './resolveDualEraHttpOptions.js';
-import type { ServerSource } from './source.js';
-import { announceHttpHosting, factoryOf, httpRoutesOf, telemetryOf } from './source.js';
+import type { HostedServer, ServerSource } from './source.js';
+import { hostedServer } from './source.js';
 
 const NESTED_BATCH = 'a JSON-RPC batch entry must be a message object, not an array';
 
@@ -51,9 +55,24 @@ export interface DualEraHandler {
  * and a JSON Content-Type check. Web-standard only: runs on Workers, Deno, Bun and Node.
  */
 export function createDualEraHandler(server: ServerSource, options?: DualEraHttpOptions): DualEraHandler {
-  const factory: McpServerFactory = factoryOf(server, 'createDualEraHandler()');
+  return hostDualEra(server, options, 'createDualEraHandler()').handler;
+}
+
+/** A dual-era handler as a host gets it: the handler, and the channel routes it serves beside the MCP path. */
+export interface HostedDualEraHandler {
+  readonly handler: DualEraHandler;
+  /** The routes of the server's channels (a host lets their requests past its own authentication). */
+  readonly routes: readonly HttpRoute[];
+}
+
+/** {@link createDualEraHandler} for a host named `caller`: the one place a {@link ServerSource} is taken apart for HTTP. */
+export function hostDualEra(
+  server: ServerSource,
+  options: DualEraHttpOptions | undefined,
+  caller: string,
+): HostedDualEraHandler {
+  const hosted = hostedServer(server, caller);
   const resolved = resolveDualEraHttpOptions('createDualEraHandler()', options);
-  announceHttpHosting(server, 'createDualEraHandler()');
   const { path, allowedHosts, allowedOrigins, maxRequestBodySize, onerror } = resolved;
   const report = (error: unknown): void => {
     try {
@@ -62,25 +81,10 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
       // Reporting must never change a response.
     }
   };
-  const modern = createMcpHandler(factory, { legacy: 'reject', onerror: report, maxRequestBodySize });
+  const modern = createMcpHandler(hosted.factory, { legacy: 'reject', onerror: report, maxRequestBodySize });
   const fleet = resolved.sessionFleet;
-  const telemetry = telemetryOf(server);
   // With legacy: 'reject' there is no session leg: 2025-era traffic reaches the strict modern handler, which refuses it.
-  const legacy =
-    resolved.legacy === 'sessions'
-      ? createLegacySessionLeg(factory, {
-          idleMs: resolved.legacySessionIdleMs,
-          maxSessions: resolved.maxLegacySessions,
-          maxCapabilitiesBytes: resolved.maxClientCapabilitiesBytes,
-          maxSessionBytes: resolved.maxLegacySessionBytes,
-          budgetBytes: resolved.legacySessionBudgetBytes,
-          maxPerClient: resolved.maxLegacySessionsPerClient,
-          fleet,
-          maxRelayedAnswerBytes: resolved.maxRelayedAnswerBytes,
-          onerror: report,
-          onSessions: (delta) => telemetry?.legacySessions?.(delta),
-        })
-      : undefined;
+  const legacy = resolved.legacy === 'sessions' ? legacyLegOf(hosted, resolved, report) : undefined;
   const legacyLeg = legacy ?? modern;
   const legacyClient = createClientAddressing(
     resolved.clientAddress,
@@ -88,27 +92,13 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
     options?.onerror === undefined ? undefined : report,
   );
   const guard = createRebindingGuard(allowedHosts, allowedOrigins, report);
-  const routes = httpRoutesOf(server);
-  // A browser posts a route's form with `Origin: null` (when served with Referrer-Policy no-referrer):
-  // routes keep the Host check (and the Origin check of any other Origin) and rely on their own form
-  // protection for the rest.
-  const browserGuard = (request: Request): Response | undefined => {
-    if (request.headers.get('origin') !== 'null') return guard(request);
-    const headers = new Headers(request.headers);
-    headers.delete('origin');
-    return guard(new Request(request.url, { headers }));
-  };
+  const routes = hosted.httpRoutes;
   let closed = false;
-  const rememberClient = (request: Request, client: LegacyClient): void => {
-    if (client.behindProxy === true) rememberRequestClient(request, { behindProxy: true });
-    else if (client.clientAddress !== undefined)
-      rememberRequestClient(request, { address: addressBucket(client.clientAddress) });
-  };
 
   async function route(request: Request, init: DualEraRequestOptions): Promise<Response> {
     if (closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
     const route = routes.find((candidate) => candidate.owns(request));
-    if (route !== undefined) return browserGuard(request) ?? (await route.serve(request));
+    if (route !== undefined) return browserGuard(guard, request) ?? (await route.serve(request));
     const rejected = guard(request);
     if (rejected !== undefined) return rejected;
     if (new URL(request.url).pathname !== path) return jsonRpcErrorResponse(404, -32000, 'Not Found');
@@ -154,7 +144,7 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
     return legacy.fetch(request, { ...forward, ...client });
   }
 
-  return {
+  const handler: DualEraHandler = {
     async fetch(request, init = {}) {
       let response: Response;
       try {
@@ -169,12 +159,58 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
       closed = true;
       await Promise.all([legacy?.close(), modern.close()]);
     },
-    notify: {
-      toolsChanged: () => (modern.notify.toolsChanged(), legacy?.notify.toolsChanged()),
-      promptsChanged: () => (modern.notify.promptsChanged(), legacy?.notify.promptsChanged()),
-      resourcesChanged: () => (modern.notify.resourcesChanged(), legacy?.notify.resourcesChanged()),
-      resourceUpdated: (uri) => (modern.notify.resourceUpdated(uri), legacy?.notify.resourceUpdated(uri)),
-    },
+    notify: bothEras(modern.notify, legacy?.notify),
+  };
+  return { handler, routes };
+}
+
+/** The sessionful legacy leg of `hosted`, with the resolved session limits and fleet. */
+function legacyLegOf(
+  hosted: HostedServer,
+  resolved: ResolvedDualEraHttpOptions,
+  report: (error: unknown) => void,
+): LegacySessionLeg {
+  const telemetry = hosted.telemetry;
+  return createLegacySessionLeg(hosted.factory, {
+    idleMs: resolved.legacySessionIdleMs,
+    maxSessions: resolved.maxLegacySessions,
+    maxCapabilitiesBytes: resolved.maxClientCapabilitiesBytes,
+    maxSessionBytes: resolved.maxLegacySessionBytes,
+    budgetBytes: resolved.legacySessionBudgetBytes,
+    maxPerClient: resolved.maxLegacySessionsPerClient,
+    fleet: resolved.sessionFleet,
+    maxRelayedAnswerBytes: resolved.maxRelayedAnswerBytes,
+    onerror: report,
+    onSessions: (delta) => telemetry?.legacySessions?.(delta),
+  });
+}
+
+/**
+ * The guard of a channel route's request. A browser posts a route's form with `Origin: null` (when
+ * served with Referrer-Policy no-referrer): routes keep the Host check (and the Origin check of any
+ * other Origin) and rely on their own form protection for the rest.
+ */
+function browserGuard(guard: RebindingGuard, request: Request): Response | undefined {
+  if (request.headers.get('origin') !== 'null') return guard(request);
+  const headers = new Headers(request.headers);
+  headers.delete('origin');
+  return guard(new Request(request.url, { headers }));
+}
+
+/** Remembers whom a request for the channel routes' server counts against (see `rememberRequestClient`). */
+function rememberClient(request: Request, client: LegacyClient): void {
+  if (client.behindProxy === true) rememberRequestClient(request, { behindProxy: true });
+  else if (client.clientAddress !== undefined)
+    rememberRequestClient(request, { address: addressBucket(client.clientAddress) });
+}
+
+/** One notifier for the clients of both eras: the modern handler's, then the legacy leg's (when there is one). */
+function bothEras(modern: ServerNotifier, legacy: ServerNotifier | undefined): ServerNotifier {
+  return {
+    toolsChanged: () => (modern.toolsChanged(), legacy?.toolsChanged()),
+    promptsChanged: () => (modern.promptsChanged(), legacy?.promptsChanged()),
+    resourcesChanged: () => (modern.resourcesChanged(), legacy?.resourcesChanged()),
+    resourceUpdated: (uri) => (modern.resourceUpdated(uri), legacy?.resourceUpdated(uri)),
   };
 }
 
@@ -207,30 +243,5 @@ function withHeader(response: Response, name: string, value: string): Response {
     const headers = new Headers(response.headers);
     headers.set(name, value);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  }
-}
-
-type JsonBody = { ok: true; body: unknown } | { ok: false; response: Response };
-
-/** Reads and parses a POST body once; a body too large or not JSON yields the 413 / 400 answer instead. */
-async function readJsonBody(request: Request, maxBytes: number): Promise<JsonBody> {
-  let text: string;
-  try {
-    const read = await readRequestBody(request, maxBytes);
-    if (read.tooLarge) {
-      const message = `Payload Too Large: the request body exceeds ${maxBytes} bytes`;
-      return { ok: false, response: jsonRpcErrorResponse(413, -32000, message) };
-    }
-    text = read.text;
-  } catch {
-    return {
-      ok: false,
-      response: jsonRpcErrorResponse(400, -32700, 'Parse error: the request body could not be read'),
-    };
-  }
-  try {
-    return { ok: true, body: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false, response: jsonRpcErrorResponse(400, -32700, 'Parse error: Invalid JSON') };
   }
 }

@@ -31,19 +31,24 @@ export function factoryOf(source: ServerSource, caller: string): McpServerFactor
   );
 }
 
-/** Lets a `McpResolveServer` warn at the start of HTTP hosting when its sealing keys are its own (SDK factories have none). */
-export function announceHttpHosting(source: ServerSource, hosting: string): void {
-  if (typeof source === 'object') source.warnIfStateIsLocal?.(hosting);
+/** A {@link ServerSource} taken apart once for HTTP hosting: its factory, observer and channel routes. */
+export interface HostedServer {
+  readonly factory: McpServerFactory;
+  /** The observer the hosting reports its legacy session table to (SDK factories have none). */
+  readonly telemetry: Telemetry | undefined;
+  /** The channels' HTTP routes, served beside the MCP endpoint (SDK factories have none). */
+  readonly httpRoutes: readonly HttpRoute[];
 }
 
-/** The observer of a `McpResolveServer` source (SDK factories have none). */
-export function telemetryOf(source: ServerSource): Telemetry | undefined {
-  return typeof source === 'object' ? source.telemetry : undefined;
-}
-
-/** The HTTP routes of a `McpResolveServer` source's channels (SDK factories have none). */
-export function httpRoutesOf(source: ServerSource): readonly HttpRoute[] {
-  return typeof source === 'object' ? (source.httpRoutes ?? []) : [];
+/**
+ * Takes `source` apart for HTTP hosting by `caller`: refused as {@link factoryOf} refuses it, and a
+ * `McpResolveServer` warns now when its sealing keys are its own (see `warnIfStateIsLocal`).
+ */
+export function hostedServer(source: ServerSource, caller: string): HostedServer {
+  const factory = factoryOf(source, caller);
+  if (typeof source === 'function') return { factory, telemetry: undefined, httpRoutes: [] };
+  source.warnIfStateIsLocal?.(caller);
+  return { factory, telemetry: source.telemetry, httpRoutes: source.httpRoutes ?? [] };
 }
 
 function describe(value: unknown): string {

@@ -7,21 +7,16 @@ import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type {
-  AuthInfo,
-  McpHandlerRequestOptions,
-  McpServerFactory,
-  ServerNotifier,
-} from '@modelcontextprotocol/server';
+import type { AuthInfo, McpHandlerRequestOptions, ServerNotifier } from '@modelcontextprotocol/server';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import type { NodeServerResponseLike } from '@modelcontextprotocol/node';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 
 import type { HttpRoute } from '../channels/channel.js';
-import type { Telemetry } from '../telemetry/hooks.js';
 import type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHandler.js';
-import { createDualEraHandler } from '../hosting/dualEraHandler.js';
+import { hostDualEra } from '../hosting/dualEraHandler.js';
 import type { DualEraHttpOptions } from '../hosting/options.js';
+import type { ServerSource } from '../hosting/source.js';
 import { resolveServerTimeouts } from './serverTimeouts.js';
 import { unreadableRequest } from './unreadableRequest.js';
 
@@ -70,15 +65,10 @@ export interface HttpServerHandle {
 }
 
 /**
- * Starts a `node:http` server answering both eras of `factory` on one path (see {@link createDualEraHandler});
- * `telemetry` is told about its legacy session table, `httpRoutes` (the server's channels') are served beside it.
+ * Starts a `node:http` server answering both eras of `source` on one path, with the dual-era handler
+ * (which serves the server's channel routes beside it): `serveHttp` once `@modelcontextprotocol/node` is loaded.
  */
-export async function serveFactoryHttp(
-  factory: McpServerFactory,
-  options: ServeHttpOptions = {},
-  telemetry?: Telemetry,
-  httpRoutes: readonly HttpRoute[] = [],
-): Promise<HttpServerHandle> {
+export async function listenHttp(source: ServerSource, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
   const host = options.host ?? '127.0.0.1';
   const { port, headersTimeout, requestTimeout, keepAliveTimeout, maxConnections } = resolveServerTimeouts(options);
   const {
@@ -91,16 +81,15 @@ export async function serveFactoryHttp(
     maxConnections: _connections,
     ...handlerOptions
   } = options;
-  const source =
-    telemetry === undefined && httpRoutes.length === 0 ? factory : { createServer: factory, telemetry, httpRoutes };
-  const handler = createDualEraHandler(source, {
-    ...handlerOptions,
-    allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
-  });
+  const { handler, routes } = hostDualEra(
+    source,
+    { ...handlerOptions, allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host) },
+    'serveHttp()',
+  );
   const report = (error: Error): void => options.onerror?.(error);
   // The socket's address reaches the handler through the request options (see addressed()).
   const remoteAddress = new AsyncLocalStorage<string | undefined>();
-  const nodeHandler = toNodeHandler(addressed(authenticating(handler, authenticate, httpRoutes), remoteAddress), {
+  const nodeHandler = toNodeHandler(addressed(authenticating(handler, authenticate, routes), remoteAddress), {
     onerror: report,
     ...(options.maxRequestBodySize !== undefined && { maxRequestBodySize: options.maxRequestBodySize }),
   });

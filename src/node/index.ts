@@ -14,7 +14,7 @@
 import { McpResolveError } from '../errors.js';
 import type { HttpServerHandle, ServeHttpOptions } from './http.js';
 import type { ServerSource } from '../hosting/source.js';
-import { announceHttpHosting, factoryOf, httpRoutesOf, telemetryOf } from '../hosting/source.js';
+import { factoryOf } from '../hosting/source.js';
 import type { ServeStdioOptions, StdioServerHandle } from './stdio.js';
 import { serveFactoryStdio } from './stdio.js';
 
@@ -30,12 +30,10 @@ export function serveStdio(server: ServerSource, options?: ServeStdioOptions): S
  * guard on. Needs `@modelcontextprotocol/node`, loaded on first use so `serveStdio` works without it.
  */
 export async function serveHttp(server: ServerSource, options?: ServeHttpOptions): Promise<HttpServerHandle> {
-  const factory = factoryOf(server, 'serveHttp()');
-  announceHttpHosting(server, 'serveHttp()');
   const http = await import('./http.js').catch((error: unknown) => {
     throw missingNodeAdapter(error);
   });
-  return http.serveFactoryHttp(factory, options, telemetryOf(server), httpRoutesOf(server));
+  return http.listenHttp(server, options);
 }
 
 /** The error for a missing `@modelcontextprotocol/node`, with the install line; other failures pass through. */
