@@ -4,21 +4,11 @@
  * printed as `a.ts -> b.ts -> a.ts`.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-import { modules, SRC } from './srcModules.js';
-
-/** The src/ modules `file` imports (relative specifiers, `.js` mapped back to `.ts`). */
-function importsOf(file: string): string[] {
-  const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-  return importedFiles
-    .map(({ fileName }) => fileName)
-    .filter((specifier) => specifier.startsWith('.'))
-    .map((specifier) => resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
-}
+import { importsOf, modules, SRC } from './srcModules.js';
 
 /** Every cycle found by a depth-first walk, each as a path that starts and ends at one module. */
 function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {

@@ -1,7 +1,9 @@
 /** The modules of src/ the architecture tests read: one walk for all of them. */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import ts from 'typescript';
 
 /** The absolute path of src/. */
 export const SRC = fileURLToPath(new URL('../../src', import.meta.url));
@@ -13,4 +15,13 @@ export function modules(dir: string = SRC): string[] {
     if (entry.isDirectory()) return modules(path);
     return entry.name.endsWith('.ts') ? [path] : [];
   });
+}
+
+/** The src/ modules `file` imports (relative specifiers, `import type` and `export … from` included, `.js` mapped back to `.ts`). */
+export function importsOf(file: string): string[] {
+  const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+  return importedFiles
+    .map(({ fileName }) => fileName)
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
 }

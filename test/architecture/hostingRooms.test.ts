@@ -1,0 +1,72 @@
+/**
+ * hosting/ is two rooms. hosting/legacy/ is the 2025-11-25 session leg: the sessions an instance
+ * holds, their transports and limits, and the fleet that shares them. hosting/ itself is what every
+ * host shares (the dual-era handler, the Host/Origin guard, the request body, the server source,
+ * client addresses, stdio) and the modern path, which hands 2026-07-28 traffic to the SDK's
+ * stateless handler and needs no session.
+ *
+ * - Only the doors open into legacy/: `dualEraHandler.ts`, which builds the leg, and the option
+ *   modules, which name its settings. The modern path and every other shared module never import it.
+ * - legacy/ never imports a door back: the rooms import each other in one direction.
+ * - Outside hosting/, only the fleet contract (`legacy/sessionFleet.ts`, which the Redis fleet
+ *   implements and `mcp-resolve/contracts` tests) is imported from legacy/.
+ * - A hosting/ module that only legacy/ modules import is legacy-only, and lives in legacy/.
+ */
+import { dirname, join, relative, sep } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { importsOf, modules, SRC } from './srcModules.js';
+
+const HOSTING = join(SRC, 'hosting');
+const LEGACY = join(HOSTING, 'legacy');
+/** The hosting/ modules that may import legacy/. */
+const DOORS = new Set(['dualEraHandler.ts', 'options.ts', 'resolveDualEraHttpOptions.ts']);
+/** The legacy/ module that src/ outside hosting/ may import: the fleet contract. */
+const FLEET_CONTRACT = join(LEGACY, 'sessionFleet.ts');
+
+const graph = new Map(modules(SRC).map((file) => [file, importsOf(file)]));
+const inLegacy = (file: string): boolean => file.startsWith(LEGACY + sep);
+const inHosting = (file: string): boolean => file.startsWith(HOSTING + sep);
+const shared = [...graph.keys()].filter((file) => dirname(file) === HOSTING);
+const name = (file: string): string => relative(SRC, file).split(sep).join('/');
+
+describe("hosting's rooms", () => {
+  it('has a legacy room with the session leg in it', () => {
+    expect(modules(LEGACY).map(name)).toContain('hosting/legacy/legacySessionLeg.ts');
+  });
+
+  it('lets only the doors of hosting/ import legacy/ (the modern path never does)', () => {
+    const importing = shared.filter((file) => (graph.get(file) ?? []).some(inLegacy));
+    const intruders = importing.filter((file) => !DOORS.has(relative(HOSTING, file))).map(name);
+    expect(intruders, 'serve legacy traffic through the leg dualEraHandler.ts builds').toEqual([]);
+  });
+
+  it('keeps legacy/ from importing a door back', () => {
+    const back = [...graph].flatMap(([file, targets]) =>
+      inLegacy(file)
+        ? targets.filter((target) => DOORS.has(relative(HOSTING, target))).map((t) => `${name(file)} -> ${name(t)}`)
+        : [],
+    );
+    expect(back, 'pass what legacy/ needs into createLegacySessionLeg instead').toEqual([]);
+  });
+
+  it('shows outside hosting/ only the fleet contract of legacy/', () => {
+    const reaching = [...graph].flatMap(([file, targets]) =>
+      inHosting(file)
+        ? []
+        : targets
+            .filter((target) => inLegacy(target) && target !== FLEET_CONTRACT)
+            .map((t) => `${name(file)} -> ${name(t)}`),
+    );
+    expect(reaching, 'import hosting/ (createDualEraHandler) or the fleet contract instead').toEqual([]);
+  });
+
+  it('puts a module only legacy/ imports in legacy/', () => {
+    const legacyOnly = shared.filter((file) => {
+      const importers = [...graph].filter(([, targets]) => targets.includes(file)).map(([importer]) => importer);
+      return importers.length > 0 && importers.every(inLegacy);
+    });
+    expect(legacyOnly.map(name), 'move each to src/hosting/legacy/').toEqual([]);
+  });
+});
