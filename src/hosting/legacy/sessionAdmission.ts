@@ -6,11 +6,13 @@ import type { LegacySessionFleet, SessionRefusal } from './sessionFleet.js';
 /** The `Retry-After` (seconds) of a refused session when no idle session will expire sooner. */
 const DEFAULT_RETRY_AFTER_SECONDS = 30;
 
-/** The limits {@link admitSession} checks, as the session table has them (see `SessionTableOptions`). */
+/** The limits {@link admitSession} checks (the session table's options extend them). */
 export interface AdmissionLimits {
   readonly idleMs: number;
   readonly maxSessions: number;
+  /** Total bytes of initialize params the sessions held here may keep. */
   readonly budgetBytes: number;
+  /** Most sessions one client may hold (checked here only without a fleet: the shared store checks it in one). */
   readonly maxPerClient: number;
   readonly fleet: LegacySessionFleet | undefined;
   readonly report: (error: unknown) => void;

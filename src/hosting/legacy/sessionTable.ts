@@ -8,6 +8,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 
 import { cancelOnLeave } from './cancelOnLeave.js';
 import { observeBody } from './observeBody.js';
+import type { AdmissionLimits } from './sessionAdmission.js';
 import { admitSession } from './sessionAdmission.js';
 import type { FleetNotification, LegacySessionFleet } from './sessionFleet.js';
 import type { Session, SessionShare } from './session.js';
@@ -16,16 +17,8 @@ import { SessionTransport } from './sessionTransport.js';
 
 export type { Session, SessionShare } from './session.js';
 
-/** What the table needs from the leg. */
-export interface SessionTableOptions {
-  readonly idleMs: number;
-  readonly maxSessions: number;
-  /** Total bytes of initialize params the sessions held here may keep. */
-  readonly budgetBytes: number;
-  /** Most sessions one client may hold (checked here only without a fleet: the shared store checks it in one). */
-  readonly maxPerClient: number;
-  readonly fleet: LegacySessionFleet | undefined;
-  readonly report: (error: unknown) => void;
+/** What the table needs from the leg: the limits it admits sessions by, and whom it tells of them. */
+export interface SessionTableOptions extends AdmissionLimits {
   /** Told `+1` when a session's `initialize` is accepted, `-1` when it closes. */
   readonly counted: (delta: 1 | -1) => void;
 }
