@@ -1,8 +1,8 @@
 /**
- * How the legacy leg of one instance takes part in a fleet: push ids that name this instance,
- * messages for a GET stream held elsewhere, the client's answers relayed to the instance waiting
- * for them (and those relays watched, see fleetRelay.ts), notifications to every instance, and the
- * messages other instances send here.
+ * How the legacy leg of one instance takes part in a fleet: the hooks its session transports take
+ * (push ids that name this instance, messages for a GET stream held elsewhere: fleetHooks.ts), the
+ * client's answers relayed to the instance waiting for them (and those relays watched, see
+ * fleetRelay.ts), notifications to every instance, and the messages other instances send here.
  */
 import type { RequestId } from '@modelcontextprotocol/server';
 import { isJSONRPCResponse } from '@modelcontextprotocol/server';
