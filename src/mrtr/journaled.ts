@@ -29,7 +29,7 @@ import { askKind, formQuestion, listRoots as rootsMarker, sample as sampleMarker
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
 import { renderQuestion, type Question } from '../questions/render.js';
 import { callChannelsOf } from '../channels/channel.js';
-import { runPasses } from '../questions/strategy.js';
+import { runPasses } from '../round/passes.js';
 import { strategyFor } from '../round/strategies.js';
 import type { HandlerResult, WrappedBody } from './body.js';
 import { never, RoundGate } from './gate.js';
