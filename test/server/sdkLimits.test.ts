@@ -136,6 +136,38 @@ describe('SDK 2.4: SEP-2243 header validation covers registerTool tools only (pr
   });
 });
 
+describe("SDK 2.4: the HTTP entry asks McpServer.toolInputSchemaJson for a tool's schema (seam 1 pinned)", () => {
+  it('an McpServer subclass that answers toolInputSchemaJson for a handler-served tool gets its Mcp-Param headers checked', async () => {
+    const asked: string[] = [];
+    const inputSchema = {
+      type: 'object' as const,
+      properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+      required: ['region'],
+    };
+    /** The override `ResolvingMcpServer` makes, on a plain server: a rename or a bypass in the SDK fails here. */
+    class SchemaAnswering extends McpServer {
+      override toolInputSchemaJson(name: string): Record<string, unknown> | undefined {
+        asked.push(name);
+        return name === 'regional' ? inputSchema : super.toolInputSchemaJson(name);
+      }
+    }
+    const handler = createMcpHandler(
+      () => {
+        const mcp = new SchemaAnswering(INFO, { capabilities: { tools: {} } });
+        mcp.server.setRequestHandler('tools/list', () => ({ tools: [{ name: 'regional', inputSchema }] }));
+        mcp.server.setRequestHandler('tools/call', () => ({ content: [{ type: 'text', text: 'served' }] }));
+        return mcp;
+      },
+      { legacy: 'reject' },
+    );
+    onCleanup(() => handler.close());
+    const reply = await postCall(handler, 'regional', { arguments: { region: 'eu' } }, { 'mcp-param-region': 'us' });
+    expect(asked).toContain('regional');
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ error: { code: -32020 } });
+  });
+});
+
 describe('SDK 2.4: the handler McpServer installs for its tools is not reachable (proposal C, seam 2)', () => {
   it.each(ERAS)(
     '%s: a tools/call handler set after registerTool answers every tool, and the SDK offers no way to forward to its own',
