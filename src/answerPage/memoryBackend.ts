@@ -1,6 +1,6 @@
 /**
  * The in-memory answer page backend: pages of one process in maps, bounded per client, in count
- * and in bytes (UTF-8, and at least what the text takes in a JavaScript heap), each step one
+ * and in held bytes (each text at least what it takes in a JavaScript heap), each step one
  * synchronous operation (atomic, since nothing else runs in between).
  */
 import type {
@@ -10,11 +10,8 @@ import type {
   AnswerPageRefusal,
   NewAnswerPage,
 } from './backend.js';
-import { utf8Bytes } from '../state/bytes.js';
+import { heldTextBytes } from '../state/bytes.js';
 import { ANSWER_PAGE_OVERHEAD_BYTES, answerPageLimits } from './backend.js';
-
-/** A character past U+00FF: a JavaScript heap keeps the whole string two bytes a character. */
-const WIDE = /[\u0100-\uffff]/;
 
 /** Options of {@link createMemoryAnswerPageBackend}. */
 export interface MemoryAnswerPageBackendOptions extends AnswerPageLimitOptions {
@@ -24,19 +21,10 @@ export interface MemoryAnswerPageBackendOptions extends AnswerPageLimitOptions {
 
 /** The in-memory {@link AnswerPageBackend}, with what it holds for monitoring. */
 export interface MemoryAnswerPageBackend extends AnswerPageBackend {
-  /** Bytes held now (see {@link AnswerPageLimitOptions.maxBytes}). */
+  /** Bytes held now (see {@link AnswerPageLimitOptions.maxHeldBytes}). */
   readonly bytes: number;
   /** Pages held now. */
   readonly size: number;
-}
-
-/**
- * What `text` costs held: the larger of its UTF-8 size and what it takes in a JavaScript heap (one
- * byte a character, two when any character is past U+00FF), so neither non-Latin text nor Latin
- * text made wide by one character passes the budget.
- */
-export function storedBytes(text: string): number {
-  return Math.max(utf8Bytes(text), WIDE.test(text) ? text.length * 2 : text.length);
 }
 
 interface Held {
@@ -96,7 +84,7 @@ class MemoryPages implements MemoryAnswerPageBackend {
 
   async open(page: NewAnswerPage): Promise<'opened' | 'exists' | AnswerPageRefusal> {
     if (this.live(page.pageId) !== undefined) return 'exists';
-    const size = storedBytes(page.record) + ANSWER_PAGE_OVERHEAD_BYTES;
+    const size = heldTextBytes(page.record) + ANSWER_PAGE_OVERHEAD_BYTES;
     const refused = this.bound(page.client, size, true);
     if (refused !== undefined) return refused;
     const { pageId, record, bindingKey, client, expiresAt } = page;
@@ -127,7 +115,7 @@ class MemoryPages implements MemoryAnswerPageBackend {
   async answer(pageId: string, answer: string, expiresAt: number): Promise<'stored' | 'closed' | AnswerPageRefusal> {
     const held = this.live(pageId);
     if (held === undefined || this.openRecord(pageId) === undefined) return 'closed';
-    const size = storedBytes(answer);
+    const size = heldTextBytes(answer);
     const refused = this.bound(held.client, size, false);
     if (refused !== undefined) return refused;
     held.answer = answer;
@@ -190,7 +178,7 @@ class MemoryPages implements MemoryAnswerPageBackend {
   private over(client: string, adding: number, newPage: boolean): keyof AnswerPageLimits | undefined {
     if (newPage && (this.clients.get(client)?.size ?? 0) >= this.limits.maxPagesPerClient) return 'maxPagesPerClient';
     if (newPage && this.pages.size >= this.limits.maxPages) return 'maxPages';
-    return this.held + adding > this.limits.maxBytes ? 'maxBytes' : undefined;
+    return this.held + adding > this.limits.maxHeldBytes ? 'maxHeldBytes' : undefined;
   }
 
   private bound(client: string, adding: number, newPage: boolean): AnswerPageRefusal | undefined {

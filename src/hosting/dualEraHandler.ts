@@ -54,7 +54,7 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
   const factory: McpServerFactory = factoryOf(server, 'createDualEraHandler()');
   const resolved = resolveDualEraHttpOptions('createDualEraHandler()', options);
   announceHttpHosting(server, 'createDualEraHandler()');
-  const { path, allowedHosts, allowedOrigins, maxRequestBodySize, onerror } = resolved;
+  const { path, allowedHosts, allowedOrigins, maxRequestBodyBytes, onerror } = resolved;
   const report = (error: unknown): void => {
     try {
       onerror(error instanceof Error ? error : new Error(String(error)));
@@ -62,7 +62,7 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
       // Reporting must never change a response.
     }
   };
-  const modern = createMcpHandler(factory, { legacy: 'reject', onerror: report, maxRequestBodySize });
+  const modern = createMcpHandler(factory, { legacy: 'reject', onerror: report, maxRequestBodySize: maxRequestBodyBytes });
   const fleet = resolved.sessionFleet;
   const telemetry = telemetryOf(server);
   // With legacy: 'reject' there is no session leg: 2025-era traffic reaches the strict modern handler, which refuses it.
@@ -71,8 +71,8 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
       ? createLegacySessionLeg(factory, {
           idleMs: resolved.legacySessionIdleMs,
           maxSessions: resolved.maxLegacySessions,
-          maxCapabilitiesBytes: resolved.maxClientCapabilitiesBytes,
-          maxSessionBytes: resolved.maxLegacySessionBytes,
+          maxCapabilitiesBytes: resolved.maxClientCapabilitiesHeldBytes,
+          maxSessionBytes: resolved.maxLegacySessionHeldBytes,
           budgetBytes: resolved.legacySessionBudgetBytes,
           maxPerClient: resolved.maxLegacySessionsPerClient,
           fleet,
@@ -127,7 +127,7 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
     }
     let parsedBody = init.parsedBody;
     if (parsedBody === undefined) {
-      const read = await readJsonBody(request, maxRequestBodySize);
+      const read = await readJsonBody(request, maxRequestBodyBytes);
       if (!read.ok) return read.response;
       parsedBody = read.body;
     }
@@ -140,7 +140,7 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
     const toLegacy =
       legacy !== undefined &&
       !claimsModern(request, parsedBody) &&
-      (await isLegacyRequest(request, parsedBody, { maxRequestBodySize }));
+      (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxRequestBodyBytes }));
     // A server with routes of its own (its channels') bounds what each anonymous client holds there.
     const counted = routes.length > 0 && authInfo === undefined;
     // Decided once: the legacy leg's (with its proxy warning), else only when the routes need it.

@@ -102,7 +102,7 @@ export async function serveFactoryHttp(
   const remoteAddress = new AsyncLocalStorage<string | undefined>();
   const nodeHandler = toNodeHandler(addressed(authenticating(handler, authenticate, httpRoutes), remoteAddress), {
     onerror: report,
-    ...(options.maxRequestBodySize !== undefined && { maxRequestBodySize: options.maxRequestBodySize }),
+    ...(options.maxRequestBodyBytes !== undefined && { maxRequestBodyBytes: options.maxRequestBodyBytes }),
   });
   const server = createServer(
     {
