@@ -127,7 +127,7 @@ describe('refusalError', () => {
       "Answer pages: this call needs a page, and there are already 16 questions open on pages for this client, the most allowed (the answer page backend's maxPagesPerClient option). Answer or finish an open question, or retry after 900 s.",
     );
     expect(refusalError({ limit: 'maxHeldBytes', max: 10, retryAfterMs: 0 }).message).toContain(
-      "already 10 bytes of questions and answers on pages on this server, the most allowed (the answer page backend's maxHeldBytes option)",
+      "already 10 held bytes of questions and answers on pages on this server, the most allowed (the answer page backend's maxHeldBytes option)",
     );
   });
 });
