@@ -1,7 +1,7 @@
 /**
  * Memory of legacy sessions whose clients declare large capabilities, measured: run with
  * `node --expose-gc --import tsx bench/probes/capabilities.ts`. Sends 20 `initialize` requests
- * with 3.5 MB of declared capabilities (refused by the default `maxClientCapabilitiesBytes`), then
+ * with 3.5 MB of declared capabilities (refused by the default `maxClientCapabilitiesHeldBytes`), then
  * opens 200 sessions at the default limits in four shapes: one long string in the capabilities,
  * 16 KiB of capabilities made of small objects (the most heap per JSON byte), and 64 KiB of kept
  * params (either capabilities plus a long client info). Each reading follows two forced collections.

@@ -114,7 +114,7 @@ async function redisFlood(scope: Scope): Promise<Outcome[]> {
   const maxmemory = await redis.info('maxmemory');
   const afterMany = await otherUser(scope, server);
   const quota = refusedFor(one.refusals, 'maxPagesPerClient');
-  const budget = refusedFor(refusals, 'maxBytes');
+  const budget = refusedFor(refusals, 'maxHeldBytes');
   const leaks = leaked([...one.refusals, ...refusals, afterMany.page]);
   return [
     outcome(
@@ -125,7 +125,7 @@ async function redisFlood(scope: Scope): Promise<Outcome[]> {
     outcome(
       'page flood on Redis (maxmemory 50mb), 40 clients',
       budget.length > 0 && leaks.length === 0 && usedAfter < maxmemory / 2 + 4e6 && afterMany.refunds === 5,
-      `${opened} pages (40 × 20 of 60 KB, 300 of 2 KB), then ${budget.length} of ${refusals.length} calls refused naming maxBytes; Redis ${mb(usedBefore)} → ${mb(usedAfter)} of ${mb(maxmemory)}; ${leaks.length} Redis errors shown; alice: ${afterMany.refunds} of 5 in-band refunds (replay writes), a page question ${afterMany.page} (limit: no OOM, no raw errors, replay writes succeed)`,
+      `${opened} pages (40 × 20 of 60 KB, 300 of 2 KB), then ${budget.length} of ${refusals.length} calls refused naming maxHeldBytes; Redis ${mb(usedBefore)} → ${mb(usedAfter)} of ${mb(maxmemory)}; ${leaks.length} Redis errors shown; alice: ${afterMany.refunds} of 5 in-band refunds (replay writes), a page question ${afterMany.page} (limit: no OOM, no raw errors, replay writes succeed)`,
     ),
   ];
 }
@@ -222,7 +222,7 @@ async function answerPlanting(scope: Scope): Promise<Outcome[]> {
 /** The cases. */
 export const pageCases: readonly Case[] = [
   { name: 'page flood on memory', timeoutMs: 60_000, options: ['maxPagesPerClient'], run: memoryFlood },
-  { name: 'page flood on Redis', timeoutMs: 120_000, options: ['maxPagesPerClient', 'maxBytes'], run: redisFlood },
+  { name: 'page flood on Redis', timeoutMs: 120_000, options: ['maxPagesPerClient', 'maxHeldBytes'], run: redisFlood },
   { name: 'page store failure during submit', timeoutMs: 30_000, run: submitFailure },
   { name: 'page answer planting', timeoutMs: 30_000, run: answerPlanting },
 ];

@@ -79,7 +79,7 @@ export const sessionCases: readonly Case[] = [
   {
     name: 'heap per legacy session (3.5 MB capabilities)',
     timeoutMs: 40_000,
-    options: ['maxClientCapabilitiesBytes (16384)', 'maxLegacySessionBytes (65536)'],
+    options: ['maxClientCapabilitiesHeldBytes (16384)', 'maxLegacySessionHeldBytes (65536)'],
     async run(scope) {
       const server = await scope.server({});
       const big = await heapPer(server, 20, 3_500_000);
@@ -89,8 +89,8 @@ export const sessionCases: readonly Case[] = [
       return [
         outcome(
           '20 initializes with 3.5 MB capabilities',
-          big.admitted === 0 && big.message.includes('maxClientCapabilitiesBytes') && big.per <= 100_000,
-          `${big.admitted} of 20 admitted, heap ${mb(big.before)} → ${mb(big.after)} (${(big.per / 1e3).toFixed(0)} kB each); refusal ${big.message === '' ? 'none' : `"${big.message.slice(0, 120)}"`} (limit: all refused naming maxClientCapabilitiesBytes, ≤ 100 kB each)`,
+          big.admitted === 0 && big.message.includes('maxClientCapabilitiesHeldBytes') && big.per <= 100_000,
+          `${big.admitted} of 20 admitted, heap ${mb(big.before)} → ${mb(big.after)} (${(big.per / 1e3).toFixed(0)} kB each); refusal ${big.message === '' ? 'none' : `"${big.message.slice(0, 120)}"`} (limit: all refused naming maxClientCapabilitiesHeldBytes, ≤ 100 kB each)`,
         ),
         outcome(
           '20 sessions with 15 kB capabilities (under the limit, after 10 to warm up; 30 of the per-client 32)',
@@ -103,7 +103,7 @@ export const sessionCases: readonly Case[] = [
   {
     name: 'Redis bytes of legacy sessions on a fleet',
     timeoutMs: 40_000,
-    options: ['maxLegacySessions (fleet-wide)', 'legacySessionBudgetBytes', 'maxClientCapabilitiesBytes'],
+    options: ['maxLegacySessions (fleet-wide)', 'legacySessionBudgetBytes', 'maxClientCapabilitiesHeldBytes'],
     async run(scope) {
       const redis = await scope.redis();
       const members = await Promise.all(

@@ -16,7 +16,7 @@ export interface AnswerPageLimits {
   /** Most pages held at once, in all. */
   readonly maxPages: number;
   /** Most bytes held at once by pages and answers (UTF-8, plus a fixed cost a page). */
-  readonly maxBytes: number;
+  readonly maxHeldBytes: number;
 }
 
 /** The options that set {@link AnswerPageLimits}, shared by every backend. */
@@ -30,10 +30,10 @@ export interface AnswerPageLimitOptions {
   /** Most pages held at once, in all. @default 10_000 */
   readonly maxPages?: number;
   /**
-   * Most bytes held at once by pages and answers: UTF-8 bytes of what is stored (in memory, at least
-   * what the text takes in a JavaScript heap) plus 512 a page. @default 16_777_216 (16 MiB)
+   * Most held bytes (the security guide's "What a size counts": plus 512 a page) of pages and answers
+   * at once. @default 16_777_216 (16 MiB)
    */
-  readonly maxBytes?: number;
+  readonly maxHeldBytes?: number;
 }
 
 /** Why a page was not opened or an answer not stored: the bound reached, and when room is expected. */
@@ -75,7 +75,7 @@ export interface AnswerPageBackend {
   /**
    * Stores `answer` and closes page `pageId` in one step, the answer and the page's binding kept
    * until `expiresAt`: `'closed'` when the page is not open (answered, expired, unknown), a refusal
-   * when the answer would pass `maxBytes`. A failure stores nothing: the page stays open.
+   * when the answer would pass `maxHeldBytes`. A failure stores nothing: the page stays open.
    */
   answer(pageId: string, answer: string, expiresAt: number): Promise<'stored' | 'closed' | AnswerPageRefusal>;
   /** Takes the answer of the page filed under `bindingKey`, once, and forgets the page. */
@@ -104,7 +104,7 @@ export function answerPageLimits(api: string, options: AnswerPageLimitOptions): 
       DEFAULT_MAX_ANSWER_PAGES_PER_CLIENT,
     ),
     maxPages: positiveInteger(api, 'maxPages', options.maxPages, DEFAULT_MAX_ANSWER_PAGES),
-    maxBytes: positiveInteger(api, 'maxBytes', options.maxBytes, DEFAULT_ANSWER_PAGE_MAX_BYTES),
+    maxHeldBytes: positiveInteger(api, 'maxHeldBytes', options.maxHeldBytes, DEFAULT_ANSWER_PAGE_MAX_BYTES),
   };
 }
 
@@ -112,7 +112,7 @@ export function answerPageLimits(api: string, options: AnswerPageLimitOptions): 
 const BOUNDS: Readonly<Record<keyof AnswerPageLimits, string>> = {
   maxPagesPerClient: 'questions open on pages for this client',
   maxPages: 'questions open on pages on this server',
-  maxBytes: 'bytes of questions and answers on pages on this server',
+  maxHeldBytes: 'held bytes of questions and answers on pages on this server',
 };
 
 /** The `ToolError` a refusal is given to the client as: the bound, its option, and when to retry. */

@@ -79,7 +79,7 @@ export interface AnswerPageStore {
   /**
    * Stores the one answer of an open page and closes it, in one step; `false` when it is not open
    * (answered already, expired, unknown). Throws, leaving the page open, when the answer could not
-   * be stored (the backend failed, or its `maxBytes` is reached: a `ToolError`).
+   * be stored (the backend failed, or its `maxHeldBytes` is reached: a `ToolError`).
    */
   submit(pageId: string, answer: PageAnswer): Promise<boolean>;
   /** The answer given for `binding`, once: it and its page are gone afterwards. */

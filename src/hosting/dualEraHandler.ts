@@ -73,7 +73,7 @@ export function hostDualEra(
 ): HostedDualEraHandler {
   const hosted = hostedServer(server, caller);
   const resolved = resolveDualEraHttpOptions('createDualEraHandler()', options);
-  const { path, allowedHosts, allowedOrigins, maxRequestBodySize, onerror } = resolved;
+  const { path, allowedHosts, allowedOrigins, maxRequestBodyBytes, onerror } = resolved;
   const report = (error: unknown): void => {
     try {
       onerror(error instanceof Error ? error : new Error(String(error)));
@@ -81,7 +81,11 @@ export function hostDualEra(
       // Reporting must never change a response.
     }
   };
-  const modern = createMcpHandler(hosted.factory, { legacy: 'reject', onerror: report, maxRequestBodySize });
+  const modern = createMcpHandler(hosted.factory, {
+    legacy: 'reject',
+    onerror: report,
+    maxRequestBodySize: maxRequestBodyBytes,
+  });
   const fleet = resolved.sessionFleet;
   // With legacy: 'reject' there is no session leg: 2025-era traffic reaches the strict modern handler, which refuses it.
   const legacy = resolved.legacy === 'sessions' ? legacyLegOf(hosted, resolved, report) : undefined;
@@ -117,7 +121,7 @@ export function hostDualEra(
     }
     let parsedBody = init.parsedBody;
     if (parsedBody === undefined) {
-      const read = await readJsonBody(request, maxRequestBodySize);
+      const read = await readJsonBody(request, maxRequestBodyBytes);
       if (!read.ok) return read.response;
       parsedBody = read.body;
     }
@@ -130,7 +134,7 @@ export function hostDualEra(
     const toLegacy =
       legacy !== undefined &&
       !claimsModern(request, parsedBody) &&
-      (await isLegacyRequest(request, parsedBody, { maxRequestBodySize }));
+      (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxRequestBodyBytes }));
     // A server with routes of its own (its channels') bounds what each anonymous client holds there.
     const counted = routes.length > 0 && authInfo === undefined;
     // Decided once: the legacy leg's (with its proxy warning), else only when the routes need it.
@@ -174,8 +178,8 @@ function legacyLegOf(
   return createLegacySessionLeg(hosted.factory, {
     idleMs: resolved.legacySessionIdleMs,
     maxSessions: resolved.maxLegacySessions,
-    maxCapabilitiesBytes: resolved.maxClientCapabilitiesBytes,
-    maxSessionBytes: resolved.maxLegacySessionBytes,
+    maxCapabilitiesBytes: resolved.maxClientCapabilitiesHeldBytes,
+    maxSessionBytes: resolved.maxLegacySessionHeldBytes,
     budgetBytes: resolved.legacySessionBudgetBytes,
     maxPerClient: resolved.maxLegacySessionsPerClient,
     fleet: resolved.sessionFleet,

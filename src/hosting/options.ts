@@ -36,19 +36,19 @@ export interface DualEraHttpOptions {
    */
   maxLegacySessions?: number;
   /**
-   * Largest `params.capabilities` a legacy `initialize` may declare, in held bytes (UTF-8 JSON plus 64
-   * per object, array and key, what many small objects cost on the heap); a larger one
+   * Largest `params.capabilities` a legacy `initialize` may declare, in held bytes (the security
+   * guide's "What a size counts": UTF-8 JSON plus 64 per object, array and key); a larger one
    * is refused with HTTP 400 and JSON-RPC `-32602` naming the size and the limit.
    * @default 16_384
    */
-  maxClientCapabilitiesBytes?: number;
+  maxClientCapabilitiesHeldBytes?: number;
   /**
    * Largest initialize params (protocol version, capabilities, client info; held bytes, as above) one
    * legacy session keeps, in memory and in the shared store; a larger `initialize` is refused with
    * HTTP 400 and JSON-RPC `-32602`.
    * @default 65_536
    */
-  maxLegacySessionBytes?: number;
+  maxLegacySessionHeldBytes?: number;
   /**
    * Total held bytes of initialize params all legacy sessions may keep (across the fleet with a
    * `sessionFleet`, enforced in the shared store). Over it, a new session is refused with HTTP 503
@@ -98,7 +98,7 @@ export interface DualEraHttpOptions {
    */
   legacy?: 'sessions' | 'reject';
   /** Upper bound, in bytes, on a POST body; larger bodies answer 413. @default 4 MiB */
-  maxRequestBodySize?: number;
+  maxRequestBodyBytes?: number;
   /** Receives out-of-band errors and rejected requests (reporting only; responses are unaffected). */
   onerror?: (error: Error) => void;
 }
@@ -110,15 +110,15 @@ export interface ResolvedDualEraHttpOptions {
   readonly allowedOrigins: string[];
   readonly legacySessionIdleMs: number;
   readonly maxLegacySessions: number;
-  readonly maxClientCapabilitiesBytes: number;
-  readonly maxLegacySessionBytes: number;
+  readonly maxClientCapabilitiesHeldBytes: number;
+  readonly maxLegacySessionHeldBytes: number;
   readonly legacySessionBudgetBytes: number;
   readonly maxLegacySessionsPerClient: number;
   readonly clientAddress: ClientAddressOption | undefined;
   readonly sessionFleet: LegacySessionFleet | undefined;
   readonly maxRelayedAnswerBytes: number;
   readonly legacy: 'sessions' | 'reject';
-  readonly maxRequestBodySize: number;
+  readonly maxRequestBodyBytes: number;
   readonly onerror: (error: Error) => void;
 }
 

@@ -41,10 +41,10 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
     DEFAULT_MAX_RELAYED_ANSWER_BYTES,
     { unit: 'number of bytes', statesDefault: true },
   );
-  const maxRequestBodySize = positiveInteger(
+  const maxRequestBodyBytes = positiveInteger(
     api,
-    'maxRequestBodySize',
-    options.maxRequestBodySize,
+    'maxRequestBodyBytes',
+    options.maxRequestBodyBytes,
     DEFAULT_MAX_REQUEST_BODY_SIZE,
     { unit: 'number of bytes', statesDefault: true },
   );
@@ -65,7 +65,7 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
     ...sessions,
     ...fleet,
     maxRelayedAnswerBytes,
-    maxRequestBodySize,
+    maxRequestBodyBytes,
     onerror: options.onerror ?? ignoreError,
   };
 }
@@ -74,8 +74,8 @@ type SessionLimits = Pick<
   ResolvedDualEraHttpOptions,
   | 'legacySessionIdleMs'
   | 'maxLegacySessions'
-  | 'maxClientCapabilitiesBytes'
-  | 'maxLegacySessionBytes'
+  | 'maxClientCapabilitiesHeldBytes'
+  | 'maxLegacySessionHeldBytes'
   | 'legacySessionBudgetBytes'
   | 'maxLegacySessionsPerClient'
 >;
@@ -105,17 +105,17 @@ function sessionLimits(api: string, options: DualEraHttpOptions): SessionLimits 
       DEFAULT_MAX_LEGACY_SESSIONS,
       { statesDefault: true },
     ),
-    maxClientCapabilitiesBytes: positiveInteger(
+    maxClientCapabilitiesHeldBytes: positiveInteger(
       api,
-      'maxClientCapabilitiesBytes',
-      options.maxClientCapabilitiesBytes,
+      'maxClientCapabilitiesHeldBytes',
+      options.maxClientCapabilitiesHeldBytes,
       DEFAULT_MAX_CLIENT_CAPABILITIES_BYTES,
       { statesDefault: true },
     ),
-    maxLegacySessionBytes: positiveInteger(
+    maxLegacySessionHeldBytes: positiveInteger(
       api,
-      'maxLegacySessionBytes',
-      options.maxLegacySessionBytes,
+      'maxLegacySessionHeldBytes',
+      options.maxLegacySessionHeldBytes,
       DEFAULT_MAX_LEGACY_SESSION_BYTES,
       { statesDefault: true },
     ),

@@ -91,7 +91,7 @@ function isOverLimit(error: Error, limit: number | undefined): boolean {
 
 function closedBy(error: Error, limit: number | undefined): Error {
   const what = isOverLimit(error, limit)
-    ? `an inbound message exceeded maxMessageSize (${limit} bytes)`
+    ? `an inbound message exceeded maxMessageBytes (${limit} bytes)`
     : `the transport failed (${oneLine(error.message)})`;
   return new Error(`stdio: ${what}; the connection is closed.`, { cause: error });
 }

@@ -91,7 +91,7 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
   const remoteAddress = new AsyncLocalStorage<string | undefined>();
   const nodeHandler = toNodeHandler(addressed(authenticating(handler, authenticate, routes), remoteAddress), {
     onerror: report,
-    ...(options.maxRequestBodySize !== undefined && { maxRequestBodySize: options.maxRequestBodySize }),
+    ...(options.maxRequestBodyBytes !== undefined && { maxRequestBodyBytes: options.maxRequestBodyBytes }),
   });
   const server = createServer(
     {

@@ -22,22 +22,22 @@ export interface ServeStdioOptions extends SdkServeStdioOptions {
    * the default stdio transport; a `transport` you pass brings its own limit.
    * @default 10 MiB (the SDK's `STDIO_DEFAULT_MAX_BUFFER_SIZE`)
    */
-  maxMessageSize?: number;
+  maxMessageBytes?: number;
 }
 
 /** Serves `factory` on this process's stdio (or `options.transport`); the first message picks the era. */
 export function serveFactoryStdio(factory: McpServerFactory, options: ServeStdioOptions = {}): StdioServerHandle {
-  const { maxMessageSize, transport, onerror, ...served } = options;
+  const { maxMessageBytes, transport, onerror, ...served } = options;
   const report = onerror ?? reportOnStderr;
-  const limit = positiveInteger('serveStdio()', 'maxMessageSize', maxMessageSize, STDIO_DEFAULT_MAX_BUFFER_SIZE, {
+  const limit = positiveInteger('serveStdio()', 'maxMessageBytes', maxMessageBytes, STDIO_DEFAULT_MAX_BUFFER_SIZE, {
     unit: 'number of bytes',
     statesDefault: true,
   });
-  if (maxMessageSize !== undefined && transport !== undefined) {
+  if (maxMessageBytes !== undefined && transport !== undefined) {
     throw new McpResolveError(
       'invalid_options',
-      'serveStdio(): maxMessageSize applies to the default stdio transport only. Pass the limit to your transport instead (for example new StdioServerTransport(stdin, stdout, { maxBufferSize })).',
-      { data: { api: 'serveStdio()', option: 'maxMessageSize' } },
+      'serveStdio(): maxMessageBytes applies to the default stdio transport only. Pass the limit to your transport instead (for example new StdioServerTransport(stdin, stdout, { maxBufferSize })).',
+      { data: { api: 'serveStdio()', option: 'maxMessageBytes' } },
     );
   }
   const ownsProcess = transport === undefined;

@@ -1,6 +1,7 @@
 /**
  * Round strategies as the resolver engine and `journaled` see them: how one way of asking gets a
- * question answered, and {@link runPasses}, the loop that lets the strategy end a round. A client
+ * question answered, and what one pass reached (the loop that lets the strategy end a round,
+ * `runPasses`, is the round's: `round/passes.ts`). A client
  * of the questions layer finds its questions, asks the strategy whether an answer is already known
  * (`recall`), lets it refuse what cannot be asked (`admit`), and when a pass is left waiting on
  * questions hands them to `end`. The 2026-07-28 and 2025-11-25 strategies are in
@@ -39,24 +40,10 @@ export interface RoundStrategy {
 export type PassReached<T> =
   { readonly kind: 'done'; readonly value: T } | { readonly kind: 'waiting'; readonly questions: readonly Question[] };
 
-/** A client of the questions layer (the resolver engine, `journaled`), seen from {@link runPasses}. */
+/** A client of the questions layer (the resolver engine, `journaled`), seen from the round's pass loop (`round/passes.ts`). */
 export interface PassingWork<T> {
   /** Runs one pass (or goes on running) until done or waiting on questions. */
   run(): Promise<PassReached<T>>;
   /** Hands a waiting question its answer (a rejection carries the reason there is none) before the next pass. */
   settle(question: Question, outcome: Promise<ElicitationResult<unknown>>): Promise<void>;
-}
-
-/** Passes `work` to its value, or to the `input_required` reply with which `strategy` ends this round. */
-export async function runPasses<T>(
-  strategy: Pick<RoundStrategy, 'end'>,
-  work: PassingWork<T>,
-): Promise<T | InputRequiredResult> {
-  for (;;) {
-    const reached = await work.run();
-    if (reached.kind === 'done') return reached.value;
-    const end = await strategy.end(reached.questions);
-    if (end.kind === 'reply') return end.result;
-    for (const answer of end.answers) await work.settle(answer.question, answer.outcome);
-  }
 }

@@ -36,7 +36,7 @@ const BACKEND_API = 'createRedisAnswerPageBackend()';
  */
 async function checkHeadroom(
   redis: RedisConnection,
-  maxBytes: number,
+  maxHeldBytes: number,
   timeoutMs: number,
   onerror: ((error: Error) => void) | undefined,
 ): Promise<void> {
@@ -46,23 +46,23 @@ async function checkHeadroom(
     maxmemory = Number(reply.maxmemory);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    const message = `${BACKEND_API}: could not read maxmemory from Redis (${reason}). Check that it is at least twice maxBytes (${maxBytes}): pages must leave room for replay and session keys.`;
+    const message = `${BACKEND_API}: could not read maxmemory from Redis (${reason}). Check that it is at least twice maxHeldBytes (${maxHeldBytes}): pages must leave room for replay and session keys.`;
     if (onerror === undefined) console.warn(`mcp-resolve: ${message}`);
-    else onerror(new McpResolveError('invalid_options', message, { data: { api: BACKEND_API, option: 'maxBytes' } }));
+    else onerror(new McpResolveError('invalid_options', message, { data: { api: BACKEND_API, option: 'maxHeldBytes' } }));
     return;
   }
-  if (!Number.isFinite(maxmemory) || maxmemory === 0 || maxBytes * 2 <= maxmemory) return;
+  if (!Number.isFinite(maxmemory) || maxmemory === 0 || maxHeldBytes * 2 <= maxmemory) return;
   throw new McpResolveError(
     'invalid_options',
-    `${BACKEND_API}: maxBytes (${maxBytes}) is more than half of Redis's maxmemory (${maxmemory}), so a flood of pages could leave no room for replay and session keys. Lower maxBytes to at most ${Math.floor(maxmemory / 2)}, or raise maxmemory.`,
-    { data: { api: BACKEND_API, option: 'maxBytes' } },
+    `${BACKEND_API}: maxHeldBytes (${maxHeldBytes}) is more than half of Redis's maxmemory (${maxmemory}), so a flood of pages could leave no room for replay and session keys. Lower maxHeldBytes to at most ${Math.floor(maxmemory / 2)}, or raise maxmemory.`,
+    { data: { api: BACKEND_API, option: 'maxHeldBytes' } },
   );
 }
 
 /**
  * Creates an {@link AnswerPageBackend} over `redis` (a connection from `connectRedis` or
  * `connectRedisFleet`), with its bounds fleet-wide. Resolves once Redis's `maxmemory` was checked:
- * throws `invalid_options` (option `maxBytes`) when the page budget is more than half of it.
+ * throws `invalid_options` (option `maxHeldBytes`) when the page budget is more than half of it.
  */
 export async function createRedisAnswerPageBackend(
   redis: RedisConnection,
@@ -71,7 +71,7 @@ export async function createRedisAnswerPageBackend(
   const limits = answerPageLimits(BACKEND_API, options);
   const prefix = options.keyPrefix ?? DEFAULT_ANSWER_PAGE_KEY_PREFIX;
   const timeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
-  await checkHeadroom(redis, limits.maxBytes, timeoutMs, options.onerror);
+  await checkHeadroom(redis, limits.maxHeldBytes, timeoutMs, options.onerror);
   const run = async (what: string, script: string, args: readonly string[]): Promise<unknown> => {
     try {
       return await withDeadline(redis.eval(script, { keys: [], arguments: [prefix, ...args] }), timeoutMs);
@@ -92,7 +92,7 @@ export async function createRedisAnswerPageBackend(
     const [limit, max, retryAfterMs] = reply as [AnswerPageRefusal['limit'], string, number];
     return { limit, max: Number(max), retryAfterMs: Number(retryAfterMs) };
   };
-  const bounds = [limits.maxPagesPerClient, limits.maxPages, limits.maxBytes].map(String);
+  const bounds = [limits.maxPagesPerClient, limits.maxPages, limits.maxHeldBytes].map(String);
   return {
     limits,
     async open({ pageId, record, bindingKey, client, expiresAt }) {
@@ -107,7 +107,7 @@ export async function createRedisAnswerPageBackend(
       return text(await run('read', READ, ['binding', bindingKey]));
     },
     async answer(pageId, answer, expiresAt) {
-      const args = [pageId, answer, String(Math.ceil(expiresAt)), String(limits.maxBytes)];
+      const args = [pageId, answer, String(Math.ceil(expiresAt)), String(limits.maxHeldBytes)];
       return outcome<'stored' | 'closed'>(await run('answer', ANSWER, args));
     },
     async take(bindingKey) {

@@ -54,7 +54,7 @@ local bytes = #record + tonumber(ARGV[10])
 if redis.call('ZCARD', mine) >= tonumber(ARGV[7]) then return {'maxPagesPerClient', ARGV[7], first(mine, now)} end
 if redis.call('ZCARD', live) >= tonumber(ARGV[8]) then return {'maxPages', ARGV[8], first(live, now)} end
 if tonumber(redis.call('GET', total) or '0') + bytes > tonumber(ARGV[9]) then
-  return {'maxBytes', ARGV[9], first(live, now)}
+  return {'maxHeldBytes', ARGV[9], first(live, now)}
 end
 redis.call('SET', p .. 'page:' .. id, record, 'PXAT', expires)
 redis.call('SET', p .. 'binding:' .. digest, id, 'PXAT', expires)
@@ -74,7 +74,7 @@ return open_record(id)
 
 /**
  * Stores an answer and closes its page. ARGV: prefix, id, answer, expiresAt, max bytes. Returns
- * 'stored', 'closed' (the page is not open), or {'maxBytes', max, ms until the first page expires}.
+ * 'stored', 'closed' (the page is not open), or {'maxHeldBytes', max, ms until the first page expires}.
  */
 export const ANSWER = `${PAGE_ACCOUNTING}
 local id, answer, expires = ARGV[2], ARGV[3], ARGV[4]
@@ -82,7 +82,7 @@ local entry = redis.call('HGET', info, id)
 if not entry or not open_record(id) then return 'closed' end
 local bytes, digest, client = parse(entry)
 if tonumber(redis.call('GET', total) or '0') + #answer > tonumber(ARGV[5]) then
-  return {'maxBytes', ARGV[5], first(live, now_ms())}
+  return {'maxHeldBytes', ARGV[5], first(live, now_ms())}
 end
 redis.call('SET', p .. 'answer:' .. id, answer, 'PXAT', expires)
 redis.call('SET', p .. 'binding:' .. digest, id, 'PXAT', expires)

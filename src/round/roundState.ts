@@ -10,18 +10,17 @@ import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import { McpResolveError } from '../errors.js';
 import { callChannels, type ToolContext } from '../context.js';
 import type { CallChannels } from '../channels/channel.js';
-import { Ledger } from '../questions/ledger.js';
-import type { RoundStrategy } from '../questions/strategy.js';
+import type { Ledger } from '../questions/ledger.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { isPromiseLike } from '../promise.js';
-import { resolvePlan, type StrategySource } from '../resolvers/resolvePlan.js';
 import type { RequestBinding } from '../state/binding.js';
 import type { RequestStateSealer } from '../state/sealer.js';
 import { splitCarried, withCarried } from '../telemetry/carried.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
 import { protocolVersionOf, eraOf, toolContextOf } from './requestEra.js';
 import type { InstanceServices } from './services.js';
-import { strategyFor } from './strategies.js';
+import { resolvePlan } from './passes.js';
+import { StrategyOnDemand } from './strategies.js';
 
 /** The plan that resolved a handler's parameters, and what the handler is (for the message). */
 export interface ResolvedBy {
@@ -145,12 +144,14 @@ function bindingOf(target: BindingTarget, ctx: ServerContext, services: Instance
 }
 
 /** One round's state, opened: its context, its binding (computed only when state arrives or leaves) and its plaintext. */
-export class RoundState implements StrategySource {
+export class RoundState {
   /** The context handlers receive: the SDK's, plus the era, with `requestState()` returning plaintext. */
   readonly ctx: ToolContext;
   #binding: RequestBinding | undefined;
-  /** The ledger of this round's strategy once built (a task created on this round records its answers). */
-  ledger: Ledger | undefined;
+  /** The strategy of this round's resolution, once it resolved a plan. */
+  #strategy: StrategyOnDemand | undefined;
+  /** The call's channels beyond in-band, when the server has any. */
+  readonly #channels: CallChannels | undefined;
 
   constructor(
     sdkCtx: ServerContext,
@@ -164,7 +165,7 @@ export class RoundState implements StrategySource {
     this.ctx = toolContextOf(sdkCtx, plaintext, services, trace);
     this.#binding = binding;
     // A handler that builds its own strategy (`journaled`) finds the call's channels on its context.
-    const channels = this.callChannels();
+    const channels = (this.#channels = this.callChannels());
     if (channels !== undefined) Object.assign(this.ctx, { [callChannels]: channels });
   }
 
@@ -185,7 +186,9 @@ export class RoundState implements StrategySource {
     args: Readonly<Record<string, unknown>>,
   ): Record<string, unknown> | Promise<Record<string, unknown> | InputRequiredResult> {
     if (plan.params.length === 0) return {};
-    const outcome = resolvePlan(plan, args, this.ctx, this);
+    const timeoutMs = this.services.legacyQuestionTimeoutMs;
+    this.#strategy ??= new StrategyOnDemand(this.ctx, this.plaintext, timeoutMs, this.#channels);
+    const outcome = resolvePlan(plan, args, this.ctx, this.#strategy);
     return isPromiseLike(outcome) ? this.sealedOutcome(outcome) : outcome;
   }
 
@@ -222,12 +225,9 @@ export class RoundState implements StrategySource {
     );
   }
 
-  /** The era's strategy for this round, over the progress the state carried (built only when something is awaited or asked). */
-  strategy(): RoundStrategy {
-    // A carried ledger this version cannot read means "no progress yet": the call starts over.
-    const ledger = this.plaintext === undefined ? Ledger.fresh() : (Ledger.decode(this.plaintext) ?? Ledger.blank());
-    const legacyTimeoutMs = this.services.legacyQuestionTimeoutMs;
-    return strategyFor(this.ctx, { ledger: (this.ledger = ledger), legacyTimeoutMs, channels: this.callChannels() });
+  /** The ledger of this round's strategy once built (a task created on this round records its answers). */
+  get ledger(): Ledger | undefined {
+    return this.#strategy?.ledger;
   }
 }
 

@@ -10,11 +10,12 @@ import { answerLimit, requestTrace, type ToolContext } from '../context.js';
 import type { CallChannels } from '../channels/channel.js';
 import { chooseChannels, type ChannelChoice } from '../channels/choice.js';
 import { assertAnswerSize, DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
-import type { Ledger } from '../questions/ledger.js';
+import { Ledger } from '../questions/ledger.js';
+import type { ElicitationResult } from '../questions/markers.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
 import { questionKind } from '../questions/questionKind.js';
-import { identified, onModernWire } from '../questions/render.js';
-import type { Answer, RoundStrategy } from '../questions/strategy.js';
+import { identified, onModernWire, type Question } from '../questions/render.js';
+import type { Answer, RoundEnd, RoundStrategy } from '../questions/strategy.js';
 import { newElicitationSeed } from '../questions/urlQuestion.js';
 import { setOwn } from '../ownKeys.js';
 
@@ -134,4 +135,45 @@ export function strategyFor(ctx: ToolContext, options: StrategyOptions): RoundSt
   let seed: string | undefined;
   const secret = (): string => (seed ??= newElicitationSeed());
   return legacyStrategy(secret, chooseChannels({ ctx, secret, legacyTimeoutMs }, channels));
+}
+
+/**
+ * A round's strategy, built the first time a question uses it (a call that awaits a resolver but
+ * asks nothing never decodes its ledger). Made by the round from values; it never calls back.
+ */
+export class StrategyOnDemand implements RoundStrategy {
+  #built: RoundStrategy | undefined;
+  /** The call's ledger, once the strategy is built (a task created on this round records its answers). */
+  ledger: Ledger | undefined;
+
+  constructor(
+    private readonly ctx: ToolContext,
+    /** The plaintext the round's `requestState` carried, when it carried one. */
+    private readonly plaintext: string | undefined,
+    private readonly legacyTimeoutMs: number | undefined,
+    private readonly channels: CallChannels | undefined,
+  ) {}
+
+  private strategy(): RoundStrategy {
+    if (this.#built !== undefined) return this.#built;
+    // A carried ledger this version cannot read means "no progress yet": the call starts over.
+    const ledger = this.plaintext === undefined ? Ledger.fresh() : (Ledger.decode(this.plaintext) ?? Ledger.blank());
+    return (this.#built = strategyFor(this.ctx, {
+      ledger: (this.ledger = ledger),
+      legacyTimeoutMs: this.legacyTimeoutMs,
+      channels: this.channels,
+    }));
+  }
+
+  recall(question: Question, unprompted: boolean): Promise<ElicitationResult<unknown> | undefined> {
+    return this.strategy().recall(question, unprompted);
+  }
+
+  admit(question: Question): void {
+    this.strategy().admit(question);
+  }
+
+  end(pending: readonly Question[]): Promise<RoundEnd> {
+    return this.strategy().end(pending);
+  }
 }

@@ -183,3 +183,16 @@ export function utf8Bytes(text: string): number {
   }
   return bytes;
 }
+
+/** A character past U+00FF: a JavaScript heap keeps the whole string two bytes a character. */
+const WIDE = /[\u0100-\uffff]/;
+
+/**
+ * What `text` costs held in this process, the text part of the "held bytes" measure: the larger of
+ * its UTF-8 size and what it takes in a JavaScript heap (one byte a character, two when any
+ * character is past U+00FF), so neither non-Latin text nor Latin text made wide by one character
+ * passes a budget.
+ */
+export function heldTextBytes(text: string): number {
+  return Math.max(utf8Bytes(text), WIDE.test(text) ? text.length * 2 : text.length);
+}

@@ -8,7 +8,7 @@
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
-import { resolvePlan } from '../resolvers/resolvePlan.js';
+import { resolvePlan } from '../round/passes.js';
 import { refusedInputRequired } from '../round/roundState.js';
 import type { InstanceServices } from '../round/services.js';
 import { checkedResult, runBody, toolFailure } from '../round/toolCall.js';
@@ -66,7 +66,7 @@ export class TaskExecution {
       );
       let resolved;
       try {
-        resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, { strategy: () => strategy });
+        resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, strategy);
       } catch (error) {
         await this.fail(taskId, undefined, error, tool, services);
         return;

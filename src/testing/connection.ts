@@ -34,7 +34,7 @@ export interface ConnectOptions extends ScriptedAnswers {
   /** The client's name and version. @default { name: 'mcp-resolve-testing', version: '0.0.0' } */
   clientInfo?: Implementation;
   /** Milliseconds the connect handshake may take. @default the SDK's request timeout */
-  timeout?: number;
+  timeoutMs?: number;
 }
 
 /** A connected test client; counters start at zero once the handshake is done. */
@@ -73,7 +73,7 @@ export async function connectObserved(
     incomingRequest: () => counters.countPush(),
   });
   try {
-    await client.connect(observed, options.timeout !== undefined ? { timeout: options.timeout } : undefined);
+    await client.connect(observed, options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : undefined);
   } catch (error) {
     await client.close().catch(() => {});
     await teardown().catch(() => {});

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { NewAnswerPage } from '../../src/answerPage/backend.js';
 import { refusalError } from '../../src/answerPage/backend.js';
-import { createMemoryAnswerPageBackend, storedBytes } from '../../src/answerPage/memoryBackend.js';
+import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
+import { heldTextBytes } from '../../src/state/bytes.js';
 import { McpResolveError, ToolError } from '../../src/errors.js';
 
 function clock(start = 1_000_000) {
@@ -72,21 +73,21 @@ describe('the in-memory answer page backend', () => {
     expect(await backend.open(pageOf('mallory', time.now()))).toBe('opened');
   });
 
-  it('holds at most maxPages pages and maxBytes bytes in all', async () => {
+  it('holds at most maxPages pages and maxHeldBytes bytes in all', async () => {
     const time = clock();
     const counted = createMemoryAnswerPageBackend({ now: time.now, maxPages: 2 });
     await counted.open(pageOf('a', time.now()));
     await counted.open(pageOf('b', time.now()));
     expect(await counted.open(pageOf('c', time.now()))).toMatchObject({ limit: 'maxPages', max: 2 });
 
-    const budget = createMemoryAnswerPageBackend({ now: time.now, maxBytes: 2_000 });
+    const budget = createMemoryAnswerPageBackend({ now: time.now, maxHeldBytes: 2_000 });
     const page = pageOf('a', time.now(), 'x'.repeat(1_000));
     expect(await budget.open(page)).toBe('opened');
     expect(budget.bytes).toBe(1_000 + 512);
-    expect(await budget.open(pageOf('b', time.now(), 'y'.repeat(1_000)))).toMatchObject({ limit: 'maxBytes' });
+    expect(await budget.open(pageOf('b', time.now(), 'y'.repeat(1_000)))).toMatchObject({ limit: 'maxHeldBytes' });
     // An answer past the budget is refused and the page stays open.
     expect(await budget.answer(page.pageId, 'z'.repeat(600), time.now() + 1_000)).toMatchObject({
-      limit: 'maxBytes',
+      limit: 'maxHeldBytes',
       max: 2_000,
       retryAfterMs: 1_000,
     });
@@ -96,20 +97,20 @@ describe('the in-memory answer page backend', () => {
   });
 
   it('counts bytes as UTF-8, and at least as the text takes in a JavaScript heap', async () => {
-    expect(storedBytes('abc')).toBe(3);
-    expect(storedBytes('é'.repeat(10))).toBe(20);
-    expect(storedBytes('語'.repeat(10))).toBe(30);
-    expect(storedBytes('😀')).toBe(4);
-    expect(storedBytes(`${'a'.repeat(100)}語`)).toBe(202);
+    expect(heldTextBytes('abc')).toBe(3);
+    expect(heldTextBytes('é'.repeat(10))).toBe(20);
+    expect(heldTextBytes('語'.repeat(10))).toBe(30);
+    expect(heldTextBytes('😀')).toBe(4);
+    expect(heldTextBytes(`${'a'.repeat(100)}語`)).toBe(202);
     const time = clock();
-    const backend = createMemoryAnswerPageBackend({ now: time.now, maxBytes: 3_000 });
-    expect(await backend.open(pageOf('a', time.now(), '語'.repeat(1_000)))).toMatchObject({ limit: 'maxBytes' });
+    const backend = createMemoryAnswerPageBackend({ now: time.now, maxHeldBytes: 3_000 });
+    expect(await backend.open(pageOf('a', time.now(), '語'.repeat(1_000)))).toMatchObject({ limit: 'maxHeldBytes' });
     expect(await backend.open(pageOf('a', time.now(), '語'.repeat(800)))).toBe('opened');
     expect(backend.bytes).toBe(2_400 + 512);
   });
 
   it('refuses bounds that are not positive integers, naming the option', () => {
-    for (const option of ['maxBytes', 'maxPages', 'maxPagesPerClient'] as const) {
+    for (const option of ['maxHeldBytes', 'maxPages', 'maxPagesPerClient'] as const) {
       expect(() => createMemoryAnswerPageBackend({ [option]: 0 })).toThrow(McpResolveError);
       expect(() => createMemoryAnswerPageBackend({ [option]: 0 })).toThrow(
         `createMemoryAnswerPageBackend(): ${option} must be a positive integer (got 0).`,
@@ -125,8 +126,8 @@ describe('refusalError', () => {
     expect(error.message).toBe(
       "Answer pages: this call needs a page, and there are already 16 questions open on pages for this client, the most allowed (the answer page backend's maxPagesPerClient option). Answer or finish an open question, or retry after 900 s.",
     );
-    expect(refusalError({ limit: 'maxBytes', max: 10, retryAfterMs: 0 }).message).toContain(
-      "already 10 bytes of questions and answers on pages on this server, the most allowed (the answer page backend's maxBytes option)",
+    expect(refusalError({ limit: 'maxHeldBytes', max: 10, retryAfterMs: 0 }).message).toContain(
+      "already 10 held bytes of questions and answers on pages on this server, the most allowed (the answer page backend's maxHeldBytes option)",
     );
   });
 });

@@ -125,7 +125,7 @@ describe('the answer page store', () => {
       /^Answer pages: this call needs a page, and there are already 16 questions open on pages for this client, the most allowed \(the answer page backend's maxPagesPerClient option\)\. Answer or finish an open question, or retry after 900 s\.$/,
     );
     expect(backend.bytes).toBeGreaterThan(16 * 60_000);
-    expect(backend.bytes).toBeLessThan(backend.limits.maxBytes / 4);
+    expect(backend.bytes).toBeLessThan(backend.limits.maxHeldBytes / 4);
     const page = await store.open({ ...ALICE_CALL, principal: 'bob' }, REFUND_QUESTION);
     expect(await store.page(page.pageId)).toEqual(page);
   });

@@ -360,3 +360,40 @@ describe('the options errors name', () => {
     expect(unknown(fromMessages, true)).toEqual([]);
   });
 });
+
+/** The units an option counting a size or a time ends in (security.md, "What a size counts"). */
+const UNIT = /(?:HeldBytes|Bytes|Ms|Seconds)$/;
+/** A name that counts a size or a time: it must say its unit (a rate, `…PerInterval`, counts things). */
+const MEASURED = /(?:size|timeout|ttl|delay|age|duration|budget|length|interval|bytes|ms|seconds)$/i;
+
+/** A rate: how many things per some time. */
+const RATE = /Per[A-Z]\w*$/;
+
+/** Every numeric property of every `…Options` type of src/, as `Type.name (file:line)`. */
+function numericOptions(): { readonly name: string; readonly at: string }[] {
+  const found: { name: string; at: string }[] = [];
+  for (const source of sources) {
+    walk(source, (node) => {
+      if (!(ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) || !/Options$/.test(node.name.text))
+        return;
+      for (const property of checker.getPropertiesOfType(checker.getTypeAtLocation(node.name))) {
+        const type = checker.getNonNullableType(checker.getTypeOfSymbol(property));
+        const declaration = property.declarations?.[0];
+        if ((type.flags & ts.TypeFlags.NumberLike) === 0 || declaration === undefined) continue;
+        found.push({ name: property.name, at: `${node.name.text}.${property.name} (${where(declaration)})` });
+      }
+    });
+  }
+  return found;
+}
+
+describe('option names', () => {
+  it('end in the unit they count when they count a size or a time', () => {
+    const options = numericOptions();
+    expect(options.length).toBeGreaterThan(30);
+    const unitless = options
+      .filter(({ name }) => MEASURED.test(name) && !RATE.test(name) && !UNIT.test(name))
+      .map(({ at }) => at);
+    expect(unitless, 'name it …Bytes, …HeldBytes, …Ms or …Seconds').toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 /**
- * Small rooms: no file in src/ over 250 lines, and no function over 80 lines of its own (a closure's
- * inner functions are measured on their own, so a factory is not charged for them).
+ * Small rooms: no file in src/ over 250 lines, and no function over 100 lines measured whole (a
+ * closure's inner functions count toward it: a factory is charged for everything it holds).
  */
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { modules, SRC } from './srcModules.js';
 
 const MAX_FILE_LINES = 250;
-const MAX_FUNCTION_LINES = 80;
+const MAX_FUNCTION_LINES = 100;
 
 const lineCount = (text: string): number => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 
@@ -27,26 +27,17 @@ function isFunctionLike(node: ts.Node): node is ts.FunctionLikeDeclaration {
   );
 }
 
-/** Every function of `file` longer than the limit, as `file:line name (N lines)`, counting its own lines only. */
+/** Every function of `file` longer than the limit, as `file:line name (N lines)`, measured whole (inner functions included). */
 function longFunctions(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line;
-  const span = (node: ts.Node) => lineOf(node.getEnd()) - lineOf(node.getStart(source)) + 1;
-  const nested = (node: ts.Node): number => {
-    let lines = 0;
-    node.forEachChild(function visit(child) {
-      if (isFunctionLike(child)) lines += span(child);
-      else child.forEachChild(visit);
-    });
-    return lines;
-  };
   const found: string[] = [];
   source.forEachChild(function visit(node) {
     if (isFunctionLike(node)) {
-      const own = span(node) - (node.body === undefined ? 0 : nested(node.body));
+      const start = lineOf(node.getStart(source));
+      const lines = lineOf(node.getEnd()) - start + 1;
       const name = node.name?.getText(source) ?? '(anonymous)';
-      if (own > MAX_FUNCTION_LINES)
-        found.push(`${relative(SRC, file)}:${lineOf(node.getStart(source)) + 1} ${name} (${own} lines)`);
+      if (lines > MAX_FUNCTION_LINES) found.push(`${relative(SRC, file)}:${start + 1} ${name} (${lines} lines)`);
     }
     node.forEachChild(visit);
   });
@@ -64,7 +55,7 @@ describe('src/ is made of small rooms', () => {
     expect(over).toEqual([]);
   });
 
-  it(`has no function over ${MAX_FUNCTION_LINES} lines of its own`, () => {
+  it(`has no function over ${MAX_FUNCTION_LINES} lines, inner functions included`, () => {
     expect(files.flatMap(longFunctions)).toEqual([]);
   });
 });

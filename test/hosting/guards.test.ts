@@ -183,8 +183,8 @@ describe('request shape', () => {
     await expect(openLegacySession({ url: served.url })).resolves.toEqual(expect.any(String));
   });
 
-  it('answers a body over maxRequestBodySize with 413', async () => {
-    const small = await serveHttp(askNameServer, { maxRequestBodySize: 64 });
+  it('answers a body over maxRequestBodyBytes with 413', async () => {
+    const small = await serveHttp(askNameServer, { maxRequestBodyBytes: 64 });
     try {
       const response = await send({ url: small.url }, { method: 'POST', body: { padding: 'x'.repeat(200) } });
       expect(response.status).toBe(413);
@@ -217,7 +217,7 @@ describe('options', () => {
     [{ legacySessionIdleMs: Number.NaN }, /legacySessionIdleMs/],
     [{ path: 'mcp' }, /path must start with '\/'/],
     [{ allowedHosts: [] }, /allowedHosts must be a non-empty array/],
-    [{ maxRequestBodySize: -1 }, /maxRequestBodySize/],
+    [{ maxRequestBodyBytes: -1 }, /maxRequestBodyBytes/],
   ])('rejects %o', (options, message) => {
     expect(() => createDualEraHandler(askNameServer, options)).toThrow(McpResolveError);
     expect(() => createDualEraHandler(askNameServer, options)).toThrow(message);

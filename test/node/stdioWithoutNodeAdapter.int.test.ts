@@ -13,7 +13,7 @@ const ARGS = ['--import', 'tsx', '--import', BLOCKER, SERVER];
 
 describe('mcp-resolve/node without @modelcontextprotocol/node', () => {
   it.each(['modern', 'legacy'] as const)('serves stdio on %s', async (era) => {
-    const connection = await connectStdio(process.execPath, ARGS, { era, stderr: 'inherit', timeout: 100_000 });
+    const connection = await connectStdio(process.execPath, ARGS, { era, stderr: 'inherit', timeoutMs: 100_000 });
     try {
       const result = await connection.client.callTool({ name: 'ping', arguments: {} });
       expect(result.content).toEqual([{ type: 'text', text: 'pong' }]);

@@ -49,7 +49,7 @@ describe('the Redis answer page backend', () => {
 
   it('keeps the bounds fleet-wide: pages per client (others still open theirs), pages and bytes, releasing what expired', async () => {
     const [one, two] = [await redis.connect(), await redis.connect()];
-    const bounds = { keyPrefix: 'test:b:', maxPagesPerClient: 2, maxPages: 4, maxBytes: 4_000 };
+    const bounds = { keyPrefix: 'test:b:', maxPagesPerClient: 2, maxPages: 4, maxHeldBytes: 4_000 };
     const a = await createRedisAnswerPageBackend(one, bounds);
     const b = await createRedisAnswerPageBackend(two, bounds);
     expect(await a.open(pageOf('mallory', '{}', 300))).toBe('opened');
@@ -58,7 +58,7 @@ describe('the Redis answer page backend', () => {
     expect(refused).toMatchObject({ limit: 'maxPagesPerClient', max: 2 });
     expect((refused as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(300);
     expect(await b.open(pageOf('alice'))).toBe('opened');
-    expect(await a.open(pageOf('bob', 'x'.repeat(3_000)))).toMatchObject({ limit: 'maxBytes', max: 4_000 });
+    expect(await a.open(pageOf('bob', 'x'.repeat(3_000)))).toMatchObject({ limit: 'maxHeldBytes', max: 4_000 });
     expect(await a.open(pageOf('bob'))).toBe('opened');
     expect(await a.open(pageOf('carol'))).toMatchObject({ limit: 'maxPages', max: 4 });
     await new Promise((resolve) => setTimeout(resolve, 400));
@@ -84,21 +84,21 @@ describe('the Redis answer page backend', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   });
 
-  it('refuses at start a page budget over half of maxmemory, naming maxBytes', async () => {
+  it('refuses at start a page budget over half of maxmemory, naming maxHeldBytes', async () => {
     const connection = await redis.connect();
     await connection.configSet('maxmemory', '8mb');
     try {
-      const error = await createRedisAnswerPageBackend(connection, { maxBytes: 5 * 1024 * 1024 }).catch(
+      const error = await createRedisAnswerPageBackend(connection, { maxHeldBytes: 5 * 1024 * 1024 }).catch(
         (error: unknown) => error,
       );
       expect(error).toBeInstanceOf(McpResolveError);
       expect(error).toMatchObject({
         code: 'invalid_options',
-        data: { api: 'createRedisAnswerPageBackend()', option: 'maxBytes' },
+        data: { api: 'createRedisAnswerPageBackend()', option: 'maxHeldBytes' },
         message:
-          "createRedisAnswerPageBackend(): maxBytes (5242880) is more than half of Redis's maxmemory (8388608), so a flood of pages could leave no room for replay and session keys. Lower maxBytes to at most 4194304, or raise maxmemory.",
+          "createRedisAnswerPageBackend(): maxHeldBytes (5242880) is more than half of Redis's maxmemory (8388608), so a flood of pages could leave no room for replay and session keys. Lower maxHeldBytes to at most 4194304, or raise maxmemory.",
       });
-      await expect(createRedisAnswerPageBackend(connection, { maxBytes: 4 * 1024 * 1024 })).resolves.toBeDefined();
+      await expect(createRedisAnswerPageBackend(connection, { maxHeldBytes: 4 * 1024 * 1024 })).resolves.toBeDefined();
     } finally {
       await connection.configSet('maxmemory', '0');
     }

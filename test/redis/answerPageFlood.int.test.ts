@@ -43,7 +43,7 @@ describe('a flood of answer pages on a Redis with maxmemory 8mb and noeviction',
     redis = await startRedisServer({ args: () => ['--maxmemory', '8mb'] });
     fleet = await connectRedisFleet({ url: redis.url });
     store = createAnswerPageStore({
-      backend: await createRedisAnswerPageBackend(fleet.redis, { maxBytes: 3_000_000 }),
+      backend: await createRedisAnswerPageBackend(fleet.redis, { maxHeldBytes: 3_000_000 }),
     });
   });
   afterAll(async () => {
@@ -88,7 +88,7 @@ describe('a flood of answer pages on a Redis with maxmemory 8mb and noeviction',
     const { opened, refusal } = await flood(store, (index) => `address:198.51.100.${index}`, 500);
     expect(opened).toBeGreaterThan(30);
     expect(opened).toBeLessThan(50);
-    expect((refusal as Error).message).toMatch(/bytes of questions and answers on pages on this server.*maxBytes/);
+    expect((refusal as Error).message).toMatch(/bytes of questions and answers on pages on this server.*maxHeldBytes/);
     const used = Number(/used_memory:(\d+)/.exec(await fleet.redis.info('memory'))?.[1]);
     expect(used).toBeLessThan(8 * 1024 * 1024 - 2_000_000);
     for (let index = 0; index < 20; index += 1) expect(await refund(`ORD-${index}`)).toBe(`Refunded ORD-${index}.`);

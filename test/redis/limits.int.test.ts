@@ -76,8 +76,8 @@ describe('legacy session limits in a Redis fleet', () => {
   it('accepts 1 MB sessions from a flood only up to legacySessionBudgetBytes, and Redis grows by about that much', async () => {
     const budget = 8_000_000;
     const instances = await twoInstances({
-      maxClientCapabilitiesBytes: 1_100_000,
-      maxLegacySessionBytes: 1_200_000,
+      maxClientCapabilitiesHeldBytes: 1_100_000,
+      maxLegacySessionHeldBytes: 1_200_000,
       legacySessionBudgetBytes: budget,
       maxLegacySessions: 20,
       maxLegacySessionsPerClient: 1_000,

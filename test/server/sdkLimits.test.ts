@@ -112,27 +112,56 @@ describe('SDK 2.4: registerTool changes what the server advertises', () => {
   });
 });
 
+/** The input schema of `regional`, whose `region` argument is declared as the `Region` header. */
+const REGIONAL_INPUT = {
+  type: 'object' as const,
+  properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+  required: ['region'],
+};
+
+/**
+ * A modern POST of `regional` (region `eu` in the body, `us` in its header) to a server of `Server`
+ * that lists and answers the tool with handlers set by `setRequestHandler`, not `registerTool`.
+ */
+async function callRegional(Server: typeof McpServer) {
+  const handler = createMcpHandler(
+    () => {
+      const mcp = new Server(INFO, { capabilities: { tools: {} } });
+      mcp.server.setRequestHandler('tools/list', () => ({
+        tools: [{ name: 'regional', inputSchema: REGIONAL_INPUT }],
+      }));
+      mcp.server.setRequestHandler('tools/call', () => ({ content: [{ type: 'text', text: 'served' }] }));
+      return mcp;
+    },
+    { legacy: 'reject' },
+  );
+  onCleanup(() => handler.close());
+  return postCall(handler, 'regional', { arguments: { region: 'eu' } }, { 'mcp-param-region': 'us' });
+}
+
 describe('SDK 2.4: SEP-2243 header validation covers registerTool tools only (proposal B, seam 1)', () => {
   it('a tool answered by a tools/call handler set with setRequestHandler has its Mcp-Param headers unchecked', async () => {
-    const handler = createMcpHandler(
-      () => {
-        const mcp = new McpServer(INFO, { capabilities: { tools: {} } });
-        const inputSchema = {
-          type: 'object' as const,
-          properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
-          required: ['region'],
-        };
-        mcp.server.setRequestHandler('tools/list', () => ({ tools: [{ name: 'regional', inputSchema }] }));
-        mcp.server.setRequestHandler('tools/call', () => ({ content: [{ type: 'text', text: 'served' }] }));
-        return mcp;
-      },
-      { legacy: 'reject' },
-    );
-    onCleanup(() => handler.close());
-    const reply = await postCall(handler, 'regional', { arguments: { region: 'eu' } }, { 'mcp-param-region': 'us' });
+    const reply = await callRegional(McpServer);
     // A registerTool tool with this schema gets 400 / -32020 (test/server/resolvingMcpServer.test.ts).
     expect(reply.status).toBe(200);
     expect(JSON.stringify(reply.body)).toContain('served');
+  });
+});
+
+describe("SDK 2.4: the HTTP entry asks McpServer.toolInputSchemaJson for a tool's schema (seam 1 pinned)", () => {
+  it('an McpServer subclass that answers toolInputSchemaJson for a handler-served tool gets its Mcp-Param headers checked', async () => {
+    const asked: string[] = [];
+    /** The override `ResolvingMcpServer` makes, on a plain server: a rename or a bypass in the SDK fails here. */
+    class SchemaAnswering extends McpServer {
+      override toolInputSchemaJson(name: string): Record<string, unknown> | undefined {
+        asked.push(name);
+        return name === 'regional' ? REGIONAL_INPUT : super.toolInputSchemaJson(name);
+      }
+    }
+    const reply = await callRegional(SchemaAnswering);
+    expect(asked).toContain('regional');
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ error: { code: -32020 } });
   });
 });
 

@@ -17,7 +17,7 @@ describe('connectStdio', () => {
       era,
       elicit: answers.elicit,
       stderr: 'inherit',
-      timeout: 10_000,
+      timeoutMs: 10_000,
     });
     try {
       expect(connection.client.getProtocolEra()).toBe(era);

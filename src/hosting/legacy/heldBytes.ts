@@ -4,7 +4,7 @@
  * heap (measured: ~90 bytes of heap per `"k":{}` entry of 8 JSON bytes). Iterative: a deeply
  * nested value cannot overflow the stack.
  */
-import { utf8Bytes } from '../../state/bytes.js';
+import { heldTextBytes, utf8Bytes } from '../../state/bytes.js';
 
 /** What each object, array and object key costs on top of its JSON bytes. */
 export const NODE_BYTES = 64;
@@ -15,7 +15,7 @@ export function heldBytes(value: unknown): number {
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const item = pending.pop();
-    if (typeof item === 'string') total += utf8Bytes(item) + 2;
+    if (typeof item === 'string') total += heldTextBytes(item) + 2;
     else if (typeof item === 'number') total += String(item).length;
     else if (typeof item === 'boolean') total += item ? 4 : 5;
     else if (Array.isArray(item)) {

@@ -38,7 +38,7 @@ export function keptInitialize(body: unknown, limits: InitializeLimits): KeptIni
       refusal = invalidParams(
         `initialize declares ${capabilitiesBytes} bytes of client capabilities (JSON, plus ${NODE_BYTES} per ` +
           `object, array and key), over this server's limit of ${limits.maxCapabilitiesBytes} bytes ` +
-          `(maxClientCapabilitiesBytes)`,
+          `(maxClientCapabilitiesHeldBytes)`,
         limits.onerror,
       );
       return message;
@@ -50,7 +50,7 @@ export function keptInitialize(body: unknown, limits: InitializeLimits): KeptIni
       refusal = invalidParams(
         `initialize params (protocol version, capabilities, client info) take ${bytes} bytes (JSON, plus ` +
           `${NODE_BYTES} per object, array and key), over this server's limit of ${limits.maxSessionBytes} bytes ` +
-          `per legacy session (maxLegacySessionBytes)`,
+          `per legacy session (maxLegacySessionHeldBytes)`,
         limits.onerror,
       );
       return message;

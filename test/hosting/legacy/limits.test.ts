@@ -59,14 +59,14 @@ async function errorOf(response: Response): Promise<{ code: number; message: str
 }
 
 describe('declared capabilities and kept initialize params', () => {
-  it('refuses an initialize declaring more capabilities than maxClientCapabilitiesBytes, and admits one at the limit', async () => {
-    const handler = handlerWith({ maxClientCapabilitiesBytes: 1_024 });
+  it('refuses an initialize declaring more capabilities than maxClientCapabilitiesHeldBytes, and admits one at the limit', async () => {
+    const handler = handlerWith({ maxClientCapabilitiesHeldBytes: 1_024 });
     const over = await post(into(handler), initialize(capabilitiesOf(1_025)));
     expect(over.status).toBe(400);
     expect(await errorOf(over)).toEqual({
       code: -32602,
       message:
-        "Invalid params: initialize declares 1025 bytes of client capabilities (JSON, plus 64 per object, array and key), over this server's limit of 1024 bytes (maxClientCapabilitiesBytes)",
+        "Invalid params: initialize declares 1025 bytes of client capabilities (JSON, plus 64 per object, array and key), over this server's limit of 1024 bytes (maxClientCapabilitiesHeldBytes)",
     });
     await expect(openLegacySession(into(handler), capabilitiesOf(1_024))).resolves.toEqual(expect.any(String));
   });
@@ -85,17 +85,17 @@ describe('declared capabilities and kept initialize params', () => {
     const pad = Object.fromEntries(Array.from({ length: 1_000 }, (_, index) => [`k${index}`, {}]));
     const response = await post(into(handler), initialize({ experimental: { pad } }));
     expect(response.status).toBe(400);
-    expect((await errorOf(response)).message).toContain('(maxClientCapabilitiesBytes)');
+    expect((await errorOf(response)).message).toContain('(maxClientCapabilitiesHeldBytes)');
   });
 
-  it('refuses an initialize whose kept params pass maxLegacySessionBytes', async () => {
-    const handler = handlerWith({ maxLegacySessionBytes: 2_048 });
+  it('refuses an initialize whose kept params pass maxLegacySessionHeldBytes', async () => {
+    const handler = handlerWith({ maxLegacySessionHeldBytes: 2_048 });
     const response = await post(into(handler), initialize({}, { name: 'n'.repeat(2_100), version: '1' }));
     expect(response.status).toBe(400);
     const error = await errorOf(response);
     expect(error.code).toBe(-32602);
     expect(error.message).toMatch(
-      /^Invalid params: initialize params \(protocol version, capabilities, client info\) take \d+ bytes \(JSON, plus 64 per object, array and key\), over this server's limit of 2048 bytes per legacy session \(maxLegacySessionBytes\)$/,
+      /^Invalid params: initialize params \(protocol version, capabilities, client info\) take \d+ bytes \(JSON, plus 64 per object, array and key\), over this server's limit of 2048 bytes per legacy session \(maxLegacySessionHeldBytes\)$/,
     );
   });
 
@@ -122,7 +122,7 @@ describe('declared capabilities and kept initialize params', () => {
 describe('limits on one instance', () => {
   it('refuses a session past legacySessionBudgetBytes with 503 and Retry-After, and admits one after a DELETE', async () => {
     // Each session holds 2,000 bytes of capabilities plus ~540 of the rest: two fit in 5,500, three do not.
-    const handler = handlerWith({ legacySessionBudgetBytes: 5_500, maxClientCapabilitiesBytes: 4_000 });
+    const handler = handlerWith({ legacySessionBudgetBytes: 5_500, maxClientCapabilitiesHeldBytes: 4_000 });
     const first = await openLegacySession(into(handler, 'a'), capabilitiesOf(2_000));
     await openLegacySession(into(handler, 'b'), capabilitiesOf(2_000));
     const refused = await post(into(handler, 'c'), initialize(capabilitiesOf(2_000)));
@@ -194,7 +194,7 @@ describe('limits across a fleet (memory hub)', () => {
     // The store counts each record's JSON (~1,700 bytes): two fit in 4,500, three do not.
     const [a, b] = pair({
       legacySessionBudgetBytes: 4_500,
-      maxClientCapabilitiesBytes: 4_000,
+      maxClientCapabilitiesHeldBytes: 4_000,
       clientAddress: byHeader,
     });
     await openLegacySession(into(a, '192.0.2.1'), capabilitiesOf(2_000));
@@ -217,8 +217,8 @@ describe('limits across a fleet (memory hub)', () => {
 describe('options', () => {
   it('refuses a limit that is 0, negative, fractional or NaN, naming the option', () => {
     for (const option of [
-      'maxClientCapabilitiesBytes',
-      'maxLegacySessionBytes',
+      'maxClientCapabilitiesHeldBytes',
+      'maxLegacySessionHeldBytes',
       'legacySessionBudgetBytes',
       'maxLegacySessionsPerClient',
     ] as const) {

@@ -71,28 +71,28 @@ describe('serveStdio against hostile input', () => {
   it('closes on a line over the default 10 MiB limit with a clear line and exit code 1', async () => {
     const exited = await run(`{"pad":"${'x'.repeat(10 * 1024 * 1024)}"}\n`);
     expect(exited.stderrLines).toEqual([
-      'mcp-resolve: stdio: an inbound message exceeded maxMessageSize (10485760 bytes); the connection is closed.',
+      'mcp-resolve: stdio: an inbound message exceeded maxMessageBytes (10485760 bytes); the connection is closed.',
     ]);
     expect(exited.code).toBe(1);
   });
 
-  it('takes the limit from maxMessageSize: a message under it is served, one over it closes', async () => {
+  it('takes the limit from maxMessageBytes: a message under it is served, one over it closes', async () => {
     const served = await run(`${INITIALIZE}\n`, { limit: 1024, closeAfter: '"id":1' });
     expect(served.stderrLines).toEqual([]);
     expect(served.code).toBe(0);
     const closed = await run(`${INITIALIZE.replace('"raw"', `"${'r'.repeat(2048)}"`)}\n`, { limit: 1024 });
     expect(closed.stderrLines).toEqual([
-      'mcp-resolve: stdio: an inbound message exceeded maxMessageSize (1024 bytes); the connection is closed.',
+      'mcp-resolve: stdio: an inbound message exceeded maxMessageBytes (1024 bytes); the connection is closed.',
     ]);
     expect(closed.stdout).toBe('');
     expect(closed.code).toBe(1);
   });
 
   it.each<[string, Parameters<typeof serveFactoryStdio>[1], RegExp]>([
-    ['a limit that is not a positive integer', { maxMessageSize: 0 }, /maxMessageSize must be a positive integer/],
+    ['a limit that is not a positive integer', { maxMessageBytes: 0 }, /maxMessageBytes must be a positive integer/],
     [
       'a limit next to a transport of your own',
-      { maxMessageSize: 1024, transport: InMemoryTransport.createLinkedPair()[1] },
+      { maxMessageBytes: 1024, transport: InMemoryTransport.createLinkedPair()[1] },
       /applies to the default stdio transport only/,
     ],
   ])('refuses %s', (_case, options, message) => {

@@ -10,9 +10,9 @@ import { connectRedisFleet } from 'mcp-resolve/redis';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 
-import { McpResolveError, ToolError } from '../../src/errors.js';
-import { isClientFacing } from '../../src/round/masking.js';
-import { createSealer } from '../../src/state/sealer.js';
+import { McpResolveError, ToolError } from '../src/errors.js';
+import { isClientFacing } from '../src/round/masking.js';
+import { createSealer } from '../src/state/sealer.js';
 
 class OrderNotFound extends ToolError {}
 class PaymentDeclined extends ToolError {}
