@@ -52,7 +52,7 @@ function result(structured: AnswerToolResult, isError = false): CallToolResult {
   const text = structured.status === 'closed' ? structured.message : JSON.stringify(structured);
   return {
     content: [{ type: 'text', text }],
-    structuredContent: structured as unknown as Record<string, unknown>,
+    structuredContent: structured,
     ...(isError && { isError: true }),
   };
 }

@@ -17,6 +17,9 @@ import { installedAppBundle, installQuestionApp, questionAppDocument } from './r
 import { inlinedApp } from './appHtml.js';
 import { UI_EXTENSION } from './wire.js';
 
+/** What names the option in the missing peer's message. */
+const PEER_API = 'new McpResolveServer({ apps })';
+
 /** The `apps` option of `new McpResolveServer()`. */
 export interface AppsOptions {
   /**
@@ -52,7 +55,7 @@ export function appsChannels(
   const { appScript } = options;
   if (appScript !== undefined) inlinedApp(appScript, api);
   const document = questionAppDocument(
-    appScript === undefined ? () => installedAppBundle(api) : async () => appScript,
+    appScript === undefined ? () => installedAppBundle(PEER_API) : async () => appScript,
     api,
   );
   const attach = options.attachToForms !== false;

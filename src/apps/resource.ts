@@ -18,10 +18,11 @@ export const APPS_PEER = '@modelcontextprotocol/ext-apps';
 /** The text of ext-apps' `app-with-deps` bundle, from the installed peer (Node, Bun, Deno). */
 export async function installedAppBundle(api: string): Promise<string> {
   const server = await loadPeer(() => import('@modelcontextprotocol/ext-apps/server'), APPS_PEER, api);
-  if (server.RESOURCE_MIME_TYPE !== APP_MIME_TYPE) {
+  const mimeType: string = server.RESOURCE_MIME_TYPE;
+  if (mimeType !== APP_MIME_TYPE) {
     throw new McpResolveError(
       'invalid_usage',
-      `${api}: ${APPS_PEER} names the app MIME type '${server.RESOURCE_MIME_TYPE}', not '${APP_MIME_TYPE}': install a version this release supports (2.x).`,
+      `${api}: ${APPS_PEER} names the app MIME type '${mimeType}', not '${APP_MIME_TYPE}': install a version this release supports (2.x).`,
       { data: { api } },
     );
   }
