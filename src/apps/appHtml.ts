@@ -5,7 +5,8 @@
  * turned into a binding, then the app's own script.
  */
 import { McpResolveError } from '../errors.js';
-import { FORM_STYLE } from '../form/style.js';
+import { htmlDocument } from '../form/document.js';
+import { FORM_HEADING } from '../form/formHtml.js';
 import { appScript } from './appScript.js';
 
 /** The bundle's one export statement, at its end: `export{a as X,…,qB as App};`. */
@@ -30,19 +31,8 @@ export function inlinedApp(bundle: string, api: string): string {
 
 /** The whole app document around ext-apps' `bundle`. */
 export function questionAppHtml(bundle: string, api: string): string {
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<title>A question for you</title>',
-    `<style>${FORM_STYLE}</style>`,
-    '</head>',
-    '<body>',
-    '<main id="question" aria-live="polite"><p>Loading the question…</p></main>',
-    `<script type="module">${inlinedApp(bundle, api)}${appScript()}</script>`,
-    '</body>',
-    '</html>',
-  ].join('\n');
+  return htmlDocument(FORM_HEADING, '<p>Loading the question…</p>', {
+    mainId: 'question',
+    script: `${inlinedApp(bundle, api)}${appScript()}`,
+  });
 }

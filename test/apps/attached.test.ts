@@ -11,17 +11,23 @@ import { QUESTION_APP_URI, UI_EXTENSION } from '../../src/apps/wire.js';
 import { call, connect, ERAS, textOf } from '../resolvers/helpers.js';
 import { FORMS_AND_APPS, refundDesk, SEP_3118 } from './helpers.js';
 
+/** A SEP-3118 client of a fresh desk on `era` that answers each form with `content(n)` (n: the asking, from 1), and what it was asked. */
+async function recorded(era: (typeof ERAS)[number], content: (asking: number) => Record<string, unknown>) {
+  const seen: ElicitRequest['params'][] = [];
+  const connection = await connect(refundDesk().server, {
+    era,
+    capabilities: SEP_3118,
+    elicit: (params) => {
+      seen.push(params);
+      return { action: 'accept', content: content(seen.length) as { amount: number } };
+    },
+  });
+  return { connection, seen };
+}
+
 describe.each(ERAS)('the question app attached to form questions (%s)', (era) => {
   it('attaches the app for a client that negotiated it, and reads the standard ElicitResult', async () => {
-    const seen: ElicitRequest['params'][] = [];
-    const connection = await connect(refundDesk().server, {
-      era,
-      capabilities: SEP_3118,
-      elicit: (params) => {
-        seen.push(params);
-        return { action: 'accept', content: { amount: 12, reason: 'app' } };
-      },
-    });
+    const { connection, seen } = await recorded(era, () => ({ amount: 12, reason: 'app' }));
     expect(connection.client.getServerCapabilities()?.extensions?.[UI_EXTENSION]).toEqual({ elicitation: {} });
     expect(textOf(await call(connection, 'refund', { order_id: 'ORD-1' }))).toBe('refunded 12 for app');
     expect(seen).toHaveLength(1);
@@ -30,16 +36,7 @@ describe.each(ERAS)('the question app attached to form questions (%s)', (era) =>
   });
 
   it('re-asks an answer that does not fit, the app still attached, the reason in the message', async () => {
-    const seen: ElicitRequest['params'][] = [];
-    const connection = await connect(refundDesk().server, {
-      era,
-      capabilities: SEP_3118,
-      elicit: (params) => {
-        seen.push(params);
-        const amount = seen.length === 1 ? 9000 : 30;
-        return { action: 'accept', content: { amount, reason: 'app' } };
-      },
-    });
+    const { connection, seen } = await recorded(era, (asking) => ({ amount: asking === 1 ? 9000 : 30, reason: 'app' }));
     expect(textOf(await call(connection, 'refund', { order_id: 'ORD-2' }))).toBe('refunded 30 for app');
     expect(seen).toHaveLength(2);
     expect(seen[1]?._meta?.ui).toEqual({ resourceUri: QUESTION_APP_URI });
