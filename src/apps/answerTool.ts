@@ -57,7 +57,7 @@ function result(structured: AnswerToolResult, isError = false): CallToolResult {
   };
 }
 
-function formOf(
+function answerForm(
   question: FormQuestion,
   submitted?: URLSearchParams,
   summary?: string,
@@ -103,10 +103,10 @@ export function installAnswerTool(mcp: McpServer, options: AnswerToolOptions): v
             true,
           );
         }
-        if (form === undefined) return result({ status: 'form', form: formOf(question) });
+        if (form === undefined) return result({ status: 'form', form: answerForm(question) });
         const checked = await checkSubmission(question, form, maxAnswerBytes);
         if (!checked.ok)
-          return result({ status: 'invalid', form: formOf(question, form, checked.summary, checked.fieldErrors) });
+          return result({ status: 'invalid', form: answerForm(question, form, checked.summary, checked.fieldErrors) });
         return result({ status: 'checked', answer: checked.answer });
       }
       if (args.page === undefined || form === undefined)
@@ -117,7 +117,7 @@ export function installAnswerTool(mcp: McpServer, options: AnswerToolOptions): v
       }
       const checked = await checkSubmission(page, form, maxAnswerBytes);
       if (!checked.ok)
-        return result({ status: 'invalid', form: formOf(page, form, checked.summary, checked.fieldErrors) });
+        return result({ status: 'invalid', form: answerForm(page, form, checked.summary, checked.fieldErrors) });
       if (!(await store.submit(page.pageId, checked.answer)))
         return result({ status: 'closed', message: CLOSED_QUESTION });
       return result({ status: 'answered', action: checked.answer.action });

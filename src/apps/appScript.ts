@@ -11,9 +11,8 @@
  */
 import { ANSWER_TOOL, QUESTION_META, TICKET_META } from './wire.js';
 
-/** The script, given the name `App` is bound to. */
-export function appScript(): string {
-  return `{
+/** The script (it runs after `App` is bound to ext-apps' class). */
+export const APP_SCRIPT = `{
 const ANSWER_TOOL = ${JSON.stringify(ANSWER_TOOL)};
 const QUESTION_META = ${JSON.stringify(QUESTION_META)};
 const TICKET_META = ${JSON.stringify(TICKET_META)};
@@ -98,4 +97,3 @@ app.setRequestHandler("elicitation/create", async (request) => {
 });
 await app.connect();
 }`;
-}

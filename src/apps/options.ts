@@ -14,7 +14,8 @@ import { installAnswerTool } from './answerTool.js';
 import { attachedAppChannel } from './attached.js';
 import { inChatAppChannel, inChatToolListing } from './inChat.js';
 import { installedAppBundle, installQuestionApp, questionAppDocument } from './resource.js';
-import { inlinedApp } from './appHtml.js';
+import { APPS_BUNDLE, inlinedApp, NOT_THE_BUNDLE } from './appHtml.js';
+import { invalidOption } from '../optionChecks.js';
 import { UI_EXTENSION } from './wire.js';
 
 /** What names the option in the missing peer's message. */
@@ -53,10 +54,11 @@ export function appsChannels(
   principal: (ctx: ServerContext) => string | undefined,
 ): Omit<ServerChannels, 'httpRoutes'> {
   const { appScript } = options;
-  if (appScript !== undefined) inlinedApp(appScript, api);
+  if (appScript !== undefined && inlinedApp(appScript) === undefined) {
+    throw invalidOption(api, 'apps.appScript', NOT_THE_BUNDLE, `Give the text of ${APPS_BUNDLE}.`);
+  }
   const document = questionAppDocument(
     appScript === undefined ? () => installedAppBundle(PEER_API) : async () => appScript,
-    api,
   );
   const attach = options.attachToForms !== false;
   const inChat = options.inChat !== false;

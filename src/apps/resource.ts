@@ -9,7 +9,7 @@ import type { McpServer, ReadResourceResult } from '@modelcontextprotocol/server
 
 import { McpResolveError } from '../errors.js';
 import { loadPeer } from '../peer.js';
-import { questionAppHtml } from './appHtml.js';
+import { APPS_BUNDLE, questionAppHtml } from './appHtml.js';
 import { APP_MIME_TYPE, QUESTION_APP_URI } from './wire.js';
 
 /** The optional peer the app is built on. */
@@ -28,7 +28,7 @@ export async function installedAppBundle(api: string): Promise<string> {
   }
   const { createRequire } = await import('node:module');
   const { readFile } = await import('node:fs/promises');
-  return readFile(createRequire(import.meta.url).resolve(`${APPS_PEER}/app-with-deps`), 'utf8');
+  return readFile(createRequire(import.meta.url).resolve(APPS_BUNDLE), 'utf8');
 }
 
 /** Serves the resource: `document()` gives the app's HTML (built once by the caller). */
@@ -54,11 +54,11 @@ export function installQuestionApp(mcp: McpServer, document: () => Promise<strin
 }
 
 /** The app's document, built once from `bundle()` (a failure is not kept: the next read tries again). */
-export function questionAppDocument(bundle: () => Promise<string>, api: string): () => Promise<string> {
+export function questionAppDocument(bundle: () => Promise<string>): () => Promise<string> {
   let built: Promise<string> | undefined;
   return () =>
     (built ??= bundle()
-      .then((text) => questionAppHtml(text, api))
+      .then(questionAppHtml)
       .catch((error: unknown) => {
         built = undefined;
         throw error;

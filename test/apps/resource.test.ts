@@ -7,7 +7,7 @@
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { describe, expect, it } from 'vitest';
 
-import { inlinedApp } from '../../src/apps/appHtml.js';
+import { inlinedApp, questionAppHtml } from '../../src/apps/appHtml.js';
 import { ANSWER_TOOL, APP_MIME_TYPE, QUESTION_APP_URI, UI_EXTENSION } from '../../src/apps/wire.js';
 import { FORM_STYLE } from '../../src/form/style.js';
 import { McpResolveServer } from 'mcp-resolve';
@@ -31,14 +31,13 @@ describe('the wire constants', () => {
 
 describe('inlinedApp', () => {
   it('binds App to the bundle export and refuses anything else', () => {
-    expect(inlinedApp('var a=1;export{b as X,a as App};', 'api')).toBe('var a=1;\nconst App = a;\n');
-    expect(() => inlinedApp('var a=1;', 'api')).toThrow(
-      "api: the app script is not @modelcontextprotocol/ext-apps' app-with-deps bundle",
-    );
-    expect(() => inlinedApp('"</script>";export{a as App};', 'api')).toThrow('holds "</script"');
+    expect(inlinedApp('var a=1;export{b as X,a as App};')).toBe('var a=1;\nconst App = a;\n');
+    expect(inlinedApp('var a=1;')).toBeUndefined();
+    expect(inlinedApp('"</script>";export{a as App};')).toBeUndefined();
     expect(() => new McpResolveServer({ name: 't', version: '1' }, { apps: { appScript: 'nope' } })).toThrow(
-      'new McpResolveServer(): the app script',
+      "new McpResolveServer(): apps.appScript is not @modelcontextprotocol/ext-apps' app-with-deps bundle",
     );
+    expect(() => questionAppHtml('nope')).toThrow('The question app cannot be built: the installed');
   });
 });
 
