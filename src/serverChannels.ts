@@ -32,5 +32,7 @@ export function serverChannelsOf(api: string, options: ChannelOptions): ServerCh
   return {
     providers: [...(answerPage?.providers ?? [])],
     httpRoutes: answerPage === undefined ? [] : [answerPage.route],
+    setups: [],
+    toolListings: [],
   };
 }

@@ -12,14 +12,23 @@ import { McpResolveError } from '../errors.js';
 import { utf8 } from '../state/bytes.js';
 import type { BrowserUser } from './browserUser.js';
 import { answersFor } from './browserUser.js';
-import { formFields } from './fields.js';
-import { renderFormPage } from './formHtml.js';
+import { formFields } from '../form/fields.js';
+import type { FormView } from '../form/formHtml.js';
+import { FORM_HEADING, renderForm } from '../form/formHtml.js';
+import { checkSubmission } from '../form/submission.js';
 import type { FormTokens } from './formToken.js';
 import { createFormTokens, FORM_COOKIE } from './formToken.js';
-import { donePage, invalidLinkPage, notYoursPage, pageHeaders, plainPage, refusedPostPage } from './html.js';
+import {
+  donePage,
+  htmlDocument,
+  invalidLinkPage,
+  notYoursPage,
+  pageHeaders,
+  plainPage,
+  refusedPostPage,
+} from './html.js';
 import type { AnswerPage, AnswerPageStore } from './store.js';
 import { isPageId } from './store.js';
-import { checkSubmission } from './submission.js';
 
 /** Options of {@link createAnswerPageHandler}. */
 export interface AnswerPageHandlerOptions {
@@ -136,6 +145,11 @@ interface PageContext {
   readonly report: (error: unknown) => void;
 }
 
+/** The whole answer page for a form question. */
+function formPage(view: FormView): string {
+  return htmlDocument(FORM_HEADING, renderForm(view));
+}
+
 async function show(context: PageContext, request: Request, url: URL, pageId: string): Promise<Response> {
   const page = await context.store.page(pageId);
   if (page === undefined) return invalidLinkPage();
@@ -143,7 +157,7 @@ async function show(context: PageContext, request: Request, url: URL, pageId: st
   const pagePath = answerPagePath(pageId, context.path);
   const maxAge = (page.expiresAt - Date.now()) / 1000;
   const minted = context.tokens.mint(pageId, pagePath, context.secure(url), maxAge, request.headers.get('cookie'));
-  const html = renderFormPage({
+  const html = formPage({
     message: page.message,
     fields: formFields(page.requestedSchema),
     action: pagePath,
@@ -175,7 +189,7 @@ async function answer(context: PageContext, request: Request, url: URL, pageId: 
   const checked = await checkSubmission(page, form, store.limits.maxAnswerBytes);
   /** The form again, as posted, with what to fix or do. */
   const again = (status: number, summary: string | undefined, fieldErrors: Readonly<Record<string, string>>) => {
-    const html = renderFormPage({
+    const html = formPage({
       message: page.message,
       fields: formFields(page.requestedSchema),
       action: answerPagePath(pageId, context.path),

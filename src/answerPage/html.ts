@@ -3,48 +3,10 @@
  * sheet is inline and allowed by its hash, and nothing else may load (no script, no image, no font,
  * no frame). The plain pages (link no longer valid, not yours, done) carry nothing from the question.
  */
+import { escapeHtml } from '../form/escape.js';
+import { FORM_STYLE } from '../form/style.js';
 import { utf8 } from '../state/bytes.js';
 import { defaultPrimitives } from '../state/primitives.js';
-
-const ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
-
-/** `text` safe inside an HTML element or a quoted attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (character) => ESCAPES[character] ?? character);
-}
-
-/** The page's one style sheet (allowed by its hash in the content-security policy). */
-export const PAGE_STYLE = [
-  'body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:1.5rem;background:#f6f6f4;color:#1b1b1b}',
-  'main{max-width:36rem;margin:0 auto;background:#fff;border:1px solid #d4d4d0;border-radius:8px;padding:1.5rem}',
-  'h1{font-size:1.35rem;margin:0 0 1rem}',
-  '.message{white-space:pre-wrap;margin:0 0 1.25rem}',
-  'fieldset{border:0;margin:0 0 1.1rem;padding:0}',
-  '.group{margin:0 0 1.1rem}',
-  'legend,label.field{display:block;font-weight:600;margin-bottom:.25rem}',
-  '.hint{color:#4a4a48;font-size:.9rem;margin:.1rem 0 .4rem}',
-  '.required{color:#8a1c1c}',
-  'input[type=text],input[type=email],input[type=url],input[type=date],input[type=datetime-local],input[type=number],select,textarea',
-  '{width:100%;box-sizing:border-box;font:inherit;padding:.45rem;border:1px solid #8c8c88;border-radius:4px}',
-  '.choice{display:block;margin:.2rem 0}',
-  '.error{color:#8a1c1c;font-weight:600;margin:.3rem 0 0}',
-  '[aria-invalid=true]{border-color:#8a1c1c;outline:2px solid #8a1c1c}',
-  '.summary{border:2px solid #8a1c1c;border-radius:6px;padding:.75rem 1rem;margin:0 0 1.25rem}',
-  '.summary h2{font-size:1.1rem;margin:0 0 .5rem}',
-  '.summary p{margin:0 0 .5rem}',
-  '.summary a{color:#8a1c1c}',
-  '.actions{display:flex;gap:.75rem;flex-wrap:wrap;margin-top:1.5rem}',
-  'button{font:inherit;padding:.5rem 1.1rem;border-radius:4px;border:1px solid #1b1b1b;background:#fff;cursor:pointer}',
-  'button[value=accept]{background:#1d4ed8;border-color:#1d4ed8;color:#fff}',
-  'button:focus-visible,input:focus-visible,select:focus-visible,a:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}',
-].join('');
 
 /** `base64url` as plain base64 with padding (what a CSP hash source takes). */
 function base64Of(base64url: string): string {
@@ -54,8 +16,8 @@ function base64Of(base64url: string): string {
 
 const styleCrypto = defaultPrimitives();
 
-/** The CSP hash source of {@link PAGE_STYLE}. */
-export const PAGE_STYLE_HASH = `'sha256-${base64Of(styleCrypto.encodeBase64url(styleCrypto.sha256([utf8(PAGE_STYLE)])))}'`;
+/** The CSP hash source of the form's style sheet (`FORM_STYLE`). */
+export const PAGE_STYLE_HASH = `'sha256-${base64Of(styleCrypto.encodeBase64url(styleCrypto.sha256([utf8(FORM_STYLE)])))}'`;
 
 /** The content-security policy of every answer page: nothing loads but the inline style; the form posts to this origin only. */
 export const PAGE_CSP = [
@@ -90,7 +52,7 @@ export function htmlDocument(title: string, body: string): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="referrer" content="no-referrer">',
     `<title>${escapeHtml(title)}</title>`,
-    `<style>${PAGE_STYLE}</style>`,
+    `<style>${FORM_STYLE}</style>`,
     '</head>',
     '<body>',
     `<main>${body}</main>`,

@@ -9,6 +9,7 @@
 import canonicalize from 'canonicalize';
 
 import { ToolError } from '../errors.js';
+import type { FormAnswer, FormQuestion } from '../form/submission.js';
 import { positiveInteger } from '../optionChecks.js';
 import { answerBytes, DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
 import { isRecord } from '../ownKeys.js';
@@ -32,11 +33,7 @@ export interface AnswerPageBinding {
 }
 
 /** The form question a page shows. */
-export interface AnswerPageQuestion {
-  readonly message: string;
-  /** The question's wire `requestedSchema` (a flat object schema). */
-  readonly requestedSchema: Readonly<Record<string, unknown>>;
-}
+export type AnswerPageQuestion = FormQuestion;
 
 /** An open page. */
 export interface AnswerPage extends AnswerPageBinding, AnswerPageQuestion {
@@ -46,10 +43,7 @@ export interface AnswerPage extends AnswerPageBinding, AnswerPageQuestion {
 }
 
 /** An answer given on a page, as an in-band client would send it. */
-export type PageAnswer =
-  | { readonly action: 'accept'; readonly content: Readonly<Record<string, unknown>> }
-  | { readonly action: 'decline' }
-  | { readonly action: 'cancel' };
+export type PageAnswer = FormAnswer;
 
 /** Options of {@link createAnswerPageStore}. */
 export interface AnswerPageStoreOptions {

@@ -11,7 +11,7 @@
  * {@link ChannelProvider}, in priority order; a channel that serves pages to a browser adds its
  * {@link HttpRoute}, which HTTP hosting serves beside the MCP endpoint.
  */
-import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, InputRequest, McpServer, Tool } from '@modelcontextprotocol/server';
 
 import { callChannels, type ToolContext } from '../context.js';
 import type { ToolError } from '../errors.js';
@@ -74,8 +74,16 @@ export interface AskingCall {
 
 /** A channel the server is configured with, beyond in-band. */
 export interface ChannelProvider {
-  /** Whether it reaches the person behind a client that declared `declared` (asked only when that client shows no forms). */
+  /**
+   * Whether it reaches the person behind a client that declared `declared`: asked only when that
+   * client shows no forms, unless the provider is {@link formsToo}.
+   */
   serves(declared: ClientCapabilities | undefined): boolean;
+  /**
+   * An in-band variant for clients that show forms too (an app attached to the form question where
+   * the client negotiated it): asked first for such clients, before the plain in-band channel.
+   */
+  readonly formsToo?: true;
   /** The channel for one round of `call`. */
   open(call: AskingCall): Channel;
 }
@@ -88,11 +96,21 @@ export interface HttpRoute {
   serve(request: Request): Promise<Response>;
 }
 
-/** The channels a server is configured with beyond in-band, and the HTTP routes they serve. */
+/**
+ * A library tool's `tools/list` entry as the client that declared `declared` sees it (a channel
+ * declares its app on the tools that may ask); `mayAsk`: the tool has resolvers.
+ */
+export type ToolListing = (tool: Tool, mayAsk: boolean, declared: ClientCapabilities | undefined) => Tool;
+
+/** The channels a server is configured with beyond in-band, and what they add to it. */
 export interface ServerChannels {
   /** In priority order: the first that serves a client without forms carries its form questions. */
   readonly providers: readonly ChannelProvider[];
   readonly httpRoutes: readonly HttpRoute[];
+  /** What the channels serve on the MCP connection (a resource, a tool, a capability), added to each SDK instance before the server's `setup()` callbacks. */
+  readonly setups: ReadonlyArray<(mcp: McpServer) => void>;
+  /** How the channels change the library tools' `tools/list` entries per client, applied in order. */
+  readonly toolListings: readonly ToolListing[];
 }
 
 /** A round's view of the server's channels, on its context (`callChannels`). */

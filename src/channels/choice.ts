@@ -1,9 +1,10 @@
 /**
  * The one place a question's channel is chosen, from the client's declared capabilities and the
- * question's options, in a fixed priority: in-band wherever the client shows the question (any
- * question that is not a form, a form on a client that shows forms, a form marked `inBandOnly`);
- * else the first of the server's channels, in their registered order, that serves the client; else
- * in-band, whose capability gate refuses it with -32021 as it always has.
+ * question's options, in a fixed priority: in-band for any question that is not a form and a form
+ * marked `inBandOnly`; a form on a client that shows forms takes the first in-band variant that
+ * serves the client (`formsToo`: an app attached to the form), else in-band; a form on a client
+ * without forms takes the first of the server's channels, in their registered order, that serves
+ * the client; else in-band, whose capability gate refuses it with -32021 as it always has.
  */
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 
@@ -38,8 +39,11 @@ export function chooseChannels(round: Omit<AskingCall, 'caller'>, channels: Call
   const opened = new Map<ChannelProvider, Channel>();
   return (question) => {
     const declared = call.ctx.clientCapabilities;
-    if (!leavesTheWire(question) || showsForms(declared)) return inBand;
-    const provider = channels.providers.find((candidate) => candidate.serves(declared));
+    if (!leavesTheWire(question)) return inBand;
+    const forms = showsForms(declared);
+    const provider = channels.providers.find(
+      (candidate) => (!forms || candidate.formsToo === true) && candidate.serves(declared),
+    );
     if (provider === undefined) return inBand;
     let channel = opened.get(provider);
     if (channel === undefined) opened.set(provider, (channel = provider.open(call)));

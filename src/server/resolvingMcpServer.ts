@@ -46,6 +46,8 @@ interface SdkToolHandlers {
 export interface LibraryTools {
   /** The `tools/list` entries of the library's tools, in registration order. */
   readonly definitions: readonly Tool[];
+  /** The entries as the client of `ctx` sees them, when they differ per client (a channel's app); absent: `definitions`. */
+  listed?(ctx: ServerContext): readonly Tool[];
   /** Serves one `tools/call` when it names a library tool; `undefined` when it does not. */
   call(
     request: CallToolRequest,
@@ -98,9 +100,10 @@ export function serveTools(
   const server = mcp.server;
   server.registerCapabilities({ tools: {} });
   server.setRequestHandler('tools/list', async (request, ctx) => {
-    if (sdk.list === undefined) return { tools: [...library.definitions] };
+    const own = library.listed?.(ctx) ?? library.definitions;
+    if (sdk.list === undefined) return { tools: [...own] };
     const listed = await sdk.list(request, ctx);
-    return { ...listed, tools: [...library.definitions, ...listed.tools] };
+    return { ...listed, tools: [...own, ...listed.tools] };
   });
   server.setRequestHandler('tools/call', (request, ctx) => {
     const served = library.call(request, ctx);

@@ -29,7 +29,8 @@ import { observedTasks, type McpResolveServerOptions } from './options.js';
 import { roundDefaultsOf, type RoundDefaults } from './roundDefaults.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import { InboundMessages } from '../telemetry/inbound.js';
-import type { HttpRoute } from '../channels/channel.js';
+import type { HttpRoute, ServerChannels } from '../channels/channel.js';
+import { clientCapabilitiesOf, eraOf } from '../round/requestEra.js';
 import { serverChannelsOf } from '../serverChannels.js';
 
 /** `TResolve`, or none while unsettled: a tool without `resolve` leaves it `never` while a wrapper call in the body's
@@ -71,12 +72,15 @@ export class McpResolveServer {
   private readonly setups: Array<(server: McpServer) => void> = [];
   /** Runs the tools declared with `task` and serves the extension's methods; built with the first such tool. */
   private taskHost: TaskHost | undefined;
+  /** The channels the options turn on beyond in-band, with what they add to each instance. */
+  private readonly channels: ServerChannels;
 
   constructor(info: Implementation, options: McpResolveServerOptions = {}) {
     this.info = info;
     this.options = options;
     this.telemetry = options.telemetry;
     const channels = serverChannelsOf('new McpResolveServer()', options);
+    this.channels = channels;
     this.httpRoutes = channels.httpRoutes;
     this.roundDefaults = roundDefaultsOf(info, options, channels.providers);
   }
@@ -208,10 +212,23 @@ export class McpResolveServer {
     for (const resource of this.resources.values()) registerResource(mcp, resource, services);
     tasks?.serve(mcp, services);
     const tools = this.tools;
+    const definitions = (this.toolList ??= [...tools.values()].map((tool) => tool.definition));
+    const { toolListings } = this.channels;
     serveTools(
       mcp,
       {
-        definitions: (this.toolList ??= [...tools.values()].map((tool) => tool.definition)),
+        definitions,
+        ...(toolListings.length > 0 && {
+          listed: (ctx) => {
+            const declared = clientCapabilitiesOf(ctx, mcp.server, eraOf(ctx));
+            return [...tools.values()].map((tool) =>
+              toolListings.reduce(
+                (listed, listing) => listing(listed, tool.plan.params.length > 0, declared),
+                tool.definition,
+              ),
+            );
+          },
+        }),
         call: (request, ctx) => {
           const tool = tools.get(request.params.name);
           if (tool === undefined) return undefined;
@@ -220,7 +237,7 @@ export class McpResolveServer {
           return serveToolCall(tool, request, ctx, services);
         },
       },
-      this.setups,
+      this.channels.setups.length === 0 ? this.setups : [...this.channels.setups, ...this.setups],
     );
     return mcp;
   };

@@ -3,7 +3,7 @@
  * link, keep the form token and the form cookie it sets, post the answer as the page's form does,
  * and read back what the page said.
  */
-import { inputName } from '../answerPage/fields.js';
+import { inputName } from '../form/fields.js';
 import { McpResolveError } from '../errors.js';
 
 /** What the person does on the page: send values (`content`, by field name), decline or cancel. */

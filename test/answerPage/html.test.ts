@@ -4,27 +4,18 @@ import { describe, expect, it } from 'vitest';
 
 import {
   donePage,
-  escapeHtml,
   htmlDocument,
   invalidLinkPage,
   notYoursPage,
   PAGE_CSP,
-  PAGE_STYLE,
   refusedPostPage,
 } from '../../src/answerPage/html.js';
-
-describe('escapeHtml', () => {
-  it('escapes every character that could end text or an attribute', () => {
-    expect(escapeHtml(`<script>alert("x")</script> & 'y' \`z\``)).toBe(
-      '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39; &#96;z&#96;',
-    );
-  });
-});
+import { FORM_STYLE } from '../../src/form/style.js';
 
 describe('the page headers', () => {
   it('allow nothing but the inline style, posts to this origin, and no framing', async () => {
     const response = invalidLinkPage();
-    const hash = createHash('sha256').update(PAGE_STYLE).digest('base64');
+    const hash = createHash('sha256').update(FORM_STYLE).digest('base64');
     expect(PAGE_CSP).toBe(
       `default-src 'none'; style-src 'sha256-${hash}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
     );
@@ -35,7 +26,7 @@ describe('the page headers', () => {
       'cache-control': 'no-store',
       'content-type': 'text/html; charset=utf-8',
     });
-    expect(await response.text()).toContain(`<style>${PAGE_STYLE}</style>`);
+    expect(await response.text()).toContain(`<style>${FORM_STYLE}</style>`);
   });
 });
 

@@ -49,6 +49,19 @@ describe('chooseChannels', () => {
     expect(chosen({ elicitation: { url: {} } })(URL_QUESTION).way).toBe('in-band');
   });
 
+  it('gives a form question on a client that shows forms to an in-band variant that serves it, and only such', () => {
+    const attached = provider('attached', (declared) => declared?.extensions !== undefined);
+    const variant = { ...attached.provider, formsToo: true as const };
+    const forms: ClientCapabilities = { elicitation: { form: {} }, extensions: { app: {} } };
+    expect(chosen(forms, [variant, byLink.provider])(FORM)).toBe(attached.channel);
+    expect(chosen({ elicitation: { form: {} } }, [variant])(FORM).way).toBe('in-band');
+    // inBandOnly keeps the native form; a non-form question is never decorated.
+    expect(chosen(forms, [variant])(IN_BAND_ONLY).way).toBe('in-band');
+    expect(chosen(forms, [variant])(SAMPLING).way).toBe('in-band');
+    // A provider that is no in-band variant is never asked for a client that shows forms.
+    expect(chosen(forms, [attached.provider])(FORM).way).toBe('in-band');
+  });
+
   it('sends a form question for a client without forms to the first channel that serves it', () => {
     expect(chosen({ elicitation: { url: {} } })(FORM)).toBe(byUrl.channel);
     expect(chosen({})(FORM)).toBe(byLink.channel);

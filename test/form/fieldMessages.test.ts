@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { fieldErrorText } from '../../src/answerPage/fieldMessages.js';
-import type { FormField } from '../../src/answerPage/fields.js';
-import { formFields } from '../../src/answerPage/fields.js';
+import { fieldErrorText } from '../../src/form/fieldMessages.js';
+import type { FormField } from '../../src/form/fields.js';
+import { formFields } from '../../src/form/fields.js';
 
 /** The one field of a form with property `property`. */
 function field(property: Record<string, unknown>): FormField {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { formFields, inputName, readSubmission } from '../../src/answerPage/fields.js';
-import { REFUND_QUESTION, refundForm } from './helpers.js';
+import { formFields, inputName, readSubmission } from '../../src/form/fields.js';
+import { REFUND_QUESTION, refundForm } from '../answerPage/helpers.js';
 
 describe('formFields', () => {
   const fields = formFields(REFUND_QUESTION.requestedSchema);

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 
 import type { AnswerPage } from '../../src/answerPage/store.js';
-import { checkSubmission } from '../../src/answerPage/submission.js';
+import { checkSubmission } from '../../src/form/submission.js';
 import { formQuestion } from '../../src/questions/markers.js';
-import { ALICE_CALL, REFUND_QUESTION, refundForm, wireSchemaOf } from './helpers.js';
+import { ALICE_CALL, REFUND_QUESTION, refundForm, wireSchemaOf } from '../answerPage/helpers.js';
 
 const PAGE: AnswerPage = { ...ALICE_CALL, ...REFUND_QUESTION, pageId: 'p'.repeat(22), expiresAt: Date.now() + 60_000 };
 

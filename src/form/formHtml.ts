@@ -1,22 +1,23 @@
 /**
- * The answer page's form: one labelled input per field (a fieldset for choices), each field's hint
+ * The question's form, shared by every channel that shows it (the answer page, the app in the
+ * chat): one labelled input per field (a fieldset for choices), each field's hint
  * and error tied to it by `aria-describedby`, an error summary linking to the fields at fault, and
- * accept, decline and cancel buttons. Plain HTML: it works without JavaScript, and the server (not
- * the browser) checks the answer, exactly as it checks one sent in-band.
+ * accept, decline and cancel buttons. Plain HTML: on the page it works without JavaScript, and
+ * the server (not the browser) checks the answer, exactly as it checks one sent in-band.
  */
 import type { FormField } from './fields.js';
 import { inputName } from './fields.js';
-import { escapeHtml, htmlDocument } from './html.js';
+import { escapeHtml } from './escape.js';
 
 /** What the form shows. */
 export interface FormView {
   /** The question's message, shown above the fields. */
   readonly message: string;
   readonly fields: readonly FormField[];
-  /** Where the form posts (this page's own path). */
-  readonly action: string;
-  /** The form token posted back with the answer. */
-  readonly formToken: string;
+  /** Where the form posts (the page's own path); absent: the form is sent by script (the app), not posted. */
+  readonly action?: string;
+  /** The form token posted back with the answer (the page's; absent in the app). */
+  readonly formToken?: string;
   /** The previous submission, shown again when it was refused (absent: the schema's defaults). */
   readonly submitted?: URLSearchParams;
   /** Field name → why its value was refused. */
@@ -25,8 +26,8 @@ export interface FormView {
   readonly summary?: string;
 }
 
-/** The page heading (the question's message is shown under it, as text). */
-const HEADING = 'A question for you';
+/** The form's heading (the question's message is shown under it, as text). */
+export const FORM_HEADING = 'A question for you';
 
 function valueOf(field: FormField, submitted: URLSearchParams | undefined): string {
   if (submitted !== undefined) return submitted.get(inputName(field)) ?? '';
@@ -166,14 +167,14 @@ function summaryHtml(view: FormView): string {
   );
 }
 
-/** The whole answer page for a form question. */
-export function renderFormPage(view: FormView): string {
+/** The form of a question, headed and with its message, as the body of a document (HTML). */
+export function renderForm(view: FormView): string {
   const body = [
-    `<h1>${HEADING}</h1>`,
+    `<h1>${FORM_HEADING}</h1>`,
     summaryHtml(view),
     `<p class="message">${escapeHtml(view.message)}</p>`,
-    `<form method="post"${attr('action', view.action)} novalidate>`,
-    `<input type="hidden" name="form-token"${attr('value', view.formToken)}>`,
+    view.action === undefined ? '<form novalidate>' : `<form method="post"${attr('action', view.action)} novalidate>`,
+    ...(view.formToken === undefined ? [] : [`<input type="hidden" name="form-token"${attr('value', view.formToken)}>`]),
     ...view.fields.map((field, index) => fieldHtml(field, index, view)),
     '<div class="actions">',
     '<button type="submit" name="action" value="accept">Send answer</button>',
@@ -182,5 +183,5 @@ export function renderFormPage(view: FormView): string {
     '</div>',
     '</form>',
   ];
-  return htmlDocument(HEADING, body.join('\n'));
+  return body.join('\n');
 }

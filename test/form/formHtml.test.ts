@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 
-import { formFields } from '../../src/answerPage/fields.js';
-import { renderFormPage } from '../../src/answerPage/formHtml.js';
-import { REFUND_QUESTION, refundForm } from './helpers.js';
+import { formFields } from '../../src/form/fields.js';
+import { renderForm } from '../../src/form/formHtml.js';
+import { REFUND_QUESTION, refundForm } from '../answerPage/helpers.js';
 
 const fields = formFields(REFUND_QUESTION.requestedSchema);
 const base = { message: REFUND_QUESTION.message, fields, action: '/mcp-resolve/answer/abc', formToken: 'tok' };
 
-describe('renderFormPage', () => {
+describe('renderForm', () => {
   it('labels every input, marks required fields, and links hints with aria-describedby', () => {
-    const html = renderFormPage(base);
+    const html = renderForm(base);
     expect(html).toContain(
       '<label class="field" for="field-0">Amount (EUR) <span class="required">(required)</span></label>',
     );
@@ -24,8 +24,8 @@ describe('renderFormPage', () => {
   });
 
   it('pre-fills the defaults, and shows a refused submission again with its errors tied to the fields', () => {
-    expect(renderFormPage(base)).toMatch(/id="field-4" name="field.notify" value="on" checked/);
-    const html = renderFormPage({
+    expect(renderForm(base)).toMatch(/id="field-4" name="field.notify" value="on" checked/);
+    const html = renderForm({
       ...base,
       submitted: refundForm({ 'field.amount': '9000', 'field.notify': undefined }),
       fieldErrors: { amount: 'Enter a number from 1 to 500.' },
@@ -54,7 +54,7 @@ describe('renderFormPage', () => {
         },
       },
     });
-    const html = renderFormPage({ ...base, message: evil, fields: hostile, formToken: evil });
+    const html = renderForm({ ...base, message: evil, fields: hostile, formToken: evil });
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('"><script');
     expect(html.match(/&quot;&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;/g)?.length).toBeGreaterThanOrEqual(5);
@@ -62,13 +62,13 @@ describe('renderFormPage', () => {
 
   it('offers "No answer" for an optional single choice', () => {
     const optional = formFields({ type: 'object', properties: { size: { type: 'string', enum: ['s'] } } });
-    expect(renderFormPage({ ...base, fields: optional })).toMatch(
+    expect(renderForm({ ...base, fields: optional })).toMatch(
       /value="" checked> <label for="field-0-none">No answer/,
     );
   });
 
   it('puts the schema on the inputs: pattern, lengths, bounds and steps, formats as input types', () => {
-    const html = renderFormPage({
+    const html = renderForm({
       ...base,
       fields: formFields({
         type: 'object',
@@ -89,5 +89,15 @@ describe('renderFormPage', () => {
     expect(html).toContain('<span class="hint">(UTC)</span>');
     expect(html).toContain('type="datetime-local" id="field-3" name="field.when" value="2026-07-28T14:30:00"');
     expect(html).toContain('type="date" id="field-4"');
+  });
+});
+
+describe('renderForm without a page', () => {
+  it('is sent by script: no method, no action, no form token, the same fields and buttons', () => {
+    const html = renderForm({ message: REFUND_QUESTION.message, fields });
+    expect(html).toContain('<form novalidate>');
+    expect(html).not.toContain('form-token');
+    expect(html).toContain('<h1>A question for you</h1>');
+    for (const action of ['accept', 'decline', 'cancel']) expect(html).toContain(`name="action" value="${action}"`);
   });
 });

@@ -14,11 +14,22 @@ import { readAnswer, RejectedAnswer } from '../questions/read.js';
 import { fieldErrorText } from './fieldMessages.js';
 import type { FormField } from './fields.js';
 import { formFields, readSubmission } from './fields.js';
-import type { AnswerPage, PageAnswer } from './store.js';
+
+/** A form question as its form shows it: its message and its wire `requestedSchema` (a flat object schema). */
+export interface FormQuestion {
+  readonly message: string;
+  readonly requestedSchema: Readonly<Record<string, unknown>>;
+}
+
+/** An answer given on a form, as an in-band client would send it. */
+export type FormAnswer =
+  | { readonly action: 'accept'; readonly content: Readonly<Record<string, unknown>> }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel' };
 
 /** The outcome of checking a submission. */
 export type CheckedSubmission =
-  | { readonly ok: true; readonly answer: PageAnswer }
+  | { readonly ok: true; readonly answer: FormAnswer }
   | {
       readonly ok: false;
       /** Why, for the person (absent when the field errors say it all). */
@@ -62,7 +73,7 @@ async function fieldRefused(
  */
 async function fieldErrorsOf(
   ask: Ask,
-  page: AnswerPage,
+  page: FormQuestion,
   fields: readonly FormField[],
   content: Record<string, unknown>,
 ): Promise<Record<string, string>> {
@@ -94,7 +105,7 @@ function summaryOf(error: unknown, fields: readonly FormField[], fieldErrors: Re
 const GENERIC_REASON = 'The answer does not fit the form.';
 
 /** The marker a page's question stands for, from the page alone (its wire schema). */
-export function askOfPage(page: AnswerPage): Ask {
+export function askOfPage(page: FormQuestion): Ask {
   return formQuestion(page.message, fromJsonSchema(page.requestedSchema as JsonSchemaInput));
 }
 
@@ -103,7 +114,7 @@ export function askOfPage(page: AnswerPage): Ask {
  * exactly as an in-band one (`readAnswer`), against `ask` (default: the page's own wire schema).
  */
 export async function checkSubmission(
-  page: AnswerPage,
+  page: FormQuestion,
   form: URLSearchParams,
   maxAnswerBytes: number,
   ask: Ask = askOfPage(page),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { patternExample } from '../../src/answerPage/patternExample.js';
+import { patternExample } from '../../src/form/patternExample.js';
 
 describe('patternExample', () => {
   it.each([
