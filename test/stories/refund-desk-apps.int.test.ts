@@ -42,6 +42,14 @@ afterAll(async () => {
 });
 
 const ERAS: Era[] = ['modern', 'legacy'];
+/** The guided desk's call, its answers (one item, not restocked), and what it says to a bad answer. */
+const WRONG_COLOUR = { order_id: 'ORD-7002', reason: 'wrong colour' };
+const GUIDED_ANSWERS: ElicitResult[] = [
+  { action: 'accept', content: { full: false, sku: 'canvas-tote' } },
+  { action: 'decline' },
+];
+const NO_ITEM = "Pick the item to refund, or tick 'Refund the whole order'.";
+const ITEM_ERROR = 'Check this answer: it does not fit the form.';
 
 /** What the person does with one question: tick a box and send, decline, or cancel. */
 type Answer = { readonly tick: string } | { readonly button: 'Decline' | 'Cancel' };
@@ -125,7 +133,10 @@ describe.each(ERAS)('the refund desk asked inside the chat (%s era)', (era) => {
       await answer(app!, { tick: 'Refund the whole order' });
       await answer(app!, { tick: 'Return the items to stock' });
       await expect.poll(() => lastRun(chat)).toEqual(expected);
-      await expect.poll(() => app!.frame.locator('body').textContent()).toContain('4800');
+      await expect.poll(() => app!.frame.locator('body').innerText()).toContain('4800');
+      // The app gives the model the outcome as the Apps specification provides: as model context.
+      const context = chat.events.filter((event) => event.method === 'ui/update-model-context').at(-1);
+      expect(context?.params).toEqual({ content: expected.content, structuredContent: expected.structuredContent });
     } finally {
       await connection.close();
     }
@@ -147,38 +158,46 @@ describe.each(ERAS)('the refund desk asked inside the chat (%s era)', (era) => {
     }
   });
 
-  it('asks again, in the app, an answer that does not fit, showing why; the fixed answer goes on', async () => {
-    const args = { order_id: 'ORD-7002', reason: 'wrong colour' };
-    const expected = await inBand(
-      guided.url,
-      era,
-      [
-        { action: 'accept', content: { full: false, sku: 'canvas-tote' } },
-        { action: 'accept', content: { restock: false } },
-      ],
-      args,
-    );
+  it("asks again, in the app, an answer that does not fit, with the field's error; the fixed answer goes on", async () => {
+    const expected = await inBand(guided.url, era, GUIDED_ANSWERS, WRONG_COLOUR);
     const { connection, chat } = await chatOn(guided.url, era);
     try {
-      const { app } = await chat.call('refund_order', args);
-      // A partial refund that names no item: the desk's check refuses it and asks again.
-      await app!.frame.getByLabel('Refund the whole order').waitFor();
-      await app!.frame.getByRole('button', { name: 'Send answer' }).click();
-      await expect
-        .poll(() => app!.frame.locator('body').textContent())
-        .toContain("Pick the item to refund, or tick 'Refund the whole order'.");
-      // An item the order does not have (a tampered pick-list): the field's own error.
-      await app!.frame
-        .getByLabel('Item to refund')
-        .evaluate((select: { options: { value: string }[] }) => (select.options[1]!.value = 'mystery-hat'));
-      await app!.frame.getByLabel('Item to refund').selectOption({ index: 1 });
-      await app!.frame.getByRole('button', { name: 'Send answer' }).click();
-      const item = app!.frame.getByLabel('Item to refund');
-      await expect.poll(() => item.getAttribute('aria-invalid')).toBe('true');
-      await app!.frame.getByLabel('Item to refund').selectOption({ label: 'canvas-tote ($24.00)' });
-      await app!.frame.getByRole('button', { name: 'Send answer' }).click();
+      const { app } = await chat.call('refund_order', WRONG_COLOUR);
+      const { frame } = app!;
+      // An item the order does not have (a tampered pick-list): the server refuses it, naming the field.
+      await frame.getByLabel('canvas-tote ($24.00)').evaluate((input: { value: string }) => {
+        input.value = 'mystery-hat';
+      });
+      await frame.getByLabel('canvas-tote ($24.00)').check();
+      await frame.getByRole('button', { name: 'Send answer' }).click();
+      const item = frame.getByRole('group', { name: 'Item to refund' });
+      await expect.poll(() => item.getAttribute('aria-describedby')).toContain('-error');
+      const error = (await item.getAttribute('aria-describedby'))!.split(' ').find((id) => id.endsWith('-error'))!;
+      expect(await frame.locator(`#${error}`).innerText()).toBe(ITEM_ERROR);
+      expect(chat.relayed.filter((call) => call.name === 'refund_order')).toEqual([]);
+      await frame.getByLabel('canvas-tote ($24.00)').check();
+      await frame.getByRole('button', { name: 'Send answer' }).click();
       await answer(app!, { button: 'Decline' });
       await expect.poll(() => lastRun(chat)).toEqual(expected);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it("asks again, in the app, an answer the desk's own check refuses, showing its reason", async () => {
+    const { connection, chat } = await chatOn(guided.url, era);
+    try {
+      const { app } = await chat.call('refund_order', WRONG_COLOUR);
+      const { frame } = app!;
+      // A partial refund that names no item passes the form; the desk's check refuses it.
+      await frame.getByRole('button', { name: 'Send answer' }).click();
+      await expect.poll(() => frame.locator('body').innerText()).toContain(NO_ITEM);
+      await frame.getByLabel('canvas-tote ($24.00)').check();
+      await frame.getByRole('button', { name: 'Send answer' }).click();
+      await answer(app!, { button: 'Decline' });
+      await expect
+        .poll(() => (lastRun(chat) as CallToolResult).structuredContent)
+        .toMatchObject({ refunded_cents: 2400 });
     } finally {
       await connection.close();
     }
@@ -194,7 +213,7 @@ describe.each(ERAS)('the refund desk asked inside the chat (%s era)', (era) => {
       await first!.frame.getByLabel('Return the items to stock').waitFor();
       await second.frame.getByLabel('Refund the whole order').uncheck();
       await second.frame.getByRole('button', { name: 'Send answer' }).click();
-      await expect.poll(() => second.frame.locator('body').textContent()).toMatch(/closed/i);
+      await expect.poll(() => second.frame.locator('body').innerText()).toContain('This question is closed');
       // Nothing from the second app reached the call: the first goes on to the receipt.
       await answer(first!, { tick: 'Return the items to stock' });
       await expect.poll(() => (lastRun(chat) as CallToolResult | undefined)?.structuredContent).toEqual(RECEIPT);
