@@ -38,6 +38,7 @@ export type { ErrorHook, FailureInfo } from './round/masking.js';
 export type { McpResolveServerOptions } from './server/options.js';
 export type { ChannelOptions } from './serverChannels.js';
 export type { AnswerPageOptions } from './answerPage/options.js';
+export type { AppsOptions } from './apps/options.js';
 export type { BrowserUser } from './answerPage/browserUser.js';
 export type { HttpRoute } from './channels/channel.js';
 export type { ToolStep } from './server/server.js';

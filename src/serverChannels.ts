@@ -3,9 +3,13 @@
  * adds its providers, in the priority they are chosen in (`channels/choice.ts`), and the HTTP routes
  * it serves. A new channel is one module and one line here.
  */
+import type { ServerContext } from '@modelcontextprotocol/server';
+
 import type { ServerChannels } from './channels/channel.js';
 import type { AnswerPageOptions } from './answerPage/options.js';
 import { answerPageChannels } from './answerPage/options.js';
+import type { AppsOptions } from './apps/options.js';
+import { appsChannels } from './apps/options.js';
 
 /** The options of `McpResolveServer` that turn channels on. */
 export interface ChannelOptions {
@@ -17,6 +21,14 @@ export interface ChannelOptions {
    * @default undefined — no pages: such a question fails with -32021, as before
    */
   readonly answerPage?: AnswerPageOptions;
+  /**
+   * Renders form questions as MCP Apps (opt-in; needs the peer `@modelcontextprotocol/ext-apps`):
+   * attached to the form where the client negotiated SEP-3118, and in the chat, with the tool's
+   * result, for clients that render apps and show no forms (see docs/guides/questions-everywhere.md).
+   * `{}` turns both on.
+   * @default undefined — no app: nothing is listed or attached
+   */
+  readonly apps?: AppsOptions;
 }
 
 /** Failures behind a page that could not be shown (a store that failed): one line on stderr. */
@@ -24,15 +36,23 @@ function reportPageFailure(error: Error): void {
   console.error(`mcp-resolve: an answer page could not be served: ${error.message.replace(/\s+/g, ' ')}`);
 }
 
-/** The channels and routes `options` turn on, checked and built once (at construction, naming `api`). */
-export function serverChannelsOf(api: string, options: ChannelOptions): ServerChannels {
+/**
+ * The channels and routes `options` turn on, checked and built once (at construction, naming
+ * `api`); `principal` reads a request's principal (the server's option).
+ */
+export function serverChannelsOf(
+  api: string,
+  options: ChannelOptions,
+  principal: (ctx: ServerContext) => string | undefined,
+): ServerChannels {
   const answerPage =
     options.answerPage === undefined ? undefined : answerPageChannels(api, options.answerPage, reportPageFailure);
-  // Priority order: [in-chat app, next] → page by URL → page by link.
+  const apps = options.apps === undefined ? undefined : appsChannels(api, options.apps, principal);
+  // Priority order: app attached to the form (SEP-3118) → in-chat app → page by URL → page by link.
   return {
-    providers: [...(answerPage?.providers ?? [])],
+    providers: [...(apps?.providers ?? []), ...(answerPage?.providers ?? [])],
     httpRoutes: answerPage === undefined ? [] : [answerPage.route],
-    setups: [],
-    toolListings: [],
+    setups: apps?.setups ?? [],
+    toolListings: apps?.toolListings ?? [],
   };
 }

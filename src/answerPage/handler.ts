@@ -12,21 +12,14 @@ import { McpResolveError } from '../errors.js';
 import { utf8 } from '../state/bytes.js';
 import type { BrowserUser } from './browserUser.js';
 import { answersFor } from './browserUser.js';
+import { htmlDocument } from '../form/document.js';
 import { formFields } from '../form/fields.js';
 import type { FormView } from '../form/formHtml.js';
 import { FORM_HEADING, renderForm } from '../form/formHtml.js';
 import { checkSubmission } from '../form/submission.js';
 import type { FormTokens } from './formToken.js';
 import { createFormTokens, FORM_COOKIE } from './formToken.js';
-import {
-  donePage,
-  htmlDocument,
-  invalidLinkPage,
-  notYoursPage,
-  pageHeaders,
-  plainPage,
-  refusedPostPage,
-} from './html.js';
+import { donePage, invalidLinkPage, notYoursPage, pageHeaders, plainPage, refusedPostPage } from './html.js';
 import type { AnswerPage, AnswerPageStore } from './store.js';
 import { isPageId } from './store.js';
 

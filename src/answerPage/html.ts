@@ -3,6 +3,7 @@
  * sheet is inline and allowed by its hash, and nothing else may load (no script, no image, no font,
  * no frame). The plain pages (link no longer valid, not yours, done) carry nothing from the question.
  */
+import { htmlDocument } from '../form/document.js';
 import { escapeHtml } from '../form/escape.js';
 import { FORM_STYLE } from '../form/style.js';
 import { utf8 } from '../state/bytes.js';
@@ -40,25 +41,6 @@ export function pageHeaders(extra: Readonly<Record<string, string>> = {}): Heade
   });
   for (const [name, value] of Object.entries(extra)) headers.append(name, value);
   return headers;
-}
-
-/** A whole HTML document titled `title` around `body` (already HTML). */
-export function htmlDocument(title: string, body: string): string {
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="referrer" content="no-referrer">',
-    `<title>${escapeHtml(title)}</title>`,
-    `<style>${FORM_STYLE}</style>`,
-    '</head>',
-    '<body>',
-    `<main>${body}</main>`,
-    '</body>',
-    '</html>',
-  ].join('\n');
 }
 
 /** A page with a heading and one paragraph, nothing from any question. */

@@ -18,7 +18,7 @@ import type { Question } from '../questions/render.js';
 import { checkedUrl } from '../questions/urlQuestion.js';
 import type { FormPages } from './pages.js';
 import { formMessageOf, pageBindingOf } from './pages.js';
-import type { PageAnswer } from './store.js';
+import type { AnswerPageBinding, PageAnswer } from './store.js';
 
 /**
  * The tool result that hands the person the link (an `isError` result, never a protocol error): in
@@ -46,19 +46,18 @@ export function pageLinkChannel(pages: FormPages, shareAnonymous: boolean): Chan
   };
 }
 
-function linkChannel(call: AskingCall, pages: FormPages, shareAnonymous: boolean): OutOfBandChannel {
-  const { ctx } = call;
-  // What the call made again still holds: its 2025-11-25 session (the same client).
-  const session = ctx.era === 'legacy' ? ctx.sessionId : undefined;
-  const bindingOf = (question: Question) => pageBindingOf(call.caller(), session, question);
-  /** Answers this round took from pages: put back when it asks another question on a page, so the call after finds them all. */
+/**
+ * The `recall` of an out-of-band channel over pages: the answer given for a question's binding,
+ * read as an in-band one (an answer the author's check refuses is dropped: the question is asked
+ * again); and `keepTaken`, which puts back the answers this round took when it hands off another
+ * question, so the call made after finds them all.
+ */
+export function answersElsewhere(
+  pages: Pick<FormPages, 'take' | 'keep'>,
+  bindingOf: (question: Question) => AnswerPageBinding,
+): Pick<OutOfBandChannel, 'recall'> & { keepTaken(): Promise<void> } {
   const taken: Array<{ readonly question: Question; readonly answer: PageAnswer }> = [];
   return {
-    way: 'out-of-band',
-    admit(question) {
-      if (session !== undefined || shareAnonymous || call.caller().principal !== undefined) return;
-      assertCapability(ctx.clientCapabilities, question.rendered, question.label, ANONYMOUS_LINKS);
-    },
     async recall(question): Promise<ElicitationResult<unknown> | undefined> {
       const answer = await pages.take(bindingOf(question));
       if (answer === undefined) return undefined;
@@ -73,9 +72,28 @@ function linkChannel(call: AskingCall, pages: FormPages, shareAnonymous: boolean
       taken.push({ question, answer });
       return read;
     },
+    async keepTaken() {
+      for (const done of taken.splice(0)) await pages.keep(bindingOf(done.question), done.question, done.answer);
+    },
+  };
+}
+
+function linkChannel(call: AskingCall, pages: FormPages, shareAnonymous: boolean): OutOfBandChannel {
+  const { ctx } = call;
+  // What the call made again still holds: its 2025-11-25 session (the same client).
+  const session = ctx.era === 'legacy' ? ctx.sessionId : undefined;
+  const bindingOf = (question: Question) => pageBindingOf(call.caller(), session, question);
+  const answers = answersElsewhere(pages, bindingOf);
+  return {
+    way: 'out-of-band',
+    admit(question) {
+      if (session !== undefined || shareAnonymous || call.caller().principal !== undefined) return;
+      assertCapability(ctx.clientCapabilities, question.rendered, question.label, ANONYMOUS_LINKS);
+    },
+    recall: answers.recall,
     async handOff(question) {
       const url = await pages.open(bindingOf(question), question, ctx.http?.req);
-      for (const done of taken.splice(0)) await pages.keep(bindingOf(done.question), done.question, done.answer);
+      await answers.keepTaken();
       return pageLinkError(question, url);
     },
   };

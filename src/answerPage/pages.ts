@@ -12,7 +12,7 @@ import type { Question } from '../questions/render.js';
 import { utf8 } from '../state/bytes.js';
 import { defaultPrimitives } from '../state/primitives.js';
 import { answerPagePath } from './handler.js';
-import type { AnswerPageBinding, AnswerPageQuestion, AnswerPageStore, PageAnswer } from './store.js';
+import type { AnswerPage, AnswerPageBinding, AnswerPageQuestion, AnswerPageStore, PageAnswer } from './store.js';
 import { newPageId } from './store.js';
 
 const digests = defaultPrimitives();
@@ -44,7 +44,7 @@ export function formMessageOf(question: Question): string {
 }
 
 /** What a page shows for `question`: its message and its wire `requestedSchema`. */
-function pageQuestionOf(question: Question): AnswerPageQuestion {
+export function pageQuestionOf(question: Question): AnswerPageQuestion {
   const { request } = question.rendered;
   const requestedSchema =
     request.method === 'elicitation/create' && 'requestedSchema' in request.params
@@ -61,6 +61,8 @@ export interface FormPages {
    * come from; `request` gives the origin when none is configured.
    */
   open(binding: AnswerPageBinding, question: Question, request: Request | undefined): Promise<string>;
+  /** The open page asking `question` under `binding` itself (as {@link open} opens it), for a channel that shows it without a link (an app). */
+  openPage(binding: AnswerPageBinding, question: Question, request: Request | undefined): Promise<AnswerPage>;
   /** The answer given on the page of `binding`, once, as an in-band client sends it; `undefined` when none yet. */
   take(binding: AnswerPageBinding): Promise<PageAnswer | undefined>;
   /** Puts a taken `answer` back on the page of `binding` (the call went on to ask another question on a page). */
@@ -79,6 +81,8 @@ export interface FormPagesOptions {
 /** The {@link FormPages} over `options.store`. */
 export function createFormPages(options: FormPagesOptions): FormPages {
   const { store, path, publicOrigin } = options;
+  const openPage: FormPages['openPage'] = (binding, question, request) =>
+    store.open(binding, pageQuestionOf(question), pageClientOf(binding, request));
   return {
     async open(binding, question, request) {
       const origin = publicOrigin ?? (request === undefined ? undefined : new URL(request.url).origin);
@@ -87,9 +91,10 @@ export function createFormPages(options: FormPagesOptions): FormPages {
           `Resolver '${question.label}': the answer page has no address to link to (no public origin is configured, and this request has no URL). Set the answerPage option's publicOrigin.`,
         );
       }
-      const page = await store.open(binding, pageQuestionOf(question), pageClientOf(binding, request));
+      const page = await openPage(binding, question, request);
       return new URL(answerPagePath(page.pageId, path), origin).href;
     },
+    openPage,
     take: (binding) => store.take(binding),
     async keep(binding, question, answer) {
       const page = await store.open(binding, pageQuestionOf(question));

@@ -15,6 +15,7 @@ import type {
 import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
+import { ToolError } from '../errors.js';
 import { isPromiseLike } from '../promise.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
 import { endTrace, failTrace, openRoundState, startTrace } from './roundState.js';
@@ -83,7 +84,9 @@ export function inputElementsError(
   max: number | undefined,
 ): CallToolResult | undefined {
   if (max === undefined || elementCount(args, max) <= max) return undefined;
-  return toolError(`Invalid arguments for tool ${tool.name}: arguments contain more than the maximum of ${max} elements`);
+  return toolError(
+    `Invalid arguments for tool ${tool.name}: arguments contain more than the maximum of ${max} elements`,
+  );
 }
 
 /** The array elements and object members (own keys) under `value`, counted up to `max + 1`. */
@@ -161,7 +164,10 @@ export function toolFailure(
 ): CallToolResult {
   if (error instanceof ProtocolError) throw error;
   const masked = trace && ((ref: string) => trace.masked(ref, error));
-  return toolError(services.maskError(error, { method: 'tools/call', name: tool.name }, masked));
+  const result = toolError(services.maskError(error, { method: 'tools/call', name: tool.name }, masked));
+  return error instanceof ToolError && error.resultMeta !== undefined
+    ? { ...result, _meta: { ...error.resultMeta } }
+    : result;
 }
 
 /**

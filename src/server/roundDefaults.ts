@@ -1,5 +1,5 @@
 /** What every instance's rounds share, resolved once from the server's options and checked at construction. */
-import type { Implementation } from '@modelcontextprotocol/server';
+import type { Implementation, ServerContext } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
 import { positiveInteger } from '../optionChecks.js';
@@ -37,7 +37,7 @@ export function roundDefaultsOf(
   return {
     channels,
     sealer: createSealer(info.name, options.requestState),
-    principal: options.principal ?? ((ctx) => principalFrom(ctx.http?.authInfo)),
+    principal: principalOption(options),
     legacyQuestionTimeoutMs: timeout ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
     maxAnswerBytes: positiveInteger(SERVER_API, 'maxAnswerBytes', options.maxAnswerBytes, DEFAULT_MAX_ANSWER_BYTES, {
       unit: 'number of bytes',
@@ -46,6 +46,11 @@ export function roundDefaultsOf(
     maskError: createErrorMasker(options),
     telemetry: options.telemetry,
   };
+}
+
+/** The principal a request acts for, as the server's `principal` option reads it (default: from the validated auth info). */
+export function principalOption(options: McpResolveServerOptions): (ctx: ServerContext) => string | undefined {
+  return options.principal ?? ((ctx) => principalFrom(ctx.http?.authInfo));
 }
 
 /** The `maxToolInputElements` option as the rounds use it: `undefined` for `Infinity` (no bound). */

@@ -26,7 +26,7 @@ import { ResolvingMcpServer, serveTools } from './resolvingMcpServer.js';
 import type { TaskHost } from '../round/taskHost.js';
 import { taskHostFor } from './taskHosts.js';
 import { observedTasks, type McpResolveServerOptions } from './options.js';
-import { roundDefaultsOf, type RoundDefaults } from './roundDefaults.js';
+import { principalOption, roundDefaultsOf, type RoundDefaults } from './roundDefaults.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import { InboundMessages } from '../telemetry/inbound.js';
 import type { HttpRoute, ServerChannels } from '../channels/channel.js';
@@ -79,7 +79,7 @@ export class McpResolveServer {
     this.info = info;
     this.options = options;
     this.telemetry = options.telemetry;
-    const channels = serverChannelsOf('new McpResolveServer()', options);
+    const channels = serverChannelsOf('new McpResolveServer()', options, principalOption(options));
     this.channels = channels;
     this.httpRoutes = channels.httpRoutes;
     this.roundDefaults = roundDefaultsOf(info, options, channels.providers);

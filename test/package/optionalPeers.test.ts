@@ -68,6 +68,19 @@ describe('a missing optional peer', () => {
     expect(out).toBe('invalid_usage: connectRedis() needs the peer dependency redis: npm install redis');
   });
 
+  it('@modelcontextprotocol/ext-apps: reading the question app fails naming its install; the server starts without it', () => {
+    const dir = installWithout('@modelcontextprotocol/ext-apps');
+    const setup = [
+      "const { McpResolveServer } = await import('mcp-resolve');",
+      "const { connectInProcess } = await import('mcp-resolve/testing');",
+      "const server = new McpResolveServer({ name: 't', version: '1' }, { apps: {} });",
+      "const { client } = await connectInProcess(server.createServer, { era: 'legacy', capabilities: {} });",
+    ].join('\n');
+    expect(run(dir, rejection(setup, "client.readResource({ uri: 'ui://mcp-resolve/question' })"))).toContain(
+      'new McpResolveServer({ apps }) needs the peer dependency @modelcontextprotocol/ext-apps: npm install @modelcontextprotocol/ext-apps',
+    );
+  });
+
   it('@opentelemetry/api: importing mcp-resolve/otel fails naming its install', () => {
     const dir = installWithout('@opentelemetry/api');
     expect(run(dir, rejection('', "import('mcp-resolve/otel')"))).toBe(

@@ -1,0 +1,81 @@
+/**
+ * The `apps` option of `McpResolveServer`: questions rendered as MCP Apps. It turns on, each unless
+ * set `false`: SEP-3118 (the question app attached to form questions where the client negotiated
+ * it) and the question app in the chat (clients that render apps and show no forms); and adds the
+ * app's resource and its answer tool to every instance, and the SEP-3118 capability to the server's.
+ */
+import type { ServerContext } from '@modelcontextprotocol/server';
+
+import type { ServerChannels } from '../channels/channel.js';
+import type { AnswerPageBackend } from '../answerPage/backend.js';
+import { createFormPages } from '../answerPage/pages.js';
+import { createAnswerPageStore } from '../answerPage/store.js';
+import { installAnswerTool } from './answerTool.js';
+import { attachedAppChannel } from './attached.js';
+import { inChatAppChannel, inChatToolListing } from './inChat.js';
+import { installedAppBundle, installQuestionApp, questionAppDocument } from './resource.js';
+import { inlinedApp } from './appHtml.js';
+import { UI_EXTENSION } from './wire.js';
+
+/** What names the option in the missing peer's message. */
+const PEER_API = 'new McpResolveServer({ apps })';
+
+/** The `apps` option of `new McpResolveServer()`. */
+export interface AppsOptions {
+  /**
+   * SEP-3118: attaches the question app to form questions for clients that declare form
+   * elicitation and `elicitation` in the MCP Apps extension; the server declares it too. The
+   * native form stays the fallback, and the answer is the standard `ElicitResult`. @default true
+   */
+  readonly attachToForms?: boolean;
+  /**
+   * Asks form questions in the question app, shown in the chat with the tool's result, for clients
+   * that render MCP Apps and show no forms; such clients see the app declared on tools that may ask.
+   * @default true
+   */
+  readonly inChat?: boolean;
+  /** Where questions asked in the chat and their answers are kept (a fleet: over Redis). @default in memory, at most 16 MiB */
+  readonly backend?: AnswerPageBackend;
+  /** How long a question in the chat stays open, and then how long its answer waits, in ms. @default 900_000 (15 minutes) */
+  readonly ttlMs?: number;
+  /**
+   * The text of `@modelcontextprotocol/ext-apps/app-with-deps` (the `App` class, dependency-free),
+   * for a runtime that cannot read it from the installed package (Cloudflare Workers: import the
+   * file as text). @default read from the installed peer at the first read of the app
+   */
+  readonly appScript?: string;
+}
+
+/** Builds what the `apps` option adds to a server (checked here, at construction). */
+export function appsChannels(
+  api: string,
+  options: AppsOptions,
+  principal: (ctx: ServerContext) => string | undefined,
+): Omit<ServerChannels, 'httpRoutes'> {
+  const { appScript } = options;
+  if (appScript !== undefined) inlinedApp(appScript, api);
+  const document = questionAppDocument(
+    appScript === undefined ? () => installedAppBundle(PEER_API) : async () => appScript,
+    api,
+  );
+  const attach = options.attachToForms !== false;
+  const inChat = options.inChat !== false;
+  const store = createAnswerPageStore({
+    ...(options.backend !== undefined && { backend: options.backend }),
+    ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }),
+  });
+  return {
+    providers: [
+      ...(attach ? [attachedAppChannel()] : []),
+      ...(inChat ? [inChatAppChannel(createFormPages({ store, path: '' }))] : []),
+    ],
+    setups: [
+      (mcp) => {
+        installQuestionApp(mcp, document);
+        installAnswerTool(mcp, { store, principal });
+        if (attach) mcp.server.registerCapabilities({ extensions: { [UI_EXTENSION]: { elicitation: {} } } });
+      },
+    ],
+    toolListings: inChat ? [inChatToolListing] : [],
+  };
+}
