@@ -100,7 +100,8 @@ function lastRun(chat: Chat): unknown {
 
 async function screenshot(tab: Page, name: string): Promise<void> {
   const dir = process.env.APP_SCREENSHOTS;
-  if (dir !== undefined && dir !== '') await tab.screenshot({ path: join(dir, name), fullPage: true });
+  // The host page's chat column: the app as a person sees it under the tool call.
+  if (dir !== undefined && dir !== '') await tab.locator('main').screenshot({ path: join(dir, name) });
 }
 
 describe.each(ERAS)('the refund desk asked inside the chat (%s era)', (era) => {
@@ -184,7 +185,9 @@ describe.each(ERAS)('the refund desk asked inside the chat (%s era)', (era) => {
     }
   });
 
-  it("asks again, in the app, an answer the desk's own check refuses, showing its reason", async () => {
+  // Known bug (/work/wt/h38-bugs.md #1): the in-chat hand-off renders the question, not the
+  // asked-again request, so the desk's reason is not shown. `it.fails` until fixed, then `it`.
+  it.fails("asks again, in the app, an answer the desk's own check refuses, showing its reason", async () => {
     const { connection, chat } = await chatOn(guided.url, era);
     try {
       const { app } = await chat.call('refund_order', WRONG_COLOUR);
