@@ -185,7 +185,7 @@ describe.each(ERAS)('the refund desk asked inside the chat (%s era)', (era) => {
     }
   });
 
-  // Known bug (/work/wt/h38-bugs.md #1): the in-chat hand-off renders the question, not the
+  // Known bug in the in-chat channel: its hand-off renders the question, not the
   // asked-again request, so the desk's reason is not shown. `it.fails` until fixed, then `it`.
   it.fails("asks again, in the app, an answer the desk's own check refuses, showing its reason", async () => {
     const { connection, chat } = await chatOn(guided.url, era);
