@@ -91,7 +91,9 @@ async function walk(url: string, era: Era): Promise<[number, number]> {
       shown.replace(/\s*\n\s*/g, ' | '),
     );
   } catch (error) {
-    check(false, 'the walk finished', String(error).split('\n')[0]);
+    const tab = context.pages()[0];
+    const seen = tab === undefined ? '' : (await tab.locator('[role="dialog"]').allInnerTexts()).join(' | ');
+    check(false, 'the walk finished', `${String(error).split('\n')[0]}; dialogs: ${seen.replace(/\s*\n\s*/g, ' ')}`);
   } finally {
     await context.close();
     await rm(profile, { recursive: true, force: true });
