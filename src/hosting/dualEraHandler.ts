@@ -81,11 +81,8 @@ export function hostDualEra(
       // Reporting must never change a response.
     }
   };
-  const modern = createMcpHandler(hosted.factory, {
-    legacy: 'reject',
-    onerror: report,
-    maxRequestBodySize: maxRequestBodyBytes,
-  });
+  const sdkOptions = { legacy: 'reject', onerror: report, maxRequestBodySize: maxRequestBodyBytes } as const;
+  const modern = createMcpHandler(hosted.factory, sdkOptions);
   const fleet = resolved.sessionFleet;
   // With legacy: 'reject' there is no session leg: 2025-era traffic reaches the strict modern handler, which refuses it.
   const legacy = resolved.legacy === 'sessions' ? legacyLegOf(hosted, resolved, report) : undefined;
