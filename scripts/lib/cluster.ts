@@ -121,11 +121,13 @@ export async function startRedisCluster(nodeTimeoutMs = 2_000): Promise<RedisClu
       },
     };
     await cluster.healthy();
-    // Every node knows all six, and each primary has its replica.
-    await until('the cluster nodes did not all meet', 30_000, async () => {
+    // Every node knows all six, and each primary has its replica online (so WAIT 1 succeeds).
+    await until('the cluster nodes did not all meet, or a replica did not sync', 30_000, async () => {
       for (const node of nodes) {
         const listed = await clusterNodes(node.port);
         if (listed.length !== 6 || listed.filter((entry) => !entry.primary).length !== 3) return false;
+        const replication = String(await commandAt(node.port, ['INFO', 'replication']));
+        if (replication.includes('role:master') && !/slave0:.*state=online/.test(replication)) return false;
       }
       return true;
     });
