@@ -475,7 +475,11 @@ async function onCluster(instances: Instance[], url: URL, env: NodeJS.ProcessEnv
     promoted !== primary,
     `cluster: killed the replay guard's primary :${primary.port}; its replica :${promoted.port} was promoted after ${Date.now() - killedAt} ms`,
   );
+  // Restarted as a supervisor would: it rejoins empty as the new primary's replica. Until then that
+  // primary has no replica to acknowledge a round (replicaAcks 1), so its rounds fail closed.
+  await primary.restart();
   let recovered = false;
+  let seen = '';
   while (!recovered && Date.now() - killedAt < 30_000) {
     const connection = await connectHttp(url, { era: 'modern', elicit: async (params) => answerDesk(params) }).catch(
       () => undefined,
@@ -488,7 +492,7 @@ async function onCluster(instances: Instance[], url: URL, env: NodeJS.ProcessEnv
       .catch((error: unknown) => ({ structuredContent: { error: String(error) } }));
     await connection?.close().catch(() => undefined);
     recovered = (result?.structuredContent as { refunded_cents?: number } | undefined)?.refunded_cents === 4800;
-    seen = JSON.stringify(result?.structuredContent ?? result?.content ?? 'no connection').slice(0, 200);
+    seen = JSON.stringify(result?.structuredContent ?? 'no connection').slice(0, 200);
     if (!recovered) await new Promise((wake) => setTimeout(wake, 250));
   }
   check(
