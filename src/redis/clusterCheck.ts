@@ -83,7 +83,7 @@ export async function checkCluster(
   if (first === undefined) throw new Error('the cluster named no primary');
   const asked = `${first.host}:${first.port}`;
   const client = await cluster.nodeClient(first);
-  const nodes = parseClusterNodes(String(await withDeadline(client.sendCommand(['CLUSTER', 'NODES']), timeoutMs)));
+  const nodes = parseClusterNodes(await withDeadline(client.clusterNodes(), timeoutMs));
   const gaps = unservedSlots(nodes);
   if (gaps.length > 0) {
     throw new McpResolveError(
@@ -93,12 +93,10 @@ export async function checkCluster(
     );
   }
   for (const node of nodes.filter((candidate) => !candidate.failed)) {
-    const [host = '', port = ''] = [
-      node.address.slice(0, node.address.lastIndexOf(':')),
-      node.address.slice(node.address.lastIndexOf(':') + 1),
-    ];
+    const colon = node.address.lastIndexOf(':');
+    const [host, port] = [node.address.slice(0, colon), Number(node.address.slice(colon + 1))];
     const probe = createClient({
-      socket: { host, port: Number(port), connectTimeout: timeoutMs, reconnectStrategy: false },
+      socket: { host, port, connectTimeout: timeoutMs, reconnectStrategy: false },
     });
     probe.on('error', () => undefined);
     try {

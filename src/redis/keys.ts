@@ -35,5 +35,5 @@ export function isClusterConnection(connection: RedisConnection): connection is 
 /** The connection to the primary holding `key` on a cluster; undefined elsewhere (use the connection itself). */
 export async function clusterNodeFor(connection: RedisConnection, key: string): Promise<RedisClientType | undefined> {
   if (!isClusterConnection(connection)) return undefined;
-  return (await connection.getNodeClientForKey(key)) as RedisClientType;
+  return connection.getNodeClientForKey(key);
 }
