@@ -54,7 +54,7 @@ const WATCH_MS = 30_000;
 const KILL_NOTICE_MS = 5_000;
 /** nginx reloaded: calls succeed again on both eras within this, in ms. */
 const RELOAD_RECOVERY_MS = 2_000;
-const RUN_LIMIT_MS = 7 * 60_000;
+const RUN_LIMIT_MS = 9 * 60_000;
 /** The cluster's `cluster-node-timeout`: a primary silent this long is failed over by its replica. */
 const CLUSTER_NODE_TIMEOUT_MS = 2_000;
 
