@@ -69,7 +69,7 @@ export function unservedSlots(nodes: readonly ClusterNode[]): string[] {
 }
 
 /**
- * Reads the cluster's nodes from one primary; throws `invalid_options` naming the slots no live
+ * Reads the cluster's nodes from one primary; throws `redis_unavailable` naming the slots no live
  * primary serves (and the node asked), then checks every reachable node's `maxmemory-policy` as
  * `checkEvictionPolicy` does for one server, naming the node.
  */
@@ -87,9 +87,9 @@ export async function checkCluster(
   const gaps = unservedSlots(nodes);
   if (gaps.length > 0) {
     throw new McpResolveError(
-      'invalid_options',
+      'redis_unavailable',
       `${api}: Redis Cluster node ${asked} reports slots no live primary serves: ${gaps.join(', ')}; keys in them cannot be written. Assign every slot to a primary (redis-cli --cluster fix ${asked}) or wait for the failover to finish (CLUSTER INFO says cluster_state:ok), then connect again.`,
-      { data: { api, option: 'nodes' } },
+      { data: { operation: 'connect', target: asked } },
     );
   }
   for (const node of nodes.filter((candidate) => !candidate.failed)) {

@@ -11,7 +11,6 @@ import { MILLISECONDS, positiveInteger } from '../optionChecks.js';
 import { loadPeer } from '../peer.js';
 import { checkCluster } from './clusterCheck.js';
 import { checkEvictionPolicy } from './evictionPolicy.js';
-import { isClusterConnection } from './keys.js';
 
 export { withDeadline } from './withDeadline.js';
 
@@ -38,6 +37,11 @@ export interface RedisSentinelTarget {
 /** Whether a connection follows a Sentinel-managed primary. */
 export function isSentinelConnection(connection: RedisConnection): connection is RedisSentinelType {
   return 'getMasterNode' in connection;
+}
+
+/** Whether a connection is a Redis Cluster client (`createCluster`). */
+export function isClusterConnection(connection: RedisConnection): connection is RedisClusterType {
+  return 'masters' in connection && 'getNodeClientForKey' in connection;
 }
 
 /** Options of {@link connectRedis}. */
@@ -162,8 +166,8 @@ function createConnection(
  * peer `redis` is not installed. Commands never wait in an offline queue: while Redis is away they
  * fail at once, so nothing hangs on a lost connection. Throws `invalid_options` naming
  * `maxmemory-policy` when Redis may evict keys (anything but `noeviction`), unless
- * `allowEvictingRedis` is set; on a cluster, when any node (primary or replica) may, naming it, or
- * when a slot has no live primary.
+ * `allowEvictingRedis` is set; on a cluster, when any node (primary or replica) may, naming it
+ * (and `redis_unavailable` when a slot has no live primary).
  */
 export async function connectRedis(target: RedisTarget, options: RedisConnectOptions = {}): Promise<RedisConnection> {
   return openRedis(target, options, 'connectRedis()');

@@ -51,7 +51,7 @@ export interface RedisFleet {
  * fleet member shares; throws `McpResolveError` (`redis_unavailable`) naming the URL, the sentinels
  * and master name, or the cluster nodes when Redis cannot be reached, and (`invalid_options`) when
  * Redis may evict keys (its `maxmemory-policy` is not `noeviction`; on a cluster, on any node,
- * named) unless `allowEvictingRedis` is set, or when a cluster slot has no live primary.
+ * named) unless `allowEvictingRedis` is set; (`redis_unavailable`) when a cluster slot has no live primary.
  */
 export async function connectRedisFleet(options: RedisFleetOptions): Promise<RedisFleet> {
   const {

@@ -5,10 +5,11 @@
  * `PUBSUB SHARDNUMSUB`, `CONFIG GET`) runs on that node's connection. On one server or a Sentinel
  * primary the same keys are used, and the connection is the one given.
  */
-import type { RedisClientType, RedisClusterType } from 'redis';
+import type { RedisClientType } from 'redis';
 
 import { McpResolveError } from '../errors.js';
 import type { RedisConnection } from './connection.js';
+import { isClusterConnection } from './connection.js';
 
 /**
  * The prefix of every key of one store, hash-tagged: `{<prefix>}`. Throws `invalid_options`
@@ -25,11 +26,6 @@ export function slotPrefix(prefix: string, api: string): string {
     );
   }
   return `{${prefix}}`;
-}
-
-/** Whether a connection is a Redis Cluster client (`createCluster`). */
-export function isClusterConnection(connection: RedisConnection): connection is RedisClusterType {
-  return 'masters' in connection && 'getNodeClientForKey' in connection;
 }
 
 /** The connection to the primary holding `key` on a cluster; undefined elsewhere (use the connection itself). */

@@ -7,11 +7,11 @@
  */
 import type { FleetMessage, LegacySessionFleet } from '../hosting/sessionFleet.js';
 import type { RedisConnection } from './connection.js';
-import { isSentinelConnection } from './connection.js';
-import { clusterNodeFor, isClusterConnection } from './keys.js';
+import { isClusterConnection, isSentinelConnection } from './connection.js';
+import { clusterNodeFor } from './keys.js';
 
 /** The relay methods of a {@link LegacySessionFleet}. */
-type Relay = Pick<LegacySessionFleet, 'send' | 'broadcast' | 'subscribe' | 'listening'>;
+type RedisRelayMethods = Pick<LegacySessionFleet, 'send' | 'broadcast' | 'subscribe' | 'listening'>;
 
 /** What the relay needs: the connection, this instance, the channel prefix, the deadline and the error hook. */
 export interface RelaySettings {
@@ -45,7 +45,7 @@ function publish(redis: RedisConnection, name: string, text: string): Promise<nu
 }
 
 /** The relay of one instance over `settings.redis`. */
-export function redisRelay(settings: RelaySettings): Relay {
+export function redisRelay(settings: RelaySettings): RedisRelayMethods {
   const { redis, instanceId, prefix, timed, onerror } = settings;
   const channel = (id: string) => `${prefix}relay:${id}`;
   const everyone = `${prefix}relay-all`;

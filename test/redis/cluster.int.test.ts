@@ -133,7 +133,7 @@ describe('a Redis Cluster refused at start', () => {
         async (fleet) => (await fleet.close(), undefined),
         (error: unknown) => error as Error,
       );
-      expect(refused).toMatchObject({ code: 'invalid_options' });
+      expect(refused).toMatchObject({ code: 'redis_unavailable', data: { operation: 'connect' } });
       expect(refused?.message).toMatch(
         new RegExp(
           `^connectRedisFleet\\(\\): Redis Cluster node 127\\.0\\.0\\.1:\\d+ reports slots no live primary serves: ${slot} \\(assigned to no node\\); keys in them cannot be written\\. Assign every slot to a primary \\(redis-cli --cluster fix 127\\.0\\.0\\.1:\\d+\\)`,
