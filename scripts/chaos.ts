@@ -6,7 +6,9 @@
  * task tool), and nginx doing plain round-robin. Two looping clients keep both eras busy while it
  * injects, one at a time: the primary killed (failover), the primary paused past the command
  * deadline, the primary restarted empty, an instance killed during a push and during a task body,
- * and nginx reloaded. For each fault it reports the calls that failed and how, the longest wait,
+ * and nginx reloaded. Then the same fleet on a Redis Cluster (three primaries with a replica each,
+ * scripts/lib/cluster.ts): the primary holding the replay guard's slot killed (its replica promoted
+ * by the cluster itself), and an instance killed during a task body. For each fault it reports the calls that failed and how, the longest wait,
  * the time until calls succeed again, the replays accepted, the answers lost, and whether every
  * instance recovered without a restart.
  *
@@ -15,7 +17,7 @@
  * flight when an instance is killed ended within 5 s; calls succeeding again within 2 s of an
  * nginx reload. A fault that fails a check prints each failed or slow call's HTTP exchanges.
  *
- * Bounded: six faults, each watched for at most 30 s; the whole run takes about two minutes.
+ * Bounded: eight faults, each watched for at most 30 s; the whole run takes about three minutes.
  * Prints `chaos: N passed, M failed`, exits non-zero when M > 0, and tears everything down on
  * every exit path (including Ctrl-C).
  */
@@ -38,6 +40,8 @@ import { AUDIT_BODY_MS, CHAOS_LEASE_MS } from './lib/chaosSettings.js';
 import type { StoryInstance } from './lib/fleetSetup.js';
 import { startInstanceProcess, startNginx } from './lib/fleetSetup.js';
 import { INSTALL_HINT, findBinary, freePort, stopChild } from './lib/processes.js';
+import type { RedisCluster } from './lib/cluster.js';
+import { startRedisCluster } from './lib/cluster.js';
 import type { SentinelGroup } from './lib/sentinel.js';
 import { startSentinelGroup } from './lib/sentinel.js';
 import { postedJson } from './lib/wire.js';
@@ -50,7 +54,9 @@ const WATCH_MS = 30_000;
 const KILL_NOTICE_MS = 5_000;
 /** nginx reloaded: calls succeed again on both eras within this, in ms. */
 const RELOAD_RECOVERY_MS = 2_000;
-const RUN_LIMIT_MS = 5 * 60_000;
+const RUN_LIMIT_MS = 9 * 60_000;
+/** The cluster's `cluster-node-timeout`: a primary silent this long is failed over by its replica. */
+const CLUSTER_NODE_TIMEOUT_MS = 2_000;
 
 let passed = 0;
 let failed = 0;
@@ -67,6 +73,7 @@ const check = (ok: boolean, what: string): void => {
 const dir = mkdtempSync(join(tmpdir(), 'mcp-resolve-chaos-'));
 const children = new Set<ChildProcess>();
 let group: SentinelGroup | undefined;
+let cluster: RedisCluster | undefined;
 let tornDown = false;
 
 async function teardown(): Promise<void> {
@@ -74,11 +81,13 @@ async function teardown(): Promise<void> {
   tornDown = true;
   await Promise.all([...children].map((child) => stopChild(child)));
   await group?.dispose();
+  await cluster?.dispose();
   rmSync(dir, { recursive: true, force: true });
 }
 process.on('exit', () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  for (const server of [...(group?.nodes ?? []), ...(group?.sentinels ?? [])]) void server.stop(true).catch(() => {});
+  for (const server of [...(group?.nodes ?? []), ...(group?.sentinels ?? []), ...(cluster?.nodes ?? [])])
+    void server.stop(true).catch(() => {});
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
@@ -396,14 +405,113 @@ async function measure(
 // The run
 // ---------------------------------------------------------------------------------------------
 
-async function main(): Promise<void> {
-  const missing = ['redis-server', 'redis-sentinel', 'nginx'].filter((name) => findBinary(name) === undefined);
-  if (missing.length > 0) {
-    console.error(`chaos: ${missing.join(', ')} not found. Install with:\n  ${INSTALL_HINT}`);
-    process.exitCode = 1;
-    return;
-  }
-  console.log('=== setup ===');
+/** A fleet of three desk instances behind nginx, started with `args` (how they reach Redis). */
+interface Fleet {
+  readonly instances: StoryInstance[];
+  readonly nginx: ChildProcess;
+  readonly url: URL;
+  /** Starts `victim` again (after it exited) on its port. */
+  restart(victim: StoryInstance): Promise<void>;
+  /** Stops the load, the instances and nginx. */
+  stop(): Promise<void>;
+}
+
+/** Starts three instances reaching Redis by `args`, nginx in front, and one looping client per era. */
+async function startFleet(args: readonly string[], name: string): Promise<Fleet> {
+  const env: NodeJS.ProcessEnv = { ...process.env, MCP_REQUEST_STATE_KEYS: randomBytes(32).toString('hex') };
+  const start = (id: string, port: number) => startInstanceProcess(id, port, DESK, args, env, track);
+  const ports = await Promise.all([0, 1, 2].map(() => freePort()));
+  const instances = await Promise.all(ports.map((port, index) => start(`${name}-${index}`, port)));
+  console.log(`  instances: ${instances.map((instance) => `${instance.id} on :${instance.port}`).join(', ')}`);
+  const nginxPort = await freePort();
+  const nginx = await startNginx(findBinary('nginx') ?? 'nginx', join(dir, `nginx-${name}`), nginxPort, ports, track);
+  const url = new URL(`http://127.0.0.1:${nginxPort}/mcp`);
+  console.log(`  nginx round-robin on ${url.href}; steady load: one looping client per era`);
+  loading = true;
+  finals.length = 0;
+  workers.push(worker('modern', url), worker('legacy', url));
+  await new Promise((wake) => setTimeout(wake, 2_000));
+  return {
+    instances,
+    nginx,
+    url,
+    async restart(victim) {
+      if (victim.child.exitCode === null && victim.child.signalCode === null) await once(victim.child, 'exit');
+      instances[instances.indexOf(victim)] = await start(victim.id, victim.port);
+    },
+    async stop() {
+      loading = false;
+      await Promise.all(workers.splice(0));
+      await Promise.all([nginx, ...instances.map((instance) => instance.child)].map((child) => stopChild(child)));
+    },
+  };
+}
+
+/** An instance killed during a task body: the task is resumed and completed on another instance. */
+async function taskBodyKilled(fleet: Fleet, where: string): Promise<void> {
+  const { instances, url } = fleet;
+  let taskOutcome = '';
+  let taskKilledAt: number | undefined;
+  let taskElapsedMs = 0;
+  let taskVictim = '';
+  await measure(
+    `an instance SIGKILLed during a task body${where}`,
+    () => instances,
+    async () => {
+      const capabilities: ClientCapabilities = { extensions: { [TASKS_EXTENSION]: {} } };
+      let creator = '';
+      const connection = await connectHttp(url, {
+        era: 'modern',
+        capabilities,
+        transportOptions: {
+          fetch: async (input, init) => {
+            const response = await fetch(input, init);
+            if (creator === '' && typeof init?.body === 'string' && init.body.includes('audit_order')) {
+              creator = response.headers.get(INSTANCE_HEADER) ?? '';
+            }
+            return response;
+          },
+        },
+      });
+      const created = await connection.client.callTool({ name: 'audit_order', arguments: { order_id: 'ORD-7002' } });
+      const taskId = taskOf(created)?.taskId ?? '';
+      await new Promise((wake) => setTimeout(wake, 500));
+      const victim = instances.find((instance) => instance.id === creator);
+      victim?.child.kill('SIGKILL');
+      const killedAt = Date.now();
+      taskKilledAt = killedAt;
+      console.log(`  task ${taskId.slice(0, 8)}… running on ${victim?.id ?? '?'}: killed it during the body`);
+      let status = 'working';
+      let message = '';
+      while (status === 'working' && Date.now() - killedAt < 20_000) {
+        await new Promise((wake) => setTimeout(wake, 250));
+        const task = await getTask(connection.client, taskId).catch(() => undefined);
+        status = task?.status ?? status;
+        const text = task?.result?.content?.map((block) => ('text' in block ? block.text : '')).join('') ?? '';
+        message = task?.error?.message ?? text;
+      }
+      taskElapsedMs = Date.now() - killedAt;
+      taskOutcome = `${status} after ${taskElapsedMs} ms: ${message}`;
+      taskVictim = victim?.id ?? '';
+      console.log(`  tasks/get reports it ${taskOutcome}`);
+      await connection.close().catch(() => {});
+      if (victim !== undefined) await fleet.restart(victim);
+    },
+    { killedAt: () => taskKilledAt },
+  );
+  const taskBoundMs = CHAOS_LEASE_MS + AUDIT_BODY_MS + 5_000;
+  check(
+    taskOutcome.startsWith('completed') &&
+      taskVictim !== '' &&
+      !taskOutcome.endsWith(` on ${taskVictim}.`) &&
+      taskElapsedMs <= taskBoundMs,
+    `during a task body${where}: the task is resumed and completed on another instance within ${taskBoundMs} ms of the kill (lease ${CHAOS_LEASE_MS} ms + body ${AUDIT_BODY_MS} ms + 5 s)`,
+  );
+}
+
+/** The faults on a Sentinel group: failover, a pause, an empty restart, instances killed, nginx reloaded. */
+async function sentinelFaults(): Promise<void> {
+  console.log('=== setup: Redis Sentinel ===');
   const sentinel = await startSentinelGroup(MASTER, { downAfterMs: 3_000, failoverTimeoutMs: 10_000 });
   group = sentinel;
   console.log(
@@ -412,25 +520,9 @@ async function main(): Promise<void> {
       .map((node) => `:${node.port}`)
       .join(' ')}; sentinels ${sentinel.addresses.join(' ')} (quorum 2, down-after 3 s)`,
   );
-  const env: NodeJS.ProcessEnv = { ...process.env, MCP_REQUEST_STATE_KEYS: randomBytes(32).toString('hex') };
-  const args = ['--sentinels', sentinel.addresses.join(','), '--master-name', MASTER];
-  const start = (id: string, port: number) => startInstanceProcess(id, port, DESK, args, env, track);
-  const ports = await Promise.all([0, 1, 2].map(() => freePort()));
-  const instances = await Promise.all(ports.map((port, index) => start(`desk-${index}`, port)));
-  console.log(`  instances: ${instances.map((instance) => `${instance.id} on :${instance.port}`).join(', ')}`);
-  const nginxPort = await freePort();
-  const nginx = await startNginx(findBinary('nginx') ?? 'nginx', join(dir, 'nginx'), nginxPort, ports, track);
-  const url = new URL(`http://127.0.0.1:${nginxPort}/mcp`);
-  console.log(`  nginx round-robin on ${url.href}; steady load: one looping client per era`);
-  workers.push(worker('modern', url), worker('legacy', url));
-  await new Promise((wake) => setTimeout(wake, 2_000));
+  const fleet = await startFleet(['--sentinels', sentinel.addresses.join(','), '--master-name', MASTER], 'desk');
+  const { instances, url, nginx } = fleet;
   const current = () => instances;
-
-  const restartInstance = async (victim: StoryInstance): Promise<void> => {
-    if (victim.child.exitCode === null && victim.child.signalCode === null) await once(victim.child, 'exit');
-    instances[instances.indexOf(victim)] = await start(victim.id, victim.port);
-  };
-
   await measure(
     'primary killed (Sentinel failover)',
     current,
@@ -501,69 +593,13 @@ async function main(): Promise<void> {
         `  the pushed call ended ${record.end - (pushKilledAt ?? record.start)} ms after the kill: ${record.ok ? 'completed' : record.error}`,
       );
       await connection.close().catch(() => {});
-      if (pushVictim !== undefined) await restartInstance(pushVictim);
+      if (pushVictim !== undefined) await fleet.restart(pushVictim);
     },
     { killedAt: () => pushKilledAt },
   );
   check(pushVictim !== undefined, 'during a push: the instance holding the call was found and killed');
 
-  let taskOutcome = '';
-  let taskKilledAt: number | undefined;
-  let taskElapsedMs = 0;
-  let taskVictim = '';
-  await measure(
-    'an instance SIGKILLed during a task body',
-    current,
-    async () => {
-      const capabilities: ClientCapabilities = { extensions: { [TASKS_EXTENSION]: {} } };
-      let creator = '';
-      const connection = await connectHttp(url, {
-        era: 'modern',
-        capabilities,
-        transportOptions: {
-          fetch: async (input, init) => {
-            const response = await fetch(input, init);
-            if (creator === '' && typeof init?.body === 'string' && init.body.includes('audit_order')) {
-              creator = response.headers.get(INSTANCE_HEADER) ?? '';
-            }
-            return response;
-          },
-        },
-      });
-      const created = await connection.client.callTool({ name: 'audit_order', arguments: { order_id: 'ORD-7002' } });
-      const taskId = taskOf(created)?.taskId ?? '';
-      await new Promise((wake) => setTimeout(wake, 500));
-      const victim = instances.find((instance) => instance.id === creator);
-      victim?.child.kill('SIGKILL');
-      const killedAt = Date.now();
-      taskKilledAt = killedAt;
-      console.log(`  task ${taskId.slice(0, 8)}… running on ${victim?.id ?? '?'}: killed it during the body`);
-      let status = 'working';
-      let message = '';
-      while (status === 'working' && Date.now() - killedAt < 20_000) {
-        await new Promise((wake) => setTimeout(wake, 250));
-        const task = await getTask(connection.client, taskId).catch(() => undefined);
-        status = task?.status ?? status;
-        const text = task?.result?.content?.map((block) => ('text' in block ? block.text : '')).join('') ?? '';
-        message = task?.error?.message ?? text;
-      }
-      taskElapsedMs = Date.now() - killedAt;
-      taskOutcome = `${status} after ${taskElapsedMs} ms: ${message}`;
-      taskVictim = victim?.id ?? '';
-      console.log(`  tasks/get reports it ${taskOutcome}`);
-      await connection.close().catch(() => {});
-      if (victim !== undefined) await restartInstance(victim);
-    },
-    { killedAt: () => taskKilledAt },
-  );
-  const taskBoundMs = CHAOS_LEASE_MS + AUDIT_BODY_MS + 5_000;
-  check(
-    taskOutcome.startsWith('completed') &&
-      taskVictim !== '' &&
-      !taskOutcome.endsWith(` on ${taskVictim}.`) &&
-      taskElapsedMs <= taskBoundMs,
-    `during a task body: the task is resumed and completed on another instance within ${taskBoundMs} ms of the kill (lease ${CHAOS_LEASE_MS} ms + body ${AUDIT_BODY_MS} ms + 5 s)`,
-  );
+  await taskBodyKilled(fleet, '');
 
   await measure(
     'nginx reloaded (SIGHUP)',
@@ -575,8 +611,57 @@ async function main(): Promise<void> {
     { recoveryMs: RELOAD_RECOVERY_MS },
   );
 
-  loading = false;
-  await Promise.all(workers);
+  await fleet.stop();
+  await sentinel.dispose();
+  group = undefined;
+}
+
+/** The faults on a Redis Cluster: a primary killed (its replica promoted), an instance killed during a task body. */
+async function clusterFaults(): Promise<void> {
+  console.log('\n=== setup: Redis Cluster ===');
+  const started = await startRedisCluster(CLUSTER_NODE_TIMEOUT_MS);
+  cluster = started;
+  console.log(
+    `  redis cluster: ${started.addresses.join(' ')} (3 primaries, 3 replicas, cluster-node-timeout ${CLUSTER_NODE_TIMEOUT_MS} ms)`,
+  );
+  const fleet = await startFleet(['--cluster', started.addresses.join(',')], 'cdesk');
+  const { instances } = fleet;
+  await measure(
+    'cluster: the replay guard’s primary killed (its replica promoted)',
+    () => instances,
+    async () => {
+      const primary = await started.primaryFor('{mcp-resolve:replay:}epoch');
+      const [replica] = await started.replicasOf(primary.port);
+      await primary.stop(true);
+      const killedAt = Date.now();
+      let promoted = primary;
+      while (promoted === primary && Date.now() - killedAt < 20_000) {
+        await new Promise((wake) => setTimeout(wake, 200));
+        promoted = await started.primaryFor('{mcp-resolve:replay:}epoch').catch(() => primary);
+      }
+      await started.healthy(20_000);
+      console.log(
+        `  killed :${primary.port}; the cluster promoted :${promoted.port} (its replica was :${replica?.port ?? '?'}) after ${Date.now() - killedAt} ms`,
+      );
+      await primary.restart(); // it comes back empty and rejoins as a replica of the new primary
+    },
+    { replayBefore: true },
+  );
+  await taskBodyKilled(fleet, ' (cluster)');
+  await fleet.stop();
+}
+
+async function main(): Promise<void> {
+  const missing = ['redis-server', 'redis-sentinel', 'redis-cli', 'nginx'].filter(
+    (name) => findBinary(name) === undefined,
+  );
+  if (missing.length > 0) {
+    console.error(`chaos: ${missing.join(', ')} not found. Install with:\n  ${INSTALL_HINT}`);
+    process.exitCode = 1;
+    return;
+  }
+  await sentinelFaults();
+  await clusterFaults();
 
   console.log('\n=== figures ===');
   console.log(

@@ -17,6 +17,10 @@
  * 6. Every instance exports its OpenTelemetry spans (`--otel file:…`); the run checks that one
  *    2026-07-28 refund's rounds, served by different instances, form one trace, and with
  *    `--trace-out PATH` writes that trace's spans as JSON (`scripts/waterfall.ts` draws it).
+ * 7. On a Redis Cluster (three primaries with a replica each): every instance restarted with
+ *    `--cluster`, the story client on both eras, the final round replayed everywhere (refused);
+ *    the primary holding the replay guard's slot killed and its replica promoted by the cluster;
+ *    calls complete again unaided and the final round is still refused.
  *
  * Prints `fleet: N passed, M failed`, exits non-zero when M > 0, and tears everything down on
  * every exit path (including Ctrl-C). Missing binaries: a message with the install command.
@@ -40,6 +44,8 @@ import { startNginx, startStoryInstance } from './lib/fleetSetup.js';
 import { postedJson } from './lib/wire.js';
 import type { RedisServer } from './lib/processes.js';
 import { INSTALL_HINT, findBinary, freePort, startRedisServer, stopChild } from './lib/processes.js';
+import type { RedisCluster } from './lib/cluster.js';
+import { startRedisCluster } from './lib/cluster.js';
 import { callSpansOf, mostSpreadTrace, readSpanLines } from './lib/traces.js';
 import { fetchFrom, openLegacySession } from './lib/wire.js';
 
@@ -65,6 +71,7 @@ const dir = mkdtempSync(join(tmpdir(), 'mcp-resolve-fleet-'));
 const spansPath = join(dir, 'spans.jsonl');
 const children = new Set<ChildProcess>();
 let redis: RedisServer | undefined;
+let cluster: RedisCluster | undefined;
 let tornDown = false;
 
 async function teardown(): Promise<void> {
@@ -72,12 +79,14 @@ async function teardown(): Promise<void> {
   tornDown = true;
   await Promise.all([...children].map((child) => stopChild(child)));
   await redis?.dispose();
+  await cluster?.dispose();
   rmSync(dir, { recursive: true, force: true });
 }
 process.on('exit', () => {
   // Last resort when something exits without the async teardown: nothing may outlive the script.
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   redis?.stop(true).catch(() => undefined);
+  for (const node of cluster?.nodes ?? []) void node.stop(true).catch(() => undefined);
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
@@ -308,7 +317,7 @@ function checkOneTrace(): void {
 }
 
 async function main(): Promise<void> {
-  const missing = ['redis-server', 'nginx'].filter((name) => findBinary(name) === undefined);
+  const missing = ['redis-server', 'redis-cli', 'nginx'].filter((name) => findBinary(name) === undefined);
   if (missing.length > 0) {
     console.error(`fleet: ${missing.join(' and ')} not found. Install with:\n  ${INSTALL_HINT}`);
     process.exitCode = 1;
@@ -417,6 +426,81 @@ async function main(): Promise<void> {
     console.log(`  restarted every instance with the same keys`);
     await replayEverywhere(instances, final, 'after restart');
   }
+  await onCluster(instances, url, env);
+}
+
+/** The story client on both eras through nginx; the final round of its first three-leg modern call. */
+async function storyOnBothEras(url: URL, where: string): Promise<Leg | undefined> {
+  let final: Leg | undefined;
+  for (const era of ['modern', 'legacy'] as const) {
+    legs.length = 0;
+    const report = await runRefundDesk({ transport: 'http', era, url, fetch: recordingFetch, log: () => {} });
+    passed += report.passed;
+    failed += report.failed;
+    const calls = callsOf(legs);
+    const spread = calls.filter((call) => new Set(call.map((leg) => leg.instance)).size >= 2);
+    check(
+      report.failed === 0 && spread.length > 0,
+      `${where}, ${era === 'modern' ? '2026-07-28' : '2025-11-25'}: the story client passed (${report.passed} checks), ${spread.length} call(s) served by 2 or more instances`,
+    );
+    if (era === 'modern') final = calls.find((call) => call.length === 3 && call.at(-1)?.kind === 'round')?.at(-1);
+  }
+  return final;
+}
+
+/** The fleet again on a Redis Cluster, through a failover of the replay guard's primary. */
+async function onCluster(instances: Instance[], url: URL, env: NodeJS.ProcessEnv): Promise<void> {
+  console.log('\n=== on a Redis Cluster (3 primaries, 3 replicas) ===');
+  cluster = await startRedisCluster(2_000);
+  const nodes = cluster.addresses.join(',');
+  await Promise.all(instances.map((instance) => stopChild(instance.child)));
+  const started = await Promise.all(
+    instances.map((instance) =>
+      startStoryInstance(instance.id, instance.port, ['--cluster', nodes], env, track, ['--otel', `file:${spansPath}`]),
+    ),
+  );
+  console.log(`  cluster ${nodes}; restarted every instance with --cluster`);
+  const final = await storyOnBothEras(url, 'cluster');
+  if (final !== undefined) await replayEverywhere(started, final, 'cluster, before the failover');
+  const key = '{mcp-resolve:replay:}epoch';
+  const primary = await cluster.primaryFor(key);
+  await primary.stop(true);
+  const killedAt = Date.now();
+  let promoted = primary;
+  while (promoted === primary && Date.now() - killedAt < 20_000) {
+    await new Promise((wake) => setTimeout(wake, 200));
+    promoted = await cluster.primaryFor(key).catch(() => primary);
+  }
+  check(
+    promoted !== primary,
+    `cluster: killed the replay guard's primary :${primary.port}; its replica :${promoted.port} was promoted after ${Date.now() - killedAt} ms`,
+  );
+  // Restarted as a supervisor would: it rejoins empty as the new primary's replica. Until then that
+  // primary has no replica to acknowledge a round (replicaAcks 1), so its rounds fail closed.
+  await primary.restart();
+  let recovered = false;
+  let seen = '';
+  while (!recovered && Date.now() - killedAt < 30_000) {
+    const connection = await connectHttp(url, { era: 'modern', elicit: async (params) => answerDesk(params) }).catch(
+      () => undefined,
+    );
+    const result = await connection?.client
+      .callTool(
+        { name: 'refund_order', arguments: { order_id: 'ORD-7002', reason: 'after the failover' } },
+        { timeout: 10_000 },
+      )
+      .catch((error: unknown) => ({ structuredContent: { error: String(error) } }));
+    await connection?.close().catch(() => undefined);
+    recovered = (result?.structuredContent as { refunded_cents?: number } | undefined)?.refunded_cents === 4800;
+    seen = JSON.stringify(result?.structuredContent ?? 'no connection').slice(0, 200);
+    if (!recovered) await new Promise((wake) => setTimeout(wake, 250));
+  }
+  check(
+    recovered,
+    `cluster: calls complete again unaided, ${Date.now() - killedAt} ms after the kill${recovered ? '' : ` (last: ${seen})`}`,
+  );
+  if (final !== undefined) await replayEverywhere(started, final, 'cluster, after the failover');
+  instances.splice(0, instances.length, ...started);
 }
 
 try {

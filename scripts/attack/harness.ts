@@ -136,6 +136,7 @@ export class Scope {
       pause: () => server.pause(),
       resume: () => server.resume(),
       restart: () => server.restart(),
+      running: () => server.running(),
       dispose: () => server.dispose(),
       async count(prefix: string) {
         let n = 0;

@@ -6,7 +6,8 @@
 import type { Case, Leg, ManualHttp } from './harness.js';
 import { accept, manualHttp, spread, mb, outcome, paddedCapabilities, rawSession } from './harness.js';
 
-const REPLAY_PREFIX = 'mcp-resolve:replay:';
+/** The replay keys (hash-tagged by their prefix). */
+const REPLAY_PREFIX = '{mcp-resolve:replay:}';
 
 /** Completes one refund on `client` (2 rounds); returns the final round's continuation and result. */
 async function refund(client: ManualHttp, orderId: string) {

@@ -1,8 +1,9 @@
 /**
- * A refund-desk instance for `npm run chaos`: the story's desk, reached through Redis Sentinel,
- * plus one task tool (`audit_order`, a body that takes a while) whose tasks live in Redis.
+ * A refund-desk instance for `npm run chaos`: the story's desk, reached through Redis Sentinel or
+ * on a Redis Cluster, plus one task tool (`audit_order`, a body that takes a while) whose tasks live in Redis.
  *
  *   tsx scripts/lib/chaosDesk.ts --http --port N --instance ID --sentinels h:p,... --master-name NAME
+ *   tsx scripts/lib/chaosDesk.ts --http --port N --instance ID --cluster h:p,...
  */
 import { parseArgs } from 'node:util';
 
@@ -21,13 +22,16 @@ const { values } = parseArgs({
     instance: { type: 'string', default: 'desk' },
     sentinels: { type: 'string', default: '' },
     'master-name': { type: 'string', default: '' },
+    cluster: { type: 'string', default: '' },
   },
 });
 
 let fleet;
 try {
   fleet = await connectRedisFleet({
-    sentinel: { sentinels: values.sentinels.split(','), masterName: values['master-name'] },
+    ...(values.cluster === ''
+      ? { sentinel: { sentinels: values.sentinels.split(','), masterName: values['master-name'] } }
+      : { cluster: { nodes: values.cluster.split(',') } }),
     instanceId: values.instance,
     onerror: (error) => console.error(`chaos-desk ${values.instance}: ${error.message}`),
   });

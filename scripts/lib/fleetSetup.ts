@@ -19,18 +19,20 @@ export interface StoryInstance {
 }
 
 /**
- * Starts `server.ts --http --port <port> --redis <url> --instance <id>` (plus `extraArgs`, e.g.
+ * Starts `server.ts --http --port <port> --redis <url> --instance <id>` (or, given an array, those
+ * arguments instead of `--redis <url>`, e.g. `--cluster h:p,…`; plus `extraArgs`, e.g.
  * `--otel file:PATH`) and waits until it listens.
  */
 export function startStoryInstance(
   id: string,
   port: number,
-  redisUrl: string,
+  redis: string | readonly string[],
   env: NodeJS.ProcessEnv,
   track: (child: ChildProcess) => ChildProcess,
   extraArgs: readonly string[] = [],
 ): Promise<StoryInstance> {
-  return startInstanceProcess(id, port, SERVER, ['--redis', redisUrl, ...extraArgs], env, track);
+  const target = typeof redis === 'string' ? ['--redis', redis] : redis;
+  return startInstanceProcess(id, port, SERVER, [...target, ...extraArgs], env, track);
 }
 
 /**

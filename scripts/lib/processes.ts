@@ -75,6 +75,8 @@ export interface RedisServer {
   resume(): void;
   /** Starts it again on the same port (after `stop`). */
   restart(): Promise<void>;
+  /** Whether it runs (started, and not stopped since). */
+  running(): boolean;
   /** Stops it and removes its directory. */
   dispose(): Promise<void>;
 }
@@ -136,6 +138,7 @@ export async function startRedisServer(
     pause: () => void child?.kill('SIGSTOP'),
     resume: () => void child?.kill('SIGCONT'),
     restart: start,
+    running: () => child !== undefined && child.exitCode === null && child.signalCode === null,
     async dispose() {
       if (child !== undefined) await stopChild(child);
       child = undefined;

@@ -9,6 +9,7 @@
  */
 import type { RedisConnection } from './connection.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, withDeadline } from './connection.js';
+import { clusterNodeFor, slotPrefix } from './keys.js';
 import { ANSWER, OPEN, READ, TAKE } from './answerPageScripts.js';
 
 import { McpResolveError } from '../errors.js';
@@ -36,13 +37,16 @@ const BACKEND_API = 'createRedisAnswerPageBackend()';
  */
 async function checkHeadroom(
   redis: RedisConnection,
+  slotKey: string,
   maxHeldBytes: number,
   timeoutMs: number,
   onerror: ((error: Error) => void) | undefined,
 ): Promise<void> {
   let maxmemory: number;
   try {
-    const reply = await withDeadline(redis.configGet('maxmemory'), timeoutMs);
+    // On a cluster: the primary holding the pages' slot.
+    const node = (await withDeadline(clusterNodeFor(redis, slotKey), timeoutMs)) ?? redis;
+    const reply = await withDeadline(node.configGet('maxmemory'), timeoutMs);
     maxmemory = Number(reply.maxmemory);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
@@ -69,12 +73,14 @@ export async function createRedisAnswerPageBackend(
   options: RedisAnswerPageBackendOptions = {},
 ): Promise<AnswerPageBackend> {
   const limits = answerPageLimits(BACKEND_API, options);
-  const prefix = options.keyPrefix ?? DEFAULT_ANSWER_PAGE_KEY_PREFIX;
+  const prefix = slotPrefix(options.keyPrefix ?? DEFAULT_ANSWER_PAGE_KEY_PREFIX, BACKEND_API);
+  // Every key the scripts touch is under the hash-tagged prefix; this one routes them on a cluster.
+  const slotKey = `${prefix}live`;
   const timeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
-  await checkHeadroom(redis, limits.maxHeldBytes, timeoutMs, options.onerror);
+  await checkHeadroom(redis, slotKey, limits.maxHeldBytes, timeoutMs, options.onerror);
   const run = async (what: string, script: string, args: readonly string[]): Promise<unknown> => {
     try {
-      return await withDeadline(redis.eval(script, { keys: [], arguments: [prefix, ...args] }), timeoutMs);
+      return await withDeadline(redis.eval(script, { keys: [slotKey], arguments: [prefix, ...args] }), timeoutMs);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       const failure = new McpResolveError(

@@ -4,7 +4,8 @@
  * `page:<id>`, `answer:<id>`, `binding:<digest>` (each with its own `PXAT` expiry), and the
  * bookkeeping of the bounds: `live` (a sorted set of pages by expiry), `client:<client>` (one per
  * client), `info` (a hash: a page's bytes, binding and client) and `bytes` (the total). Every
- * script that admits first releases what expired pages held. ARGV[1] is always the prefix.
+ * script that admits first releases what expired pages held. ARGV[1] is always the prefix (hash-tagged,
+ * so every key is in one Redis Cluster slot), and KEYS[1] a key under it (`live`), which routes the script there.
  */
 import { NOW_MS } from './luaClock.js';
 

@@ -4,20 +4,27 @@
  * fail-closed replay check relies on), and follows a Sentinel-managed primary (`createSentinel`).
  */
 import type * as Redis from 'redis';
-import type { RedisClientType, RedisSentinelType } from 'redis';
+import type { RedisClientType, RedisClusterType, RedisSentinelType } from 'redis';
 
 import { McpResolveError } from '../errors.js';
 import { MILLISECONDS, positiveInteger } from '../optionChecks.js';
 import { loadPeer } from '../peer.js';
+import { checkCluster } from './clusterCheck.js';
 import { checkEvictionPolicy } from './evictionPolicy.js';
 
 export { withDeadline } from './withDeadline.js';
 
-/** A connected node-redis client as this entry uses it: one server, or the primary Sentinel names. */
-export type RedisConnection = RedisClientType | RedisSentinelType;
+/** A connected node-redis client as this entry uses it: one server, the primary Sentinel names, or a Redis Cluster. */
+export type RedisConnection = RedisClientType | RedisSentinelType | RedisClusterType;
 
-/** Where Redis is: a URL (`redis://host:port`), or Sentinel addresses and the name of the monitored primary. */
-export type RedisTarget = string | RedisSentinelTarget;
+/** Where Redis is: a URL (`redis://host:port`), Sentinel addresses and the name of the monitored primary, or cluster nodes. */
+export type RedisTarget = string | RedisSentinelTarget | RedisClusterTarget;
+
+/** A Redis Cluster, found through some of its nodes. */
+export interface RedisClusterTarget {
+  /** Addresses of cluster nodes, `host:port` each (the client discovers the rest; give at least three). */
+  readonly nodes: readonly string[];
+}
 
 /** A primary found through Redis Sentinel. */
 export interface RedisSentinelTarget {
@@ -30,6 +37,11 @@ export interface RedisSentinelTarget {
 /** Whether a connection follows a Sentinel-managed primary. */
 export function isSentinelConnection(connection: RedisConnection): connection is RedisSentinelType {
   return 'getMasterNode' in connection;
+}
+
+/** Whether a connection is a Redis Cluster client (`createCluster`). */
+export function isClusterConnection(connection: RedisConnection): connection is RedisClusterType {
+  return 'masters' in connection && 'getNodeClientForKey' in connection;
 }
 
 /** Options of {@link connectRedis}. */
@@ -75,10 +87,27 @@ function errorOf(event: unknown): Error {
 /** Describes a target for messages (passwords redacted). */
 export function describeRedisTarget(target: RedisTarget): string {
   if (typeof target === 'string') return describeRedisUrl(target);
+  if ('nodes' in target) return `Redis Cluster through ${target.nodes.join(', ')}`;
   return `master ${JSON.stringify(target.masterName)} through sentinels ${target.sentinels.join(', ')}`;
 }
 
-/** Parses `host:port` Sentinel addresses; throws `invalid_options` naming a bad one. */
+/** Parses `host:port` addresses (`option` names them in messages); throws `invalid_options` naming a bad one. */
+function hostPorts(addresses: readonly string[], option: string): { host: string; port: number }[] {
+  return addresses.map((address) => {
+    const match = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(address);
+    const port = Number(match?.[2]);
+    if (match?.[1] === undefined || !(port > 0 && port < 65_536)) {
+      throw new McpResolveError(
+        'invalid_options',
+        `connectRedis(): ${option === 'nodes' ? 'cluster node' : 'sentinel'} address ${JSON.stringify(address)} is not host:port.`,
+        { data: { api: 'connectRedis()', option } },
+      );
+    }
+    return { host: match[1], port };
+  });
+}
+
+/** Parses a Sentinel target's addresses; throws `invalid_options` when it names no sentinel or no master. */
 function sentinelNodes(target: RedisSentinelTarget): { host: string; port: number }[] {
   if (target.sentinels.length === 0 || target.masterName === '') {
     throw new McpResolveError(
@@ -87,18 +116,7 @@ function sentinelNodes(target: RedisSentinelTarget): { host: string; port: numbe
       { data: { api: 'connectRedis()', option: target.sentinels.length === 0 ? 'sentinels' : 'masterName' } },
     );
   }
-  return target.sentinels.map((address) => {
-    const match = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(address);
-    const port = Number(match?.[2]);
-    if (match?.[1] === undefined || !(port > 0 && port < 65_536)) {
-      throw new McpResolveError(
-        'invalid_options',
-        `connectRedis(): sentinel address ${JSON.stringify(address)} is not host:port.`,
-        { data: { api: 'connectRedis()', option: 'sentinels' } },
-      );
-    }
-    return { host: match[1], port };
-  });
+  return hostPorts(target.sentinels, 'sentinels');
 }
 
 /** An unconnected client for `target`: commands never queue offline and each has a deadline. */
@@ -112,6 +130,24 @@ function createConnection(
   const commandOptions = { timeout: commandTimeoutMs };
   if (typeof target === 'string')
     return redis.createClient({ url: target, disableOfflineQueue: true, commandOptions, socket });
+  if ('nodes' in target) {
+    if (target.nodes.length === 0) {
+      throw new McpResolveError(
+        'invalid_options',
+        'connectRedis(): a cluster target needs at least one node address.',
+        {
+          data: { api: 'connectRedis()', option: 'nodes' },
+        },
+      );
+    }
+    return redis.createCluster({
+      rootNodes: hostPorts(target.nodes, 'nodes').map((node) => ({ socket: { ...node, connectTimeout } })),
+      defaults: { disableOfflineQueue: true, socket },
+      commandOptions,
+      // A primary that stopped answering is looked up again after 1 s, so its replica takes over soon.
+      topologyRefreshOnReconnectionAttemptStrategy: 1_000,
+    });
+  }
   return redis.createSentinel({
     name: target.masterName,
     sentinelRootNodes: sentinelNodes(target),
@@ -124,13 +160,14 @@ function createConnection(
 }
 
 /**
- * Connects to `target` (a URL, or Sentinel addresses and a master name); throws
+ * Connects to `target` (a URL, Sentinel addresses and a master name, or Redis Cluster nodes); throws
  * {@link McpResolveError} (`redis_unavailable`) naming the target when Redis cannot be reached or
  * no sentinel knows the master, or (`invalid_usage`) naming `npm install redis` when the optional
  * peer `redis` is not installed. Commands never wait in an offline queue: while Redis is away they
  * fail at once, so nothing hangs on a lost connection. Throws `invalid_options` naming
  * `maxmemory-policy` when Redis may evict keys (anything but `noeviction`), unless
- * `allowEvictingRedis` is set.
+ * `allowEvictingRedis` is set; on a cluster, when any node (primary or replica) may, naming it
+ * (and `redis_unavailable` when a slot has no live primary).
  */
 export async function connectRedis(target: RedisTarget, options: RedisConnectOptions = {}): Promise<RedisConnection> {
   return openRedis(target, options, 'connectRedis()');
@@ -179,7 +216,9 @@ export async function openRedis(
     const fix =
       typeof target === 'string'
         ? 'Start redis-server or fix the URL (--redis / REDIS_URL)'
-        : 'Start the sentinels or fix their addresses and the master name (--sentinels / --master-name)';
+        : 'nodes' in target
+          ? 'Start the cluster or fix the node addresses (--cluster)'
+          : 'Start the sentinels or fix their addresses and the master name (--sentinels / --master-name)';
     throw new McpResolveError(
       'redis_unavailable',
       `Cannot connect to Redis at ${describeRedisTarget(target)}: ${reason}. ${fix}.`,
@@ -187,7 +226,8 @@ export async function openRedis(
     );
   }
   try {
-    await checkEvictionPolicy(client, describeRedisTarget(target), options, api, commandTimeoutMs);
+    if (isClusterConnection(client)) await checkCluster(client, options, api, commandTimeoutMs);
+    else await checkEvictionPolicy(client, describeRedisTarget(target), options, api, commandTimeoutMs);
   } catch (error) {
     await Promise.resolve(client.destroy()).catch(() => undefined);
     throw error;

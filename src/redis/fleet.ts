@@ -5,18 +5,26 @@
 import type { LegacySessionFleet } from '../hosting/legacy/sessionFleet.js';
 import type { ReplayStore } from '../state/replay.js';
 import { McpResolveError } from '../errors.js';
-import type { RedisConnectOptions, RedisConnection, RedisSentinelTarget, RedisTarget } from './connection.js';
+import type {
+  RedisClusterTarget,
+  RedisConnectOptions,
+  RedisConnection,
+  RedisSentinelTarget,
+  RedisTarget,
+} from './connection.js';
 import { describeRedisTarget, openRedis } from './connection.js';
 import { claimReplayEpoch, createRedisReplayStore } from './replayStore.js';
 import { createRedisSessionFleet } from './sessionFleet.js';
 
 /** Options of {@link connectRedisFleet}. */
 export interface RedisFleetOptions extends RedisConnectOptions {
-  /** The Redis URL, e.g. `redis://127.0.0.1:6379` (or give `sentinel`). */
+  /** The Redis URL, e.g. `redis://127.0.0.1:6379` (or give `sentinel` or `cluster`). */
   readonly url?: string;
   /** Sentinel addresses and the monitored primary's name, instead of `url`. */
   readonly sentinel?: RedisSentinelTarget;
-  /** Replicas that must acknowledge a consumed token id before a round is accepted (default: 1 with `sentinel`, else 0). */
+  /** Redis Cluster node addresses, instead of `url`: every node must run `maxmemory-policy noeviction` and every slot have a primary. */
+  readonly cluster?: RedisClusterTarget;
+  /** Replicas that must acknowledge a consumed token id before a round is accepted (default: 1 with `sentinel` or `cluster`, else 0). */
   readonly replicaAcks?: number;
   /** How long that acknowledgement may take, in ms (default 500); then the round fails closed. */
   readonly replicaAckTimeoutMs?: number;
@@ -39,26 +47,36 @@ export interface RedisFleet {
 }
 
 /**
- * Connects to Redis (a URL, or a Sentinel-managed primary) and returns what a fleet member shares;
- * throws `McpResolveError` (`redis_unavailable`) naming the URL or the sentinels and master name
- * when Redis cannot be reached, and (`invalid_options`) when Redis may evict keys (its
- * `maxmemory-policy` is not `noeviction`) unless `allowEvictingRedis` is set.
+ * Connects to Redis (a URL, a Sentinel-managed primary, or a Redis Cluster) and returns what a
+ * fleet member shares; throws `McpResolveError` (`redis_unavailable`) naming the URL, the sentinels
+ * and master name, or the cluster nodes when Redis cannot be reached, and (`invalid_options`) when
+ * Redis may evict keys (its `maxmemory-policy` is not `noeviction`; on a cluster, on any node,
+ * named) unless `allowEvictingRedis` is set; (`redis_unavailable`) when a cluster slot has no live primary.
  */
 export async function connectRedisFleet(options: RedisFleetOptions): Promise<RedisFleet> {
   const {
     url,
     sentinel,
+    cluster,
     instanceId,
     keyPrefix = 'mcp-resolve:',
     replicaAcks,
     replicaAckTimeoutMs,
     ...connect
   } = options;
-  const target: RedisTarget | undefined = sentinel ?? url;
-  if (target === undefined || (sentinel !== undefined && url !== undefined)) {
-    throw new McpResolveError('invalid_options', 'connectRedisFleet(): give either url or sentinel (exactly one).', {
-      data: { api: 'connectRedisFleet()', option: sentinel === undefined ? 'url' : 'sentinel' },
-    });
+  const targets = [url, sentinel, cluster].filter((given) => given !== undefined);
+  const target: RedisTarget | undefined = targets.length === 1 ? targets[0] : undefined;
+  if (target === undefined) {
+    throw new McpResolveError(
+      'invalid_options',
+      'connectRedisFleet(): give one of url, sentinel or cluster (exactly one).',
+      {
+        data: {
+          api: 'connectRedisFleet()',
+          option: cluster !== undefined ? 'cluster' : sentinel !== undefined ? 'sentinel' : 'url',
+        },
+      },
+    );
   }
   const redis = await openRedis(target, connect, 'connectRedisFleet()');
   try {
@@ -79,7 +97,7 @@ export async function connectRedisFleet(options: RedisFleetOptions): Promise<Red
     redis,
     replayStore: createRedisReplayStore(redis, {
       keyPrefix: `${keyPrefix}replay:`,
-      replicaAcks: replicaAcks ?? (sentinel === undefined ? 0 : 1),
+      replicaAcks: replicaAcks ?? (url === undefined ? 1 : 0),
       ...(replicaAckTimeoutMs !== undefined && { replicaAckTimeoutMs }),
       ...timeout,
       ...(onerror && { onerror }),

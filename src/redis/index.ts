@@ -7,7 +7,13 @@
 export { createRedisAnswerPageBackend } from './answerPageBackend.js';
 export type { RedisAnswerPageBackendOptions } from './answerPageBackend.js';
 export { connectRedis } from './connection.js';
-export type { RedisConnectOptions, RedisConnection, RedisSentinelTarget, RedisTarget } from './connection.js';
+export type {
+  RedisClusterTarget,
+  RedisConnectOptions,
+  RedisConnection,
+  RedisSentinelTarget,
+  RedisTarget,
+} from './connection.js';
 export { connectRedisFleet } from './fleet.js';
 export type { RedisFleet, RedisFleetOptions } from './fleet.js';
 export { claimReplayEpoch, createRedisReplayStore } from './replayStore.js';

@@ -18,6 +18,7 @@ import type { ReplayStore } from '../state/replay.js';
 import { McpResolveError } from '../errors.js';
 import type { RedisConnection } from './connection.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, isSentinelConnection, withDeadline } from './connection.js';
+import { clusterNodeFor, slotPrefix } from './keys.js';
 
 /** Options of {@link createRedisReplayStore}. */
 export interface RedisReplayStoreOptions {
@@ -27,7 +28,7 @@ export interface RedisReplayStoreOptions {
   readonly commandTimeoutMs?: number;
   /**
    * Replicas that must acknowledge a consumed id before the round is accepted (`WAIT`); default 0,
-   * and 1 for a Sentinel connection made by `connectRedisFleet`. Fewer acknowledgements: the round fails closed.
+   * and 1 for a Sentinel or cluster connection made by `connectRedisFleet`. Fewer acknowledgements: the round fails closed.
    */
   readonly replicaAcks?: number;
   /** How long `WAIT` may take, in ms. @default 500 */
@@ -66,6 +67,9 @@ if redis.call('SET', KEYS[1], '1', 'NX', 'PXAT', ARGV[1]) then return 1 end
 return 0
 `;
 
+/** The epoch record of the replay keys under `keyPrefix` (hash-tagged with them). */
+const epochKeyOf = (keyPrefix: string, api: string): string => `${slotPrefix(keyPrefix, api)}epoch`;
+
 /**
  * Writes the epoch record under `keyPrefix` if it is missing (at `at`, default now), so tokens
  * sealed from then on pass. Call it once before an instance serves (`connectRedisFleet` does):
@@ -76,15 +80,23 @@ export async function claimReplayEpoch(
   keyPrefix = DEFAULT_REPLAY_KEY_PREFIX,
   at = Date.now(),
 ): Promise<void> {
-  await redis.set(`${keyPrefix}epoch`, String(Math.floor(at)), { condition: 'NX' });
+  await redis.set(epochKeyOf(keyPrefix, 'claimReplayEpoch()'), String(Math.floor(at)), { condition: 'NX' });
 }
 
 /** One connection to the primary. */
 type Primary = RedisClientType | RedisSentinelClientType;
 
-/** Runs `operation` on one connection to the primary (Sentinel: a leased client), so `WAIT` covers its write. */
-function onOneConnection<T>(redis: RedisConnection, operation: (client: Primary) => Promise<T>): Promise<T> {
-  return isSentinelConnection(redis) ? redis.use(operation) : operation(redis);
+/**
+ * Runs `operation` on one connection to the primary holding `key` (Sentinel: a leased client; a
+ * cluster: the connection to the key's primary), so `WAIT` covers its write.
+ */
+async function onOneConnection<T>(
+  redis: RedisConnection,
+  key: string,
+  operation: (client: Primary) => Promise<T>,
+): Promise<T> {
+  if (isSentinelConnection(redis)) return redis.use(operation);
+  return operation((await clusterNodeFor(redis, key)) ?? (redis as RedisClientType));
 }
 
 /**
@@ -95,7 +107,7 @@ function onOneConnection<T>(redis: RedisConnection, operation: (client: Primary)
  * can stay consumed: the client starts the call again, and no token is ever accepted twice.
  */
 export function createRedisReplayStore(redis: RedisConnection, options: RedisReplayStoreOptions = {}): ReplayStore {
-  const prefix = options.keyPrefix ?? DEFAULT_REPLAY_KEY_PREFIX;
+  const prefix = slotPrefix(options.keyPrefix ?? DEFAULT_REPLAY_KEY_PREFIX, 'createRedisReplayStore()');
   const timeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
   const replicaAcks = options.replicaAcks ?? 0;
   const ackTimeoutMs = options.replicaAckTimeoutMs ?? DEFAULT_REPLICA_ACK_TIMEOUT_MS;
@@ -130,7 +142,7 @@ export function createRedisReplayStore(redis: RedisConnection, options: RedisRep
       let reply: unknown;
       try {
         reply = await withDeadline(
-          onOneConnection(redis, async (client) => {
+          onOneConnection(redis, epochKey, async (client) => {
             const outcome = await check(client, tokenId, expiresAt, issuedAt);
             if (outcome === 1) await acknowledge(client);
             return outcome;

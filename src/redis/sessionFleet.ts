@@ -2,25 +2,21 @@
  * Legacy sessions shared through Redis: one key per session record (its expiry is the idle
  * lifetime, restarted by every request), one key naming the instance that holds the session's
  * GET stream, one hash of the session's pushes waiting for an answer (who waits, so an answer is
- * relayed only to the instance that asked), and pub/sub for relays: a channel per instance plus
- * one for every instance. Pub/sub fits: a relay is only useful to a live instance, so nothing
- * needs to be kept for later, and an answer's bytes pass through Redis without being stored.
+ * relayed only to the instance that asked), and pub/sub for relays (sessionRelay.ts). Every key
+ * starts with the hash-tagged prefix (`{mcp-resolve:sessions:}`), so each script touches one slot
+ * of a Redis Cluster.
  *
  * The limits (count, bytes, sessions per client) are kept by Lua scripts next to the records: a
  * sorted set of live sessions and one per client, scored by expiry, a hash of each session's
  * size and client, and a byte total (sessionScripts.ts). Every save first releases what expired
  * sessions held.
  */
-import type {
-  FleetMessage,
-  LegacySessionFleet,
-  PendingPush,
-  SessionRefusal,
-  SharedSessionRecord,
-} from '../hosting/legacy/sessionFleet.js';
+import type { LegacySessionFleet, PendingPush, SessionRefusal, SharedSessionRecord } from '../hosting/legacy/sessionFleet.js';
 import type { RedisConnection } from './connection.js';
-import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, isSentinelConnection, withDeadline } from './connection.js';
+import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, withDeadline } from './connection.js';
+import { slotPrefix } from './keys.js';
 import { LOAD, REMOVE, SAVE, TAKE_PUSH } from './sessionScripts.js';
+import { redisRelay } from './sessionRelay.js';
 
 /** Options of {@link createRedisSessionFleet}. */
 export interface RedisSessionFleetOptions {
@@ -37,21 +33,6 @@ export interface RedisSessionFleetOptions {
 /** The default prefix of session keys and relay channels. */
 export const DEFAULT_SESSION_KEY_PREFIX = 'mcp-resolve:sessions:';
 
-/**
- * The connection relays are received on: a second connection to the server, or with Sentinel the
- * sentinel's own pub/sub connection, which follows the primary across a failover.
- */
-async function pubSubOf(
-  redis: RedisConnection,
-  onerror: ((error: Error) => void) | undefined,
-): Promise<RedisConnection> {
-  if (isSentinelConnection(redis)) return redis;
-  const subscriber = redis.duplicate();
-  subscriber.on('error', (error: Error) => onerror?.(error));
-  await subscriber.connect();
-  return subscriber;
-}
-
 /** A lifetime as the scripts take it: whole milliseconds, or 'inf'. */
 function ttlArgument(ttlMs: number): string {
   return Number.isFinite(ttlMs) ? String(Math.ceil(ttlMs)) : 'inf';
@@ -63,14 +44,12 @@ export function createRedisSessionFleet(
   options: RedisSessionFleetOptions = {},
 ): LegacySessionFleet {
   const instanceId = options.instanceId ?? crypto.randomUUID();
-  const prefix = options.keyPrefix ?? DEFAULT_SESSION_KEY_PREFIX;
+  const prefix = slotPrefix(options.keyPrefix ?? DEFAULT_SESSION_KEY_PREFIX, 'createRedisSessionFleet()');
   const timeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
   const timed = <T>(operation: Promise<T>): Promise<T> => withDeadline(operation, timeoutMs);
   const recordKey = (sessionId: string) => `${prefix}record:${sessionId}`;
   const holderKey = (sessionId: string) => `${prefix}stream:${sessionId}`;
   const pushesKey = (sessionId: string) => `${prefix}pushes:${sessionId}`;
-  const channel = (id: string) => `${prefix}relay:${id}`;
-  const everyone = `${prefix}relay-all`;
   const expiry = (ttlMs: number) =>
     Number.isFinite(ttlMs) ? { expiration: { type: 'PX', value: Math.ceil(ttlMs) } as const } : {};
 
@@ -144,37 +123,12 @@ export function createRedisSessionFleet(
       const { method } = JSON.parse(reply) as PendingPush;
       return { method };
     },
-    async send(target, message) {
-      // PUBLISH counts the subscribers it reached: none means the instance is down or re-subscribing.
-      const receivers = await timed(redis.publish(channel(target), JSON.stringify(message)));
-      if (receivers === 0) throw new Error(`no instance ${JSON.stringify(target)} is listening`);
-    },
-    async broadcast(message) {
-      await timed(redis.publish(everyone, JSON.stringify(message)));
-    },
-    async subscribe(onmessage) {
-      const subscriber = await timed(pubSubOf(redis, options.onerror));
-      const listener = (text: string | Buffer) => {
-        let message: FleetMessage;
-        try {
-          message = JSON.parse(text.toString()) as FleetMessage;
-        } catch (error) {
-          options.onerror?.(new Error(`Dropped a relayed message that is not JSON: ${String(error)}`));
-          return;
-        }
-        onmessage(message);
-      };
-      const channels = [channel(instanceId), everyone];
-      await timed(subscriber.subscribe(channels, listener));
-      return async () => {
-        await subscriber.unsubscribe(channels, listener).catch(() => undefined);
-        if (subscriber !== redis) await Promise.resolve(subscriber.destroy()).catch(() => undefined);
-      };
-    },
-    async listening(target = instanceId) {
-      const name = channel(target);
-      const counts = await timed(redis.pubSubNumSub(name));
-      return Number(counts[name] ?? 0) > 0;
-    },
+    ...redisRelay({
+      redis,
+      instanceId,
+      prefix: options.keyPrefix ?? DEFAULT_SESSION_KEY_PREFIX,
+      timed,
+      onerror: options.onerror,
+    }),
   };
 }

@@ -33,8 +33,8 @@ describe('the Redis answer page backend', () => {
     expect(await b.open({ ...page, bindingKey: 'other' })).toBe('exists');
     expect(await b.page(page.pageId)).toBe('{"q":"語"}');
     expect(await b.pageFor(page.bindingKey)).toBe('{"q":"語"}');
-    expect(await one.get(`test:a:page:${page.pageId}`)).toBe('{"q":"語"}');
-    expect(Number(await one.get('test:a:bytes'))).toBe(11 + 512);
+    expect(await one.get(`{test:a:}page:${page.pageId}`)).toBe('{"q":"語"}');
+    expect(Number(await one.get('{test:a:}bytes'))).toBe(11 + 512);
     const answers = await Promise.all([
       a.answer(page.pageId, '"x"', Date.now() + 60_000),
       b.answer(page.pageId, '"y"', Date.now() + 60_000),
@@ -43,8 +43,8 @@ describe('the Redis answer page backend', () => {
     expect(await a.page(page.pageId)).toBeUndefined();
     const taken = await Promise.all([a.take(page.bindingKey), b.take(page.bindingKey), a.take(page.bindingKey)]);
     expect(taken.filter((value) => value !== undefined)).toHaveLength(1);
-    expect(await one.keys('test:a:*')).toEqual(['test:a:bytes']);
-    expect(await one.get('test:a:bytes')).toBe('0');
+    expect(await one.keys('{test:a:}*')).toEqual(['{test:a:}bytes']);
+    expect(await one.get('{test:a:}bytes')).toBe('0');
   });
 
   it('keeps the bounds fleet-wide: pages per client (others still open theirs), pages and bytes, releasing what expired', async () => {

@@ -213,7 +213,7 @@ describe('a Redis full under noeviction', () => {
       expect(done.kind === 'complete' && textOf(done.result)).toBe(`Refunded ${order}.`);
       finals.push({ order, final });
     }
-    const replayKeys = async () => (await fleet.redis.keys(`${keyPrefix}replay:*`)).length;
+    const replayKeys = async () => (await fleet.redis.keys(`{${keyPrefix}replay:}*`)).length;
     const before = await replayKeys();
     expect(before).toBe(21); // 20 consumed ids and the epoch record
     const { written, refused } = await flood(fleet.redis);

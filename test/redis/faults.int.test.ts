@@ -100,7 +100,7 @@ describe('a Redis that lost its data', () => {
     });
     expect(await store.consume('id-1', Date.now() + 60_000, Date.now())).toBe(false);
     expect(errors).toHaveLength(1);
-    await connection.del('unclaimed:epoch');
+    await connection.del('{unclaimed:}epoch');
     await claimReplayEpoch(connection, 'unclaimed:');
     expect(await store.consume('id-2', Date.now() + 60_000, Date.now())).toBe(true);
   });

@@ -68,7 +68,7 @@ describe('createRedisReplayStore', () => {
     const expiresAt = Date.now() + 60_000;
     expect(await store.consume('id-1', expiresAt)).toBe(true);
     expect(await store.consume('id-1', expiresAt)).toBe(false);
-    const at = await connection.pExpireTime('ttl:id-1');
+    const at = await connection.pExpireTime('{ttl:}id-1');
     expect(at).toBe(expiresAt);
   });
 

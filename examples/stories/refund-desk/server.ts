@@ -8,6 +8,7 @@
  *   ... --guided                                                    # the guided variant (guided.ts): SKU pick-list, re-asking
  *   ... --http --port N --redis redis://127.0.0.1:6379 [--instance ID]   # a fleet member (also REDIS_URL)
  *   ... --http --port N --sentinels h:p,h:p,h:p --master-name NAME     # through Redis Sentinel
+ *   ... --http --port N --cluster h:p,h:p,h:p                          # on a Redis Cluster
  *   ... --otel console | file:PATH | otlp    # OpenTelemetry spans: JSON lines on stderr or in PATH, or OTLP/HTTP
  */
 import { parseArgs } from 'node:util';
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     redis: { type: 'string' },
     sentinels: { type: 'string' },
     'master-name': { type: 'string' },
+    cluster: { type: 'string' },
     instance: { type: 'string' },
     otel: { type: 'string' },
   },
@@ -38,7 +40,9 @@ const { values } = parseArgs({
 const redisUrl = values.redis ?? process.env.REDIS_URL;
 const sentinels = values.sentinels?.split(',').filter((address) => address !== '');
 const sentinel = sentinels && { sentinels, masterName: values['master-name'] ?? '' };
-const inFleet = (redisUrl !== undefined && redisUrl !== '') || sentinel !== undefined;
+const clusterNodes = values.cluster?.split(',').filter((address) => address !== '');
+const cluster = clusterNodes && { nodes: clusterNodes };
+const inFleet = (redisUrl !== undefined && redisUrl !== '') || sentinel !== undefined || cluster !== undefined;
 if (inFleet && !values.http) {
   console.error('refund-desk: --redis needs --http (a fleet member serves HTTP).');
   process.exit(2);
@@ -56,11 +60,15 @@ const shutdown = async () => void (await tracing?.shutdown());
 
 if (inFleet) {
   const fleet = await joinFleet({
-    ...(sentinel === undefined ? { url: redisUrl } : { sentinel }),
+    ...(cluster !== undefined ? { cluster } : sentinel === undefined ? { url: redisUrl } : { sentinel }),
     ...(values.instance !== undefined && { instanceId: values.instance }),
   });
   const where =
-    sentinel === undefined ? (redisUrl ?? '') : `master ${sentinel.masterName} via ${sentinel.sentinels.join(',')}`;
+    cluster !== undefined
+      ? `cluster via ${cluster.nodes.join(',')}`
+      : sentinel === undefined
+        ? (redisUrl ?? '')
+        : `master ${sentinel.masterName} via ${sentinel.sentinels.join(',')}`;
   await serveDeskInFleet(fleet, create(fleet.sessions.instanceId), Number(values.port), where, shutdown);
 } else if (values.http) {
   await serveDeskOnHttp(create()({}), Number(values.port), { onClose: shutdown });
