@@ -17,6 +17,7 @@ import type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHa
 import { hostDualEra } from '../hosting/dualEraHandler.js';
 import type { DualEraHttpOptions } from '../hosting/options.js';
 import type { ServerSource } from '../hosting/source.js';
+import { isJsonExchange, serveJsonExchange } from './jsonExchange.js';
 import { resolveServerTimeouts } from './serverTimeouts.js';
 import { unreadableRequest } from './unreadableRequest.js';
 
@@ -89,7 +90,10 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
   const report = (error: Error): void => options.onerror?.(error);
   // The socket's address reaches the handler through the request options (see addressed()).
   const remoteAddress = new AsyncLocalStorage<string | undefined>();
-  const nodeHandler = toNodeHandler(addressed(authenticating(handler, authenticate, routes), remoteAddress), {
+  const entry = authenticating(handler, authenticate, routes);
+  const path = options.path ?? '/mcp';
+  // JSON POSTs to the endpoint skip the adapter's Web round trip (jsonExchange.ts); the rest go through it.
+  const nodeHandler = toNodeHandler(addressed(entry, remoteAddress), {
     onerror: report,
     ...(options.maxRequestBodyBytes !== undefined && { maxRequestBodyBytes: options.maxRequestBodyBytes }),
   });
@@ -108,12 +112,16 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
         res.end(unreadable.body);
         return;
       }
-      remoteAddress
-        .run(req.socket.remoteAddress, () => nodeHandler(req, flushingEventStreams(res)))
-        .catch((error: unknown) => {
-          report(error instanceof Error ? error : new Error(String(error)));
-          res.destroy();
-        });
+      const served = isJsonExchange(req, path)
+        ? serveJsonExchange(req, res, (request, init) => entry.fetch(request, init), {
+            maxBytes: options.maxRequestBodyBytes,
+            clientAddress: req.socket.remoteAddress,
+          })
+        : remoteAddress.run(req.socket.remoteAddress, () => nodeHandler(req, flushingEventStreams(res)));
+      served.catch((error: unknown) => {
+        report(error instanceof Error ? error : new Error(String(error)));
+        res.destroy();
+      });
     },
   );
   server.maxConnections = maxConnections;
@@ -130,7 +138,7 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
     throw error;
   }
   const address = server.address() as AddressInfo;
-  const url = new URL(`http://${urlHost(address.address)}:${address.port}${options.path ?? '/mcp'}`);
+  const url = new URL(`http://${urlHost(address.address)}:${address.port}${path}`);
   let closing: Promise<void> | undefined;
   return {
     url,

@@ -31,6 +31,7 @@ import type { Telemetry } from '../telemetry/hooks.js';
 import { InboundMessages } from '../telemetry/inbound.js';
 import type { HttpRoute } from '../channels/channel.js';
 import { serverChannelsOf } from '../serverChannels.js';
+import { declareReusable } from './instanceReuse.js';
 
 /** `TResolve`, or none while unsettled: a tool without `resolve` leaves it `never` while a wrapper call in the body's
  * place (`journaled(…)`) is checked, which would type the wrapper's `args` as `unknown` instead of from `input`. */
@@ -79,6 +80,7 @@ export class McpResolveServer {
     const channels = serverChannelsOf('new McpResolveServer()', options);
     this.httpRoutes = channels.httpRoutes;
     this.roundDefaults = roundDefaultsOf(info, options, channels.providers);
+    declareReusable(this.createServer, () => this.taskHost === undefined && this.setups.length === 0);
   }
 
   /**
@@ -180,7 +182,11 @@ export class McpResolveServer {
     this.roundDefaults.sealer.warnIfLocal(hosting);
   }
 
-  /** Creates a fresh SDK server instance with this server's tools; the factory hosting calls per connection or request. */
+  /**
+   * Creates a fresh SDK server instance with this server's tools; the factory hosting calls per
+   * connection or request (HTTP hosting reuses an instance for modern requests one after another
+   * while the server has no task tools and no `setup` hooks).
+   */
   readonly createServer = (): McpServer => {
     const tasks = this.taskHost;
     const mcp = new ResolvingMcpServer(
