@@ -34,7 +34,8 @@ export interface ServeHttpOptions extends DualEraHttpOptions {
    * SDK's `requireBearerAuth({ verifier })` from `@modelcontextprotocol/server` has this shape.
    * It guards MCP requests only: requests for the server's own pages (the `answerPage` server option)
    * never reach it, since a person's browser holds no bearer token; pages check their user with
-   * `answerPage.browserUser`.
+   * `answerPage.browserUser`. For a JSON POST to the endpoint the `Request` carries the headers only
+   * (the hosting reads the body once, itself): decide from the headers.
    * @default undefined — requests carry no `AuthInfo`
    */
   authenticate?: (request: Request) => AuthInfo | Response | Promise<AuthInfo | Response>;
