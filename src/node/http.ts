@@ -117,6 +117,7 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
         ? serveJsonExchange(req, res, (request, init) => entry.fetch(request, init), {
             maxBytes: options.maxRequestBodyBytes,
             clientAddress: req.socket.remoteAddress,
+            onerror: report,
           })
         : remoteAddress.run(req.socket.remoteAddress, () => nodeHandler(req, flushingEventStreams(res)));
       served.catch((error: unknown) => {

@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType } from '@modelcontextprotocol/server';
 
 import type { DualEraRequestOptions } from '../hosting/dualEraHandler.js';
+import { jsonRpcErrorResponse } from '../hosting/jsonRpcError.js';
 
 /** What {@link serveJsonExchange} calls: the hosting's `fetch`. */
 export type ExchangeHandler = (request: Request, init: DualEraRequestOptions) => Promise<Response>;
@@ -79,13 +80,18 @@ async function writeResponse(res: ServerResponse, response: Response, left: Abor
 
 /**
  * Serves one JSON POST (see {@link isJsonExchange}) through `handle`, with `clientAddress` in the
- * request options. A body over `maxBytes` gets the SDK adapter's 413; a handler that throws, a 500.
+ * request options. A body over `maxBytes` gets the SDK adapter's 413; a request that cannot be
+ * built or a handler that throws, reported to `onerror`, the adapter's 500.
  */
 export async function serveJsonExchange(
   req: IncomingMessage,
   res: ServerResponse,
   handle: ExchangeHandler,
-  options: { readonly maxBytes?: number | undefined; readonly clientAddress?: string | undefined },
+  options: {
+    readonly maxBytes?: number | undefined;
+    readonly clientAddress?: string | undefined;
+    readonly onerror: (error: Error) => void;
+  },
 ): Promise<void> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
   const left = new AbortController();
@@ -101,17 +107,24 @@ export async function serveJsonExchange(
   } catch {
     body = text;
   }
-  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-  const request = new Request(url, {
-    method: 'POST',
-    headers: webHeaders(req),
-    signal: left.signal,
-    ...(body !== undefined && { body }),
-  });
-  const init: DualEraRequestOptions = {
-    ...(parsedBody !== undefined && { parsedBody }),
-    ...(options.clientAddress !== undefined && { clientAddress: options.clientAddress }),
-  };
-  const response = await handle(request, init);
+  let response: Response;
+  try {
+    const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+    const request = new Request(url, {
+      method: 'POST',
+      headers: webHeaders(req),
+      signal: left.signal,
+      ...(body !== undefined && { body }),
+    });
+    const init: DualEraRequestOptions = {
+      ...(parsedBody !== undefined && { parsedBody }),
+      ...(options.clientAddress !== undefined && { clientAddress: options.clientAddress }),
+    };
+    response = await handle(request, init);
+  } catch (error) {
+    // What the SDK adapter answers when it cannot build the request (a Host no URL can carry).
+    options.onerror(error instanceof Error ? error : new Error(String(error)));
+    response = jsonRpcErrorResponse(500, -32603, 'Internal server error');
+  }
   await writeResponse(res, response, left.signal);
 }

@@ -1,8 +1,9 @@
 /**
  * serveHttp's JSON path (src/node/jsonExchange.ts): JSON POSTs to the endpoint are read and answered
  * on `node:http` directly, with the answers the SDK adapter gave: a body over the limit gets its 413
- * (declared or streamed), a body that is not JSON the hosting's parse error, and a reply that
- * streams (a notification before the result) still arrives as an event stream.
+ * (declared or streamed), a body that is not JSON the hosting's parse error, a throwing
+ * `authenticate` hook its 500, and a reply that streams (a notification before the result) still
+ * arrives as an event stream.
  */
 import { request as httpRequest } from 'node:http';
 
@@ -128,5 +129,24 @@ describe('serveHttp JSON exchanges', () => {
       .filter((line) => line.startsWith('data: '))
       .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
     expect(events.map((event) => event['method'] ?? 'result')).toEqual(['notifications/progress', 'result']);
+  });
+
+  it('answers a JSON call whose authenticate hook throws with the adapter’s 500, reported', async () => {
+    const reports: string[] = [];
+    const served = await serveHttp(desk(), {
+      onerror: (error) => reports.push(error.message),
+      authenticate: () => {
+        throw new Error('verifier down');
+      },
+    });
+    running.push(served);
+    const reply = await post(served.url, ['{"jsonrpc":"2.0","id":1,"method":"ping"}'], HEADERS);
+    expect(reply.status).toBe(500);
+    expect(JSON.parse(reply.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32603, message: 'Internal server error' },
+      id: null,
+    });
+    expect(reports).toEqual(['verifier down']);
   });
 });
