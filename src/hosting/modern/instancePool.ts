@@ -14,7 +14,7 @@
  * close, and the SDK sends a handler's related notifications and requests through whatever
  * transport the instance holds when it sends them: such an instance is dropped, never reused. (A
  * handler that goes on sending after it has returned its result is the one case this cannot see;
- * the upstream change in contributing/upstream/ makes the SDK drop those sends.)
+ * a proposed SDK change, sending a request's related messages only on its own exchange, removes it.)
  */
 import type { McpRequestContext, McpServer, McpServerFactory, Server } from '@modelcontextprotocol/server';
 
