@@ -15,8 +15,7 @@ import { rememberRequestClient } from '../channels/requestClient.js';
 import { isNestedBatch, normalizeInbound } from './inbound.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import type { LegacySessionLeg } from './legacy/legacySessionLeg.js';
-import { isReusable } from '../server/instanceReuse.js';
-import { pooledFactory } from './modern/instancePool.js';
+import { modernFactoryOf } from './modern/instancePool.js';
 import { createLegacySessionLeg } from './legacy/legacySessionLeg.js';
 import type { DualEraHttpOptions, ResolvedDualEraHttpOptions } from './options.js';
 import type { RebindingGuard } from './rebindingGuard.js';
@@ -83,9 +82,7 @@ export function hostDualEra(
       // Reporting must never change a response.
     }
   };
-  // A McpResolveServer's instances serve modern requests one after another instead of one each.
-  const modernFactory = isReusable(hosted.factory) ? pooledFactory(hosted.factory) : hosted.factory;
-  const modern = createMcpHandler(modernFactory, {
+  const modern = createMcpHandler(modernFactoryOf(hosted.factory), {
     legacy: 'reject',
     onerror: report,
     maxRequestBodySize: maxRequestBodyBytes,

@@ -81,8 +81,8 @@ describe('serveHttp JSON exchanges', () => {
   it.each([
     ['declared', true],
     ['streamed', false],
-  ])('answers a body over maxRequestBodySize (%s) with the adapter’s 413 and closes', async (_how, declared) => {
-    const served = await serveHttp(desk(), { maxRequestBodySize: 64 });
+  ])('answers a body over maxRequestBodyBytes (%s) with the adapter’s 413 and closes', async (_how, declared) => {
+    const served = await serveHttp(desk(), { maxRequestBodyBytes: 64 });
     running.push(served);
     const chunks = ['{"jsonrpc":"2.0","id":1,', `"method":"ping","params":{"pad":"${'x'.repeat(80)}"}}`];
     const length = Buffer.byteLength(chunks.join(''));

@@ -18,6 +18,8 @@
  */
 import type { McpRequestContext, McpServer, McpServerFactory, Server } from '@modelcontextprotocol/server';
 
+import { isReusable } from '../../server/instanceReuse.js';
+
 /** Idle instances kept at most: the pool grows to the peak of concurrent modern requests up to this. */
 export const DEFAULT_MAX_IDLE_INSTANCES = 64;
 
@@ -70,4 +72,9 @@ export function pooledFactory(create: () => McpServer, maxIdle = DEFAULT_MAX_IDL
     return lend(instance, request);
   };
   return Object.assign(factory, { stats });
+}
+
+/** The modern leg's factory: `factory` pooled when its server declared its instances reusable, else as it is. */
+export function modernFactoryOf(factory: McpServerFactory): McpServerFactory {
+  return isReusable(factory) ? pooledFactory(factory) : factory;
 }
