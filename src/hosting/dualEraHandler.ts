@@ -15,6 +15,7 @@ import { rememberRequestClient } from '../channels/requestClient.js';
 import { isNestedBatch, normalizeInbound } from './inbound.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import type { LegacySessionLeg } from './legacy/legacySessionLeg.js';
+import { modernFactoryOf } from './modern/instancePool.js';
 import { createLegacySessionLeg } from './legacy/legacySessionLeg.js';
 import type { DualEraHttpOptions, ResolvedDualEraHttpOptions } from './options.js';
 import type { RebindingGuard } from './rebindingGuard.js';
@@ -82,7 +83,7 @@ export function hostDualEra(
     }
   };
   const sdkOptions = { legacy: 'reject', onerror: report, maxRequestBodySize: maxRequestBodyBytes } as const;
-  const modern = createMcpHandler(hosted.factory, sdkOptions);
+  const modern = createMcpHandler(modernFactoryOf(hosted.factory), sdkOptions);
   const fleet = resolved.sessionFleet;
   // With legacy: 'reject' there is no session leg: 2025-era traffic reaches the strict modern handler, which refuses it.
   const legacy = resolved.legacy === 'sessions' ? legacyLegOf(hosted, resolved, report) : undefined;

@@ -17,6 +17,7 @@ import type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHa
 import { hostDualEra } from '../hosting/dualEraHandler.js';
 import type { DualEraHttpOptions } from '../hosting/options.js';
 import type { ServerSource } from '../hosting/source.js';
+import { isJsonExchange, serveJsonExchange } from './jsonExchange.js';
 import { resolveServerTimeouts } from './serverTimeouts.js';
 import { unreadableRequest } from './unreadableRequest.js';
 
@@ -33,7 +34,8 @@ export interface ServeHttpOptions extends DualEraHttpOptions {
    * SDK's `requireBearerAuth({ verifier })` from `@modelcontextprotocol/server` has this shape.
    * It guards MCP requests only: requests for the server's own pages (the `answerPage` server option)
    * never reach it, since a person's browser holds no bearer token; pages check their user with
-   * `answerPage.browserUser`.
+   * `answerPage.browserUser`. For a JSON POST to the endpoint the `Request` carries the headers only
+   * (the hosting reads the body once, itself): decide from the headers.
    * @default undefined — requests carry no `AuthInfo`
    */
   authenticate?: (request: Request) => AuthInfo | Response | Promise<AuthInfo | Response>;
@@ -89,7 +91,10 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
   const report = (error: Error): void => options.onerror?.(error);
   // The socket's address reaches the handler through the request options (see addressed()).
   const remoteAddress = new AsyncLocalStorage<string | undefined>();
-  const nodeHandler = toNodeHandler(addressed(authenticating(handler, authenticate, routes), remoteAddress), {
+  const entry = authenticating(handler, authenticate, routes);
+  const path = options.path ?? '/mcp';
+  // JSON POSTs to the endpoint skip the adapter's Web round trip (jsonExchange.ts); the rest go through it.
+  const nodeHandler = toNodeHandler(addressed(entry, remoteAddress), {
     onerror: report,
     ...(options.maxRequestBodyBytes !== undefined && { maxRequestBodyBytes: options.maxRequestBodyBytes }),
   });
@@ -108,12 +113,17 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
         res.end(unreadable.body);
         return;
       }
-      remoteAddress
-        .run(req.socket.remoteAddress, () => nodeHandler(req, flushingEventStreams(res)))
-        .catch((error: unknown) => {
-          report(error instanceof Error ? error : new Error(String(error)));
-          res.destroy();
-        });
+      const served = isJsonExchange(req, path)
+        ? serveJsonExchange(req, res, (request, init) => entry.fetch(request, init), {
+            maxBytes: options.maxRequestBodyBytes,
+            clientAddress: req.socket.remoteAddress,
+            onerror: report,
+          })
+        : remoteAddress.run(req.socket.remoteAddress, () => nodeHandler(req, flushingEventStreams(res)));
+      served.catch((error: unknown) => {
+        report(error instanceof Error ? error : new Error(String(error)));
+        res.destroy();
+      });
     },
   );
   server.maxConnections = maxConnections;
@@ -130,7 +140,7 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
     throw error;
   }
   const address = server.address() as AddressInfo;
-  const url = new URL(`http://${urlHost(address.address)}:${address.port}${options.path ?? '/mcp'}`);
+  const url = new URL(`http://${urlHost(address.address)}:${address.port}${path}`);
   let closing: Promise<void> | undefined;
   return {
     url,

@@ -32,6 +32,7 @@ import { InboundMessages } from '../telemetry/inbound.js';
 import type { HttpRoute, ServerChannels } from '../channels/channel.js';
 import { clientCapabilitiesOf, eraOf } from '../round/requestEra.js';
 import { serverChannelsOf } from '../serverChannels.js';
+import { declareReusable } from './instanceReuse.js';
 
 /** `TResolve`, or none while unsettled: a tool without `resolve` leaves it `never` while a wrapper call in the body's
  * place (`journaled(…)`) is checked, which would type the wrapper's `args` as `unknown` instead of from `input`. */
@@ -83,6 +84,7 @@ export class McpResolveServer {
     this.channels = channels;
     this.httpRoutes = channels.httpRoutes;
     this.roundDefaults = roundDefaultsOf(info, options, channels.providers);
+    declareReusable(this.createServer, () => this.taskHost === undefined && this.setups.length === 0);
   }
 
   /**
@@ -184,7 +186,11 @@ export class McpResolveServer {
     this.roundDefaults.sealer.warnIfLocal(hosting);
   }
 
-  /** Creates a fresh SDK server instance with this server's tools; the factory hosting calls per connection or request. */
+  /**
+   * Creates a fresh SDK server instance with this server's tools; the factory hosting calls per
+   * connection or request (HTTP hosting reuses an instance for modern requests one after another
+   * while the server has no task tools and no `setup` hooks).
+   */
   readonly createServer = (): McpServer => {
     const tasks = this.taskHost;
     const mcp = new ResolvingMcpServer(

@@ -1,0 +1,130 @@
+/**
+ * A JSON POST to the MCP endpoint served on `node:http` without the SDK Node adapter's Web round
+ * trip: the body is read here (bounded, as the adapter bounds it) and parsed once, the handler gets
+ * a `Request` without a body plus the parsed value (`parsedBody`), and a JSON reply is written as one
+ * buffer. The adapter builds a `Request` with the body as a stream, the hosting reads that stream
+ * again, and every reply is pumped chunk by chunk from a `Response` stream. Anything else (another
+ * path or method, a body that is not JSON, an event-stream reply) takes the same answers as before:
+ * a body that does not parse is handed on as text, so the hosting answers it as it always has.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType } from '@modelcontextprotocol/server';
+
+import type { DualEraRequestOptions } from '../hosting/dualEraHandler.js';
+import { jsonRpcErrorResponse } from '../hosting/jsonRpcError.js';
+
+/** What {@link serveJsonExchange} calls: the hosting's `fetch`. */
+export type ExchangeHandler = (request: Request, init: DualEraRequestOptions) => Promise<Response>;
+
+/** Whether `req` is a request {@link serveJsonExchange} serves: a JSON POST to `path`. */
+export function isJsonExchange(req: IncomingMessage, path: string): boolean {
+  if (req.method !== 'POST' || !isJsonContentType(req.headers['content-type'] ?? null)) return false;
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  return (query === -1 ? url : url.slice(0, query)) === path;
+}
+
+/** The body as text, or `undefined` past `maxBytes` (the declared length or the bytes that came). */
+async function readText(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+  if (Number(req.headers['content-length']) > maxBytes) return undefined;
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    received += chunk.byteLength;
+    if (received > maxBytes) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, received).toString('utf8');
+}
+
+/** The request's headers as a Web `Headers` (pseudo-headers left out, repeated ones appended). */
+function webHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  return headers;
+}
+
+/** The SDK adapter's answer to a body over the limit, word for word. */
+function tooLarge(res: ServerResponse, maxBytes: number): void {
+  const message = `Payload Too Large: Request body must not exceed ${maxBytes} bytes`;
+  res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+/** Writes `response` to `res`: a JSON reply in one piece, anything else streamed with backpressure. */
+async function writeResponse(res: ServerResponse, response: Response, left: AbortSignal): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) headers[name] = value;
+  res.writeHead(response.status, headers);
+  if (response.body === null) return void res.end();
+  if (response.headers.get('content-type')?.startsWith('application/json') === true) {
+    return void res.end(Buffer.from(await response.arrayBuffer()));
+  }
+  if (headers['content-type']?.startsWith('text/event-stream') === true) res.flushHeaders();
+  const gone = new Promise<void>((resolve) => left.addEventListener('abort', () => resolve(), { once: true }));
+  try {
+    for await (const chunk of response.body) {
+      if (left.aborted) break;
+      if (!res.write(chunk)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), gone]);
+    }
+  } catch {
+    // The stream ended with an error or the client left: end the reply either way.
+  }
+  res.end();
+}
+
+/**
+ * Serves one JSON POST (see {@link isJsonExchange}) through `handle`, with `clientAddress` in the
+ * request options. A body over `maxBytes` gets the SDK adapter's 413; a request that cannot be
+ * built or a handler that throws, reported to `onerror`, the adapter's 500.
+ */
+export async function serveJsonExchange(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handle: ExchangeHandler,
+  options: {
+    readonly maxBytes?: number | undefined;
+    readonly clientAddress?: string | undefined;
+    readonly onerror: (error: Error) => void;
+  },
+): Promise<void> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
+  const left = new AbortController();
+  let finished = false;
+  res.once('finish', () => (finished = true));
+  res.on('close', () => finished || left.abort());
+  const text = await readText(req, maxBytes);
+  if (text === undefined) return tooLarge(res, maxBytes);
+  let parsedBody: unknown;
+  let body: string | undefined;
+  try {
+    parsedBody = JSON.parse(text) as unknown;
+  } catch {
+    body = text;
+  }
+  let response: Response;
+  try {
+    const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+    const request = new Request(url, {
+      method: 'POST',
+      headers: webHeaders(req),
+      signal: left.signal,
+      ...(body !== undefined && { body }),
+    });
+    const init: DualEraRequestOptions = {
+      ...(parsedBody !== undefined && { parsedBody }),
+      ...(options.clientAddress !== undefined && { clientAddress: options.clientAddress }),
+    };
+    response = await handle(request, init);
+  } catch (error) {
+    // What the SDK adapter answers when it cannot build the request (a Host no URL can carry).
+    options.onerror(error instanceof Error ? error : new Error(String(error)));
+    response = jsonRpcErrorResponse(500, -32603, 'Internal server error');
+  }
+  await writeResponse(res, response, left.signal);
+}
