@@ -6,7 +6,7 @@
  * 16 KiB of capabilities made of small objects (the most heap per JSON byte), and 64 KiB of kept
  * params (either capabilities plus a long client info). Each reading follows two forced collections.
  */
-import { heldBytes } from '../../src/hosting/legacy/heldBytes.js';
+import { heldBytes } from '../../src/state/heldBytes.js';
 import { createDualEraHandler } from '../../src/hosting/index.js';
 import { McpResolveServer } from '../../src/index.js';
 import type { Target } from '../../scripts/lib/wire.js';

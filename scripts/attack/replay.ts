@@ -58,7 +58,7 @@ export const replayCases: readonly Case[] = [
   {
     name: 'replay keys survive a capability flood (noeviction, 40mb)',
     timeoutMs: 45_000,
-    options: ['maxClientCapabilitiesHeldBytes', 'legacySessionBudgetBytes'],
+    options: ['maxClientCapabilitiesHeldBytes', 'legacySessionBudgetHeldBytes'],
     async run(scope) {
       const redis = await scope.redis(['--maxmemory', '40mb', '--maxmemory-policy', 'noeviction']);
       const members = await Promise.all(

@@ -103,7 +103,7 @@ export const sessionCases: readonly Case[] = [
   {
     name: 'Redis bytes of legacy sessions on a fleet',
     timeoutMs: 40_000,
-    options: ['maxLegacySessions (fleet-wide)', 'legacySessionBudgetBytes', 'maxClientCapabilitiesHeldBytes'],
+    options: ['maxLegacySessions (fleet-wide)', 'legacySessionBudgetHeldBytes', 'maxClientCapabilitiesHeldBytes'],
     async run(scope) {
       const redis = await scope.redis();
       const members = await Promise.all(

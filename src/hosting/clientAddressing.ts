@@ -65,7 +65,7 @@ function proxyWarning(api: string, header: string, socketAddress: string | undef
     `${api}: a legacy request came with ${header} from ${socketAddress ?? 'an unknown address'} and no ` +
     `clientAddress option, so maxLegacySessionsPerClient cannot tell the anonymous clients behind a proxy apart. ` +
     `An anonymous session from a loopback or private address with a forwarding header counts against no client ` +
-    `(maxLegacySessions and legacySessionBudgetBytes still bound it); one from any other address counts against ` +
+    `(maxLegacySessions and legacySessionBudgetHeldBytes still bound it); one from any other address counts against ` +
     `that address. Set clientAddress to read the client's address from the header your proxy sets.`
   );
 }

@@ -178,7 +178,7 @@ function legacyLegOf(
     maxSessions: resolved.maxLegacySessions,
     maxCapabilitiesBytes: resolved.maxClientCapabilitiesHeldBytes,
     maxSessionBytes: resolved.maxLegacySessionHeldBytes,
-    budgetBytes: resolved.legacySessionBudgetBytes,
+    budgetHeldBytes: resolved.legacySessionBudgetHeldBytes,
     maxPerClient: resolved.maxLegacySessionsPerClient,
     fleet: resolved.sessionFleet,
     maxRelayedAnswerBytes: resolved.maxRelayedAnswerBytes,

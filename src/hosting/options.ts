@@ -55,7 +55,7 @@ export interface DualEraHttpOptions {
    * and a `Retry-After` header.
    * @default 67_108_864 (64 MiB)
    */
-  legacySessionBudgetBytes?: number;
+  legacySessionBudgetHeldBytes?: number;
   /**
    * Most legacy sessions one client may hold open (across the fleet with a `sessionFleet`): the
    * authenticated principal, else the remote address (see `clientAddress`), else one shared
@@ -112,7 +112,7 @@ export interface ResolvedDualEraHttpOptions {
   readonly maxLegacySessions: number;
   readonly maxClientCapabilitiesHeldBytes: number;
   readonly maxLegacySessionHeldBytes: number;
-  readonly legacySessionBudgetBytes: number;
+  readonly legacySessionBudgetHeldBytes: number;
   readonly maxLegacySessionsPerClient: number;
   readonly clientAddress: ClientAddressOption | undefined;
   readonly sessionFleet: LegacySessionFleet | undefined;

@@ -76,7 +76,7 @@ type SessionLimits = Pick<
   | 'maxLegacySessions'
   | 'maxClientCapabilitiesHeldBytes'
   | 'maxLegacySessionHeldBytes'
-  | 'legacySessionBudgetBytes'
+  | 'legacySessionBudgetHeldBytes'
   | 'maxLegacySessionsPerClient'
 >;
 
@@ -119,10 +119,10 @@ function sessionLimits(api: string, options: DualEraHttpOptions): SessionLimits 
       DEFAULT_MAX_LEGACY_SESSION_BYTES,
       { statesDefault: true },
     ),
-    legacySessionBudgetBytes: positiveInteger(
+    legacySessionBudgetHeldBytes: positiveInteger(
       api,
-      'legacySessionBudgetBytes',
-      options.legacySessionBudgetBytes,
+      'legacySessionBudgetHeldBytes',
+      options.legacySessionBudgetHeldBytes,
       DEFAULT_LEGACY_SESSION_BUDGET_BYTES,
       { statesDefault: true },
     ),

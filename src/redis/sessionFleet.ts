@@ -11,7 +11,13 @@
  * size and client, and a byte total (sessionScripts.ts). Every save first releases what expired
  * sessions held.
  */
-import type { LegacySessionFleet, PendingPush, SessionRefusal, SharedSessionRecord } from '../hosting/legacy/sessionFleet.js';
+import type {
+  LegacySessionFleet,
+  PendingPush,
+  SessionRefusal,
+  SharedSessionRecord,
+} from '../hosting/legacy/sessionFleet.js';
+import { heldBytes } from '../state/heldBytes.js';
 import type { RedisConnection } from './connection.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, withDeadline } from './connection.js';
 import { slotPrefix } from './keys.js';
@@ -66,9 +72,10 @@ export function createRedisSessionFleet(
             ttlArgument(ttlMs),
             admission === undefined ? '0' : '1',
             String(admission?.maxSessions ?? 0),
-            String(admission?.budgetBytes ?? 0),
+            String(admission?.budgetHeldBytes ?? 0),
             String(admission?.maxPerClient ?? 0),
             admission?.client ?? '',
+            String(heldBytes(record)),
           ],
         }),
       );

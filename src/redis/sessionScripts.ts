@@ -29,11 +29,12 @@ end
 
 /**
  * Saves a record unless a limit would be passed. KEYS[1]: the record. ARGV: prefix, id, record
- * JSON, ttl ms or 'inf', '1' when limited, max sessions, budget bytes, max per client, client ('': none).
+ * JSON, ttl ms or 'inf', '1' when limited, max sessions, budget held bytes, max per client, client ('': none),
+ * the record's held bytes.
  * Returns nil when saved, else {limit, ms until the first counted session expires or -1}.
  */
 export const SAVE = `${ACCOUNTING}
-local json, ttl, client = ARGV[3], ARGV[4], ARGV[9]
+local json, ttl, client, size = ARGV[3], ARGV[4], ARGV[9], tonumber(ARGV[10])
 local now = now_ms()
 forget(id)
 if ARGV[5] == '1' then
@@ -49,7 +50,7 @@ if ARGV[5] == '1' then
   if client ~= '' and redis.call('ZCARD', mine) >= tonumber(ARGV[8]) then return {'maxLegacySessionsPerClient', first(mine)} end
   if redis.call('ZCARD', live) >= tonumber(ARGV[6]) then return {'maxLegacySessions', first(live)} end
   local held = tonumber(redis.call('GET', total) or '0')
-  if held + #json > tonumber(ARGV[7]) then return {'legacySessionBudgetBytes', first(live)} end
+  if held + size > tonumber(ARGV[7]) then return {'legacySessionBudgetHeldBytes', first(live)} end
 end
 local score = '+inf'
 if ttl == 'inf' then
@@ -59,8 +60,8 @@ else
   score = now + tonumber(ttl)
 end
 redis.call('ZADD', live, score, id)
-redis.call('HSET', info, id, #json .. ' ' .. client)
-redis.call('INCRBY', total, #json)
+redis.call('HSET', info, id, size .. ' ' .. client)
+redis.call('INCRBY', total, size)
 if client ~= '' then redis.call('ZADD', prefix .. 'client:' .. client, score, id) end
 return false
 `;

@@ -132,7 +132,7 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
 
     it('refuses a save past a limit, counting the live records of every member; a removed record frees its share', async () => {
       const { a, b } = await make();
-      const limits = { client: 'c1', maxSessions: 2, budgetBytes: 1_000_000, maxPerClient: 10 };
+      const limits = { client: 'c1', maxSessions: 2, budgetHeldBytes: 1_000_000, maxPerClient: 10 };
       expect(await a.save('n-1', record, 60_000, limits)).toBeUndefined();
       expect(await b.save('n-2', record, 60_000, { ...limits, client: 'c2' })).toBeUndefined();
       expect(await a.save('n-3', record, 60_000, { ...limits, client: 'c3' })).toEqual({
@@ -145,8 +145,8 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
       ).toEqual({ limit: 'maxLegacySessionsPerClient', retryAfterMs: expect.any(Number) });
       const size = JSON.stringify(record).length;
       expect(
-        await a.save('n-5', record, 60_000, { ...limits, client: 'c5', maxSessions: 10, budgetBytes: 3 * size - 1 }),
-      ).toEqual({ limit: 'legacySessionBudgetBytes', retryAfterMs: expect.any(Number) });
+        await a.save('n-5', record, 60_000, { ...limits, client: 'c5', maxSessions: 10, budgetHeldBytes: 3 * size - 1 }),
+      ).toEqual({ limit: 'legacySessionBudgetHeldBytes', retryAfterMs: expect.any(Number) });
       await b.remove('n-1');
       expect(await a.save('n-3', record, 60_000, { ...limits, client: 'c3' })).toBeUndefined();
       expect(
@@ -156,7 +156,7 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
 
     it("counts a record saved for client '' (a proxy's, no client) against no client, and against the count", async () => {
       const { a, b } = await make();
-      const limits = { client: '', maxSessions: 3, budgetBytes: 1_000_000, maxPerClient: 1 };
+      const limits = { client: '', maxSessions: 3, budgetHeldBytes: 1_000_000, maxPerClient: 1 };
       expect(await a.save('p-1', record, 60_000, limits)).toBeUndefined();
       expect(await b.save('p-2', record, 60_000, limits)).toBeUndefined();
       expect(await a.save('p-3', record, 60_000, { ...limits, client: 'c1' })).toBeUndefined();
@@ -168,7 +168,7 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
 
     it('releases the share of an expired record, and keeps the share of a record kept alive by load and touch', async () => {
       const { a, b } = await make();
-      const limits = { client: 'c', maxSessions: 1, budgetBytes: 1_000_000, maxPerClient: 1 };
+      const limits = { client: 'c', maxSessions: 1, budgetHeldBytes: 1_000_000, maxPerClient: 1 };
       expect(await a.save('kept', record, 400, limits)).toBeUndefined();
       await pause(250);
       await b.touch('kept', 400);

@@ -71,7 +71,7 @@ const WARNING =
   'createDualEraHandler(): a legacy request came with X-Forwarded-For from 127.0.0.1 and no clientAddress option, ' +
   'so maxLegacySessionsPerClient cannot tell the anonymous clients behind a proxy apart. An anonymous session from ' +
   'a loopback or private address with a forwarding header counts against no client (maxLegacySessions and ' +
-  'legacySessionBudgetBytes still bound it); one from any other address counts against that address. Set ' +
+  'legacySessionBudgetHeldBytes still bound it); one from any other address counts against that address. Set ' +
   "clientAddress to read the client's address from the header your proxy sets.";
 
 describe('the warning', () => {

@@ -73,12 +73,12 @@ async function usedMemory(): Promise<number> {
 }
 
 describe('legacy session limits in a Redis fleet', () => {
-  it('accepts 1 MB sessions from a flood only up to legacySessionBudgetBytes, and Redis grows by about that much', async () => {
+  it('accepts 1 MB sessions from a flood only up to legacySessionBudgetHeldBytes, and Redis grows by about that much', async () => {
     const budget = 8_000_000;
     const instances = await twoInstances({
       maxClientCapabilitiesHeldBytes: 1_100_000,
       maxLegacySessionHeldBytes: 1_200_000,
-      legacySessionBudgetBytes: budget,
+      legacySessionBudgetHeldBytes: budget,
       maxLegacySessions: 20,
       maxLegacySessionsPerClient: 1_000,
     });

@@ -1,7 +1,7 @@
 /** `keptInitialize`: what a new legacy session keeps of its `initialize`, within the size limits. */
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 
-import { heldBytes, NODE_BYTES } from './heldBytes.js';
+import { heldBytes, NODE_BYTES } from '../../state/heldBytes.js';
 import { jsonRpcErrorResponse } from '../jsonRpcError.js';
 
 /** The limits {@link keptInitialize} checks (as the legacy leg has them), and where a refusal is reported. */

@@ -31,7 +31,7 @@ export interface LegacySessionLimits {
   /** Largest initialize params one session keeps, bytes of JSON. */
   readonly maxSessionBytes: number;
   /** Total bytes of initialize params all sessions keep (in the shared store, in a fleet). */
-  readonly budgetBytes: number;
+  readonly budgetHeldBytes: number;
   /** Most sessions one client holds (across the fleet, in a fleet). */
   readonly maxPerClient: number;
   /** Receives serving failures and rejected requests. */
@@ -80,8 +80,8 @@ export async function openSession(
   if (fleet !== undefined && session.id !== undefined) {
     const id = session.id;
     const record: SharedSessionRecord = { initialize: params };
-    const { maxSessions, budgetBytes, maxPerClient } = limits;
-    const admission = { client: client ?? '', maxSessions, budgetBytes, maxPerClient };
+    const { maxSessions, budgetHeldBytes, maxPerClient } = limits;
+    const admission = { client: client ?? '', maxSessions, budgetHeldBytes, maxPerClient };
     let refusal: SessionRefusal | undefined;
     try {
       refusal = await viaStore('record the new session', () => fleet.store.save(id, record, limits.idleMs, admission));

@@ -11,7 +11,7 @@ export interface AdmissionLimits {
   readonly idleMs: number;
   readonly maxSessions: number;
   /** Total bytes of initialize params the sessions held here may keep. */
-  readonly budgetBytes: number;
+  readonly budgetHeldBytes: number;
   /** Most sessions one client may hold (checked here only without a fleet: the shared store checks it in one). */
   readonly maxPerClient: number;
   readonly fleet: LegacySessionFleet | undefined;
@@ -29,7 +29,7 @@ export function admitSession(
   limits: AdmissionLimits,
   evict: (session: Session) => void,
 ): Response | undefined {
-  const { idleMs, maxSessions, budgetBytes, maxPerClient, fleet, report } = limits;
+  const { idleMs, maxSessions, budgetHeldBytes, maxPerClient, fleet, report } = limits;
   if (fleet === undefined && share.client !== undefined) {
     const mine = [...live].filter((session) => session.client === share.client);
     if (mine.length >= maxPerClient) {
@@ -47,7 +47,7 @@ export function admitSession(
   for (;;) {
     const overCount = live.size >= maxSessions;
     const held = bytesHeldBy(live);
-    if (!overCount && held + share.bytes <= budgetBytes) return undefined;
+    if (!overCount && held + share.bytes <= budgetHeldBytes) return undefined;
     // In a fleet the local copies are a cache of the shared store: close the oldest idle one.
     const idle = fleet === undefined ? undefined : oldestIdle(live, true);
     if (idle === undefined) {
@@ -59,8 +59,8 @@ export function admitSession(
       );
       const message = overCount
         ? `Service Unavailable: this server holds its maximum of ${maxSessions} legacy sessions; retry in ${retryAfter} s`
-        : `Service Unavailable: legacy sessions hold ${held} of the ${budgetBytes} bytes they may keep ` +
-          `(legacySessionBudgetBytes); retry in ${retryAfter} s`;
+        : `Service Unavailable: legacy sessions hold ${held} of the ${budgetHeldBytes} bytes they may keep ` +
+          `(legacySessionBudgetHeldBytes); retry in ${retryAfter} s`;
       return jsonRpcErrorResponse(503, -32000, message, { 'Retry-After': String(retryAfter) });
     }
     evict(idle); // a local copy only: the session lives on in the shared store
@@ -70,7 +70,7 @@ export function admitSession(
 /** The limits a shared-store refusal names, and where it is reported. */
 export interface FleetLimits {
   readonly maxSessions: number;
-  readonly budgetBytes: number;
+  readonly budgetHeldBytes: number;
   readonly maxPerClient: number;
   readonly onerror: (error: Error) => void;
 }
@@ -93,10 +93,10 @@ export function fleetRefusal(refusal: SessionRefusal, options: FleetLimits): Res
         `Service Unavailable: the fleet holds its maximum of ${options.maxSessions} legacy sessions ` +
         `(maxLegacySessions); retry in ${retryAfter} s`;
       break;
-    case 'legacySessionBudgetBytes':
+    case 'legacySessionBudgetHeldBytes':
       message =
-        `Service Unavailable: the fleet's legacy sessions hold the ${options.budgetBytes} bytes they may keep ` +
-        `(legacySessionBudgetBytes); retry in ${retryAfter} s`;
+        `Service Unavailable: the fleet's legacy sessions hold the ${options.budgetHeldBytes} bytes they may keep ` +
+        `(legacySessionBudgetHeldBytes); retry in ${retryAfter} s`;
       break;
   }
   try {

@@ -7,6 +7,8 @@
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
+import { heldBytes } from '../../state/heldBytes.js';
+
 /** What another instance needs to serve a session: the client's `initialize` params, replayed there. */
 export interface SharedSessionRecord {
   /** The `params` of the client's `initialize` request (protocol version, capabilities, client info). */
@@ -15,12 +17,12 @@ export interface SharedSessionRecord {
 
 /** The limits a new session is saved under, checked and counted atomically in the shared store. */
 export interface SessionAdmission {
-  /** Opaque id of the client the session counts against (a hash of its principal or address); `''`: none (behind a proxy), only `maxSessions` and `budgetBytes` apply. */
+  /** Opaque id of the client the session counts against (a hash of its principal or address); `''`: none (behind a proxy), only `maxSessions` and `budgetHeldBytes` apply. */
   readonly client: string;
   /** Most sessions the store holds at once (`maxLegacySessions`). */
   readonly maxSessions: number;
-  /** Most bytes of records (their JSON) the store holds at once (`legacySessionBudgetBytes`). */
-  readonly budgetBytes: number;
+  /** Most held bytes of records (`heldBytes`: UTF-8 JSON plus 64 per object, array and key) the store holds at once (`legacySessionBudgetHeldBytes`). */
+  readonly budgetHeldBytes: number;
   /** Most sessions one client holds at once (`maxLegacySessionsPerClient`). */
   readonly maxPerClient: number;
 }
@@ -28,7 +30,7 @@ export interface SessionAdmission {
 /** Why the shared store refused to save a new session. */
 export interface SessionRefusal {
   /** The option whose limit the session would pass. */
-  readonly limit: 'maxLegacySessions' | 'legacySessionBudgetBytes' | 'maxLegacySessionsPerClient';
+  readonly limit: 'maxLegacySessions' | 'legacySessionBudgetHeldBytes' | 'maxLegacySessionsPerClient';
   /** Milliseconds until the first session counted against that limit expires (`Infinity`: none expires). */
   readonly retryAfterMs: number;
 }
@@ -151,7 +153,7 @@ export function createMemorySessionHub(now: () => number = Date.now): MemorySess
       return {
         instanceId,
         async save(sessionId, record, ttlMs, admission) {
-          const bytes = utf8Length(JSON.stringify(record));
+          const bytes = heldBytes(record);
           records.delete(sessionId);
           if (admission !== undefined) {
             for (const id of [...records.keys()]) fresh(id); // expired records release their share first
@@ -237,13 +239,8 @@ function refuse(
   }
   if (live.length >= admission.maxSessions) return { limit: 'maxLegacySessions', retryAfterMs: firstExpiry(live) };
   const total = live.reduce((sum, entry) => sum + entry.bytes, 0);
-  if (total + bytes > admission.budgetBytes) {
-    return { limit: 'legacySessionBudgetBytes', retryAfterMs: firstExpiry(live) };
+  if (total + bytes > admission.budgetHeldBytes) {
+    return { limit: 'legacySessionBudgetHeldBytes', retryAfterMs: firstExpiry(live) };
   }
   return undefined;
-}
-
-/** Bytes of `text` in UTF-8. */
-export function utf8Length(text: string): number {
-  return new TextEncoder().encode(text).byteLength;
 }

@@ -6,7 +6,7 @@
 import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 
 import type { LegacySessionFleet } from './sessionFleet.js';
-import { heldBytes } from './heldBytes.js';
+import { heldBytes } from '../../state/heldBytes.js';
 import { viaStore } from './sessionStoreError.js';
 import type { Session, SessionTable } from './sessionTable.js';
 import type { Relay } from './sessionTransport.js';

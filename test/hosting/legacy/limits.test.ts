@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
 import { createMemorySessionHub } from '../../../src/contracts/index.js';
-import { heldBytes } from '../../../src/hosting/legacy/heldBytes.js';
+import { heldBytes } from '../../../src/state/heldBytes.js';
 import type { DualEraHandler, DualEraHttpOptions } from '../../../src/hosting/index.js';
 import { createDualEraHandler } from '../../../src/hosting/index.js';
 import { serveHttp } from '../../../src/node/index.js';
@@ -120,16 +120,16 @@ describe('declared capabilities and kept initialize params', () => {
 });
 
 describe('limits on one instance', () => {
-  it('refuses a session past legacySessionBudgetBytes with 503 and Retry-After, and admits one after a DELETE', async () => {
+  it('refuses a session past legacySessionBudgetHeldBytes with 503 and Retry-After, and admits one after a DELETE', async () => {
     // Each session holds 2,000 bytes of capabilities plus ~540 of the rest: two fit in 5,500, three do not.
-    const handler = handlerWith({ legacySessionBudgetBytes: 5_500, maxClientCapabilitiesHeldBytes: 4_000 });
+    const handler = handlerWith({ legacySessionBudgetHeldBytes: 5_500, maxClientCapabilitiesHeldBytes: 4_000 });
     const first = await openLegacySession(into(handler, 'a'), capabilitiesOf(2_000));
     await openLegacySession(into(handler, 'b'), capabilitiesOf(2_000));
     const refused = await post(into(handler, 'c'), initialize(capabilitiesOf(2_000)));
     expect(refused.status).toBe(503);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await errorOf(refused)).message).toMatch(
-      /^Service Unavailable: legacy sessions hold \d+ of the 5500 bytes they may keep \(legacySessionBudgetBytes\); retry in \d+ s$/,
+      /^Service Unavailable: legacy sessions hold \d+ of the 5500 bytes they may keep \(legacySessionBudgetHeldBytes\); retry in \d+ s$/,
     );
     expect((await send(into(handler, 'a', undefined, first), { method: 'DELETE' })).status).toBe(200);
     await expect(openLegacySession(into(handler, 'c'), capabilitiesOf(2_000))).resolves.toEqual(expect.any(String));
@@ -190,10 +190,10 @@ describe('limits across a fleet (memory hub)', () => {
     );
   });
 
-  it('enforces legacySessionBudgetBytes over the fleet', async () => {
-    // The store counts each record's JSON (~1,700 bytes): two fit in 4,500, three do not.
+  it('enforces legacySessionBudgetHeldBytes over the fleet', async () => {
+    // The store counts each record's held bytes (its capabilities' 2,000 and up to 1,000 more): two fit in 6,000, three do not.
     const [a, b] = pair({
-      legacySessionBudgetBytes: 4_500,
+      legacySessionBudgetHeldBytes: 6_000,
       maxClientCapabilitiesHeldBytes: 4_000,
       clientAddress: byHeader,
     });
@@ -201,7 +201,7 @@ describe('limits across a fleet (memory hub)', () => {
     await openLegacySession(into(b, '192.0.2.2'), capabilitiesOf(2_000));
     const refused = await post(into(a, '192.0.2.3'), initialize(capabilitiesOf(2_000)));
     expect(refused.status).toBe(503);
-    expect((await errorOf(refused)).message).toContain('(legacySessionBudgetBytes)');
+    expect((await errorOf(refused)).message).toContain('(legacySessionBudgetHeldBytes)');
   });
 
   it('enforces maxLegacySessionsPerClient over the fleet', async () => {
@@ -219,7 +219,7 @@ describe('options', () => {
     for (const option of [
       'maxClientCapabilitiesHeldBytes',
       'maxLegacySessionHeldBytes',
-      'legacySessionBudgetBytes',
+      'legacySessionBudgetHeldBytes',
       'maxLegacySessionsPerClient',
     ] as const) {
       for (const value of [0, -1, 1.5, Number.NaN]) {

@@ -4,7 +4,7 @@
  * heap (measured: ~90 bytes of heap per `"k":{}` entry of 8 JSON bytes). Iterative: a deeply
  * nested value cannot overflow the stack.
  */
-import { heldTextBytes, utf8Bytes } from '../../state/bytes.js';
+import { heldTextBytes, utf8Bytes } from './bytes.js';
 
 /** What each object, array and object key costs on top of its JSON bytes. */
 export const NODE_BYTES = 64;
