@@ -105,7 +105,7 @@ export function installAnswerTool(mcp: McpServer, options: AnswerToolOptions): v
           );
         }
         if (form === undefined) return result({ status: 'form', form: appForm(question) });
-        const checked = await checkSubmission(question, form, maxAnswerBytes);
+        const checked = await checkSubmission(question, form, maxAnswerBytes, 'question app');
         if (!checked.ok)
           return result({ status: 'invalid', form: appForm(question, form, checked.summary, checked.fieldErrors) });
         return result({ status: 'checked', answer: checked.answer });
@@ -116,7 +116,7 @@ export function installAnswerTool(mcp: McpServer, options: AnswerToolOptions): v
       if (page === undefined || (page.principal !== undefined && page.principal !== options.principal(ctx))) {
         return result({ status: 'closed', message: CLOSED_QUESTION });
       }
-      const checked = await checkSubmission(page, form, maxAnswerBytes);
+      const checked = await checkSubmission(page, form, maxAnswerBytes, 'question app');
       if (!checked.ok)
         return result({ status: 'invalid', form: appForm(page, form, checked.summary, checked.fieldErrors) });
       if (!(await store.submit(page.pageId, checked.answer)))
