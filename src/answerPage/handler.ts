@@ -179,7 +179,7 @@ async function answer(context: PageContext, request: Request, url: URL, pageId: 
   if (page === undefined) return invalidLinkPage();
   if (!tokens.verify(pageId, request.headers.get('cookie'), formToken)) return refusedPostPage();
   if (!(await context.allowed(request, page))) return notYoursPage();
-  const checked = await checkSubmission(page, form, store.limits.maxAnswerBytes);
+  const checked = await checkSubmission(page, form, store.limits.maxAnswerBytes, 'answer page');
   /** The form again, as posted, with what to fix or do. */
   const again = (status: number, summary: string | undefined, fieldErrors: Readonly<Record<string, string>>) => {
     const html = formPage({

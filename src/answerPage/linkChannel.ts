@@ -14,6 +14,7 @@ import { ToolError } from '../errors.js';
 import { assertCapability } from '../questions/capabilities.js';
 import type { ElicitationResult } from '../questions/markers.js';
 import { RejectedAnswer, readAnswerTo } from '../questions/read.js';
+import { askedAgain, shownWith } from '../questions/reask.js';
 import type { Question } from '../questions/render.js';
 import { checkedUrl } from '../questions/urlQuestion.js';
 import type { FormPages } from './pages.js';
@@ -49,14 +50,17 @@ export function pageLinkChannel(pages: FormPages, shareAnonymous: boolean): Chan
 /**
  * The `recall` of an out-of-band channel over pages: the answer given for a question's binding,
  * read as an in-band one (an answer the author's check refuses is dropped: the question is asked
- * again); and `keepTaken`, which puts back the answers this round took when it hands off another
- * question, so the call made after finds them all.
+ * again); `asked`, the question as its hand-off shows it: asked again with the reason above its
+ * message (as in-band) when this round refused its answer; and `keepTaken`, which puts back the
+ * answers this round took when it hands off another question, so the call made after finds them all.
  */
 export function answersElsewhere(
   pages: Pick<FormPages, 'take' | 'keep'>,
   bindingOf: (question: Question) => AnswerPageBinding,
-): Pick<OutOfBandChannel, 'recall'> & { keepTaken(): Promise<void> } {
+): Pick<OutOfBandChannel, 'recall'> & { asked(question: Question): Question; keepTaken(): Promise<void> } {
   const taken: Array<{ readonly question: Question; readonly answer: PageAnswer }> = [];
+  /** Why this round refused the answer to a question, by its key. */
+  const refused = new Map<string, string>();
   return {
     async recall(question): Promise<ElicitationResult<unknown> | undefined> {
       const answer = await pages.take(bindingOf(question));
@@ -66,11 +70,16 @@ export function answersElsewhere(
         read = await readAnswerTo(question, answer);
       } catch (error) {
         // The author's check refused it: asked again on a new page (the answer was single use).
-        if (error instanceof RejectedAnswer) return undefined;
-        throw error;
+        if (!(error instanceof RejectedAnswer)) throw error;
+        refused.set(question.key, error.reason);
+        return undefined;
       }
       taken.push({ question, answer });
       return read;
+    },
+    asked(question) {
+      const reason = refused.get(question.key);
+      return reason === undefined ? question : shownWith(question, askedAgain(question.rendered.request, reason));
     },
     async keepTaken() {
       for (const done of taken.splice(0)) await pages.keep(bindingOf(done.question), done.question, done.answer);
@@ -92,9 +101,10 @@ function linkChannel(call: AskingCall, pages: FormPages, shareAnonymous: boolean
     },
     recall: answers.recall,
     async handOff(question) {
-      const url = await pages.open(bindingOf(question), question, ctx.http?.req);
+      const asked = answers.asked(question);
+      const url = await pages.open(bindingOf(question), asked, ctx.http?.req);
       await answers.keepTaken();
-      return pageLinkError(question, url);
+      return pageLinkError(asked, url);
     },
   };
 }

@@ -16,7 +16,7 @@ import type { ElicitationResult } from '../questions/markers.js';
 import { elicitUrl } from '../questions/markers.js';
 import { pushQuestion } from '../questions/push.js';
 import { RejectedAnswer, readAnswerTo } from '../questions/read.js';
-import { attemptsOf } from '../questions/reask.js';
+import { askedAgain, attemptsOf, shownWith } from '../questions/reask.js';
 import type { Question } from '../questions/render.js';
 import { renderQuestion } from '../questions/render.js';
 import { checkedUrl, newElicitationSeed } from '../questions/urlQuestion.js';
@@ -60,10 +60,12 @@ async function pushToPage(
 ): Promise<ElicitationResult<unknown>> {
   const { ctx, legacyTimeoutMs: timeoutMs } = call;
   const attempts = attemptsOf(question.ask);
+  // The question as the page shows it: asked again with the reason after a refused answer.
+  let shown = question;
   for (let attempt = 1; ; attempt++) {
-    const url = await pages.open(binding, question, ctx.http?.req);
+    const url = await pages.open(binding, shown, ctx.http?.req);
     const elicitationId = newElicitationSeed();
-    const ask = elicitUrl(formMessageOf(question), url, { elicitationId });
+    const ask = elicitUrl(formMessageOf(shown), url, { elicitationId });
     const consent = await pushQuestion(
       ctx,
       { ...question, ask, rendered: renderQuestion(ask, question.label) },
@@ -81,6 +83,7 @@ async function pushToPage(
       return await readAnswerTo(question, answer);
     } catch (error) {
       if (!(error instanceof RejectedAnswer) || attempt >= attempts) throw error;
+      shown = shownWith(question, askedAgain(question.rendered.request, error.reason));
     }
   }
 }
@@ -96,9 +99,11 @@ export function pageUrlChannel(pages: FormPages): ChannelProvider {
         admit(question) {
           if (call.ctx.era === 'legacy') assertBackChannel(call.ctx.clientCapabilities, question.label);
         },
-        // 2026-07-28 carries no elicitation id.
-        request: async (question) =>
-          pageUrlRequest(question, await pages.open(bindingOf(question), question, call.ctx.http?.req), ''),
+        // 2026-07-28 carries no elicitation id. `request` is the question asked again when its answer was refused.
+        request: async (question, request) => {
+          const shown = shownWith(question, request);
+          return pageUrlRequest(shown, await pages.open(bindingOf(question), shown, call.ctx.http?.req), '');
+        },
         answer: async (question, response) =>
           acceptedUrlAnswer(response) ? pages.take(bindingOf(question)) : response,
         push: (question) => pushToPage(call, pages, bindingOf(question), question),

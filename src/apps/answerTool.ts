@@ -57,7 +57,8 @@ function result(structured: AnswerToolResult, isError = false): CallToolResult {
   };
 }
 
-function answerForm(
+/** The app's form of `question`: as the answer page shows it, with a refused submission's values and errors when given. */
+export function appForm(
   question: FormQuestion,
   submitted?: URLSearchParams,
   summary?: string,
@@ -103,10 +104,10 @@ export function installAnswerTool(mcp: McpServer, options: AnswerToolOptions): v
             true,
           );
         }
-        if (form === undefined) return result({ status: 'form', form: answerForm(question) });
-        const checked = await checkSubmission(question, form, maxAnswerBytes);
+        if (form === undefined) return result({ status: 'form', form: appForm(question) });
+        const checked = await checkSubmission(question, form, maxAnswerBytes, 'question app');
         if (!checked.ok)
-          return result({ status: 'invalid', form: answerForm(question, form, checked.summary, checked.fieldErrors) });
+          return result({ status: 'invalid', form: appForm(question, form, checked.summary, checked.fieldErrors) });
         return result({ status: 'checked', answer: checked.answer });
       }
       if (args.page === undefined || form === undefined)
@@ -115,9 +116,9 @@ export function installAnswerTool(mcp: McpServer, options: AnswerToolOptions): v
       if (page === undefined || (page.principal !== undefined && page.principal !== options.principal(ctx))) {
         return result({ status: 'closed', message: CLOSED_QUESTION });
       }
-      const checked = await checkSubmission(page, form, maxAnswerBytes);
+      const checked = await checkSubmission(page, form, maxAnswerBytes, 'question app');
       if (!checked.ok)
-        return result({ status: 'invalid', form: answerForm(page, form, checked.summary, checked.fieldErrors) });
+        return result({ status: 'invalid', form: appForm(page, form, checked.summary, checked.fieldErrors) });
       if (!(await store.submit(page.pageId, checked.answer)))
         return result({ status: 'closed', message: CLOSED_QUESTION });
       return result({ status: 'answered', action: checked.answer.action });

@@ -12,13 +12,12 @@ import type { ClientCapabilities, Tool } from '@modelcontextprotocol/server';
 import type { AskingCall, ChannelProvider, OutOfBandChannel, ToolListing } from '../channels/channel.js';
 import { showsForms } from '../channels/choice.js';
 import { ToolError } from '../errors.js';
-import { formFields } from '../form/fields.js';
-import { renderForm } from '../form/formHtml.js';
 import { answersElsewhere } from '../answerPage/linkChannel.js';
 import type { FormPages } from '../answerPage/pages.js';
-import { formMessageOf, pageBindingOf, pageQuestionOf } from '../answerPage/pages.js';
+import { formMessageOf, pageBindingOf } from '../answerPage/pages.js';
 import { newPageId } from '../answerPage/store.js';
 import type { Question } from '../questions/render.js';
+import { appForm } from './answerTool.js';
 import type { AppQuestion } from './wire.js';
 import { QUESTION_APP_URI, QUESTION_META, showsApps, TICKET_META, withApp } from './wire.js';
 
@@ -56,12 +55,18 @@ function inChatChannel(call: AskingCall, pages: FormPages): OutOfBandChannel {
     admit() {},
     recall: answers.recall,
     async handOff(question) {
-      const page = await pages.openPage(bindingOf(question), question, ctx.http?.req);
+      const asked = answers.asked(question);
+      const page = await pages.openPage(bindingOf(question), asked, ctx.http?.req);
       await answers.keepTaken();
       const { target, arguments: args } = call.caller();
-      const shown = pageQuestionOf(question);
-      const form = renderForm({ message: shown.message, fields: formFields(shown.requestedSchema) });
-      return inChatHandOff(question, { page: page.pageId, ticket, tool: target, arguments: args ?? {}, form });
+      // The page's own question: what the app's answer is checked against, and the form shown on a refusal.
+      return inChatHandOff(asked, {
+        page: page.pageId,
+        ticket,
+        tool: target,
+        arguments: args ?? {},
+        form: appForm(page),
+      });
     },
   };
 }

@@ -109,14 +109,19 @@ export function askOfPage(page: FormQuestion): Ask {
   return formQuestion(page.message, fromJsonSchema(page.requestedSchema as JsonSchemaInput));
 }
 
+/** The channel a form was submitted on, as `readAnswer`'s errors name it (in place of a resolver's label). */
+export type FormChannel = 'answer page' | 'question app';
+
 /**
- * Checks a submission of `page`'s form: decline and cancel need nothing; an accepted answer is read
- * exactly as an in-band one (`readAnswer`), against `ask` (default: the page's own wire schema).
+ * Checks a submission of `page`'s form, made on `channel`: decline and cancel need nothing; an
+ * accepted answer is read exactly as an in-band one (`readAnswer`), against `ask` (default: the
+ * page's own wire schema).
  */
 export async function checkSubmission(
   page: FormQuestion,
   form: URLSearchParams,
   maxAnswerBytes: number,
+  channel: FormChannel,
   ask: Ask = askOfPage(page),
 ): Promise<CheckedSubmission> {
   const action = form.get('action');
@@ -136,7 +141,7 @@ export async function checkSubmission(
   }
   const titles = Object.fromEntries(fields.map((field) => [field.name, field.label]));
   try {
-    await readAnswer(ask, 'elicit', 'answer page', response, () => titles);
+    await readAnswer(ask, 'elicit', channel, response, () => titles);
   } catch (error) {
     const fieldErrors = await fieldErrorsOf(ask, page, fields, content);
     return { ok: false, summary: summaryOf(error, fields, fieldErrors), fieldErrors };

@@ -160,6 +160,29 @@ describe('a 2026-07-28 client that declares URL elicitation only', () => {
     expect(await next.recall(question(), false)).toEqual({ action: 'accept', value: { amount: 120 } });
   });
 
+  it("opens the next page with the reason above the question when the author's check refuses the page's answer", async () => {
+    const { store, channels, answer } = hostPages();
+    const strict = question(({ amount }) => (amount > 100 ? 'Over 100 needs a manager.' : undefined));
+    const urlOf = (end: Awaited<ReturnType<ReturnType<typeof modernStrategy>['end']>>) => {
+      if (end.kind !== 'reply') return expect.fail('expected input_required');
+      const request = end.result.inputRequests?.confirm as { params: { url: string; message: string } };
+      return { ...request.params, carried: () => Ledger.decode(end.result.requestState!)! };
+    };
+    const first = urlOf(await modernStrategy(context('modern', URL_ONLY), Ledger.fresh(), channels).end([strict]));
+    expect(await answer(first.url, { action: 'accept', content: { amount: 120 } })).toBe(true);
+    const round = modernStrategy(
+      context('modern', URL_ONLY, { confirm: { action: 'accept' } }),
+      first.carried(),
+      channels,
+    );
+    expect(await round.recall(strict, false)).toBeUndefined();
+    const again = urlOf(await round.end([strict]));
+    expect(again.url).not.toBe(first.url);
+    expect(again.message).toBe('Over 100 needs a manager.\n\nRefund ORD-1?');
+    const page = await store.page(new URL(again.url).pathname.split('/').pop()!);
+    expect(page?.message).toBe('Over 100 needs a manager.\n\nRefund ORD-1?');
+  });
+
   it('takes a decline of the URL question as the decline of the form question', async () => {
     const { channels } = hostPages();
     const first = modernStrategy(context('modern', URL_ONLY), Ledger.fresh(), channels);
@@ -220,19 +243,24 @@ describe.each(['modern', 'legacy'] as const)('a %s client with no elicitation', 
     expect(await strategyOf(channels).recall(question(), true)).toEqual({ action: 'accept', value: { amount: 80 } });
   });
 
-  it("asks again on a new page when the author's check refuses the page's answer", async () => {
-    const { channels, answer } = hostPages();
+  it("asks again on a new page, with the reason above the question, when the author's check refuses the page's answer", async () => {
+    const { store, channels, answer } = hostPages();
     const strict = question(({ amount }) => (amount > 100 ? 'Over 100 needs a manager.' : undefined));
     const error = await strategyOf(channels)
       .end([strict])
       .catch((reason: unknown) => reason);
     const url = /open it: (\S+)/.exec((error as Error).message)![1]!;
     await answer(url, { action: 'accept', content: { amount: 120 } });
-    expect(await strategyOf(channels).recall(strict, true)).toBeUndefined();
-    const again = await strategyOf(channels)
-      .end([strict])
-      .catch((reason: unknown) => reason);
-    expect(/open it: (\S+)/.exec((again as Error).message)![1]).not.toBe(url);
+    // One round: the answer is read and refused, then the question is handed off again.
+    const round = strategyOf(channels);
+    expect(await round.recall(strict, true)).toBeUndefined();
+    const again = await round.end([strict]).catch((reason: unknown) => reason);
+    const message = (again as Error).message;
+    const next = /open it: (\S+)/.exec(message)![1]!;
+    expect(next).not.toBe(url);
+    expect(message).toContain('The question: Over 100 needs a manager.\n\nRefund ORD-1?\n');
+    const page = await store.page(new URL(next).pathname.split('/').pop()!);
+    expect(page?.message).toBe('Over 100 needs a manager.\n\nRefund ORD-1?');
   });
 });
 

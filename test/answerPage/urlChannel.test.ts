@@ -48,7 +48,7 @@ function setup(consent: 'accept' | 'decline', onPushed: (url: string) => void = 
       secret: () => 'call-secret',
       legacyTimeoutMs: timeoutMs,
     }) as InBandChannel;
-  return { channel, pushed, completed, answer };
+  return { store, channel, pushed, completed, answer };
 }
 
 describe('the page by URL on 2025-11-25', () => {
@@ -66,6 +66,28 @@ describe('the page by URL on 2025-11-25', () => {
     expect(await answer(pageUrl, { amount: 42 })).toBe(true);
     expect(await outcome).toEqual({ action: 'accept', value: { amount: 42 } });
     expect(completed).toEqual([pushed[0]!.params.elicitationId]);
+  });
+
+  it("pushes the next page with the reason above the question when the author's check refuses the answer", async () => {
+    const strictAsk = elicit('Refund ORD-1?', z.object({ amount: z.number() }), {
+      check: ({ amount }) => (amount > 100 ? 'Over 100 needs a manager.' : undefined),
+    });
+    const strict = { key: 'confirm', label: 'confirm', ask: strictAsk, rendered: renderQuestion(strictAsk, 'confirm') };
+    const shown: string[] = [];
+    const { store, channel, pushed, answer } = setup('accept', (url) => {
+      // The person reads the page, then answers: 120 first (refused by the check), then 80.
+      const amount = pushed.length === 1 ? 120 : 80;
+      void store.page(new URL(url).pathname.split('/').pop()!).then((page) => {
+        shown.push(page!.message);
+        return answer(url, { amount });
+      });
+    });
+    expect(await channel(5_000).push(strict)).toEqual({ action: 'accept', value: { amount: 80 } });
+    expect(pushed.map((request) => request.params.message)).toEqual([
+      'Refund ORD-1?',
+      'Over 100 needs a manager.\n\nRefund ORD-1?',
+    ]);
+    expect(shown).toEqual(['Refund ORD-1?', 'Over 100 needs a manager.\n\nRefund ORD-1?']);
   });
 
   it('returns a declined URL question as the decline, without waiting', async () => {

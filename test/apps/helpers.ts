@@ -13,11 +13,14 @@ export const Refund = z.object({
   reason: z.string().meta({ title: 'Reason' }),
 });
 
-/** A desk whose `refund` tool asks the refund question; `runs` counts its body. */
+/** Why the desk's own check refuses a refund over 400 (the schema takes up to 500). */
+export const OVER_400 = 'A refund over 400 needs a manager: enter at most 400.';
+
+/** A desk whose `refund` tool asks the refund question (its check refuses over 400); `runs` counts its body. */
 export function refundDesk(options: McpResolveServerOptions = { apps: {} }) {
   const runs = { body: 0 };
   const refund = resolver({ name: 'refund', args: { order_id: z.string() } }, ({ order_id }) =>
-    elicit(`Refund order ${order_id}?`, Refund),
+    elicit(`Refund order ${order_id}?`, Refund, { check: ({ amount }) => (amount > 400 ? OVER_400 : undefined) }),
   );
   const server = newServer(options)
     .tool('refund', { input: { order_id: z.string() }, resolve: { refund } }, ({ refund: answer }) => {

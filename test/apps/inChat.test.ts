@@ -12,7 +12,7 @@ import { ANSWER_TOOL, APP_MIME_TYPE, QUESTION_APP_URI, QUESTION_META, TICKET_MET
 import type { AppQuestion } from '../../src/apps/wire.js';
 import { CLOSED_QUESTION } from '../../src/apps/answerTool.js';
 import { call, connect, ERAS, textOf } from '../resolvers/helpers.js';
-import { APPS_ONLY, FORMS_AND_APPS, refundDesk, submission } from './helpers.js';
+import { APPS_ONLY, FORMS_AND_APPS, OVER_400, refundDesk, submission } from './helpers.js';
 
 type Connection = Awaited<ReturnType<typeof connect>>;
 
@@ -87,6 +87,27 @@ describe.each(ERAS)('the question app in the chat (%s)', (era) => {
       status: 'answered',
     });
     expect(textOf(await rerun(connection, question))).toBe('refunded 9 for late');
+  });
+
+  it("asks again in the app, with the reason above the question, an answer the desk's own check refuses", async () => {
+    const connection = await connect(refundDesk().server, { era, capabilities: APPS_ONLY });
+    const question = questionOf(await call(connection, 'refund', { order_id: 'ORD-9' }));
+    // The form takes 450 (up to 500); the desk's check does not.
+    expect(await answer(connection, question.page, submission({ amount: '450', reason: 'late' }))).toMatchObject({
+      status: 'answered',
+    });
+    const refused = await rerun(connection, question);
+    expect(textOf(refused)).toContain(`The question: ${OVER_400}\n\nRefund order ORD-9?`);
+    const again = questionOf(refused);
+    expect(again.ticket).toBe(question.ticket);
+    expect(again.page).not.toBe(question.page);
+    // As an in-band re-ask shows it: the reason, a blank line, the question.
+    expect(again.form).toContain(`<p class="message">${OVER_400}\n\nRefund order ORD-9?</p>`);
+    // The page's own question carries the reason too: a refused submission's form still shows it.
+    const invalid = await answer(connection, again.page, submission({ amount: '0', reason: 'late' }));
+    expect(invalid.form).toContain(`<p class="message">${OVER_400}\n\nRefund order ORD-9?</p>`);
+    await answer(connection, again.page, submission({ amount: '400', reason: 'late' }));
+    expect(textOf(await rerun(connection, again))).toBe('refunded 400 for late');
   });
 
   it('finds no answer for a call without the ticket, and refuses one call the answer of another', async () => {

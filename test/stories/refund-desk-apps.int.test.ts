@@ -185,9 +185,7 @@ describe.each(ERAS)('the refund desk asked inside the chat (%s era)', (era) => {
     }
   });
 
-  // Known bug in the in-chat channel: its hand-off renders the question, not the
-  // asked-again request, so the desk's reason is not shown. `it.fails` until fixed, then `it`.
-  it.fails("asks again, in the app, an answer the desk's own check refuses, showing its reason", async () => {
+  it("asks again, in the app, an answer the desk's own check refuses, showing its reason", async () => {
     const { connection, chat } = await chatOn(guided.url, era);
     try {
       const { app } = await chat.call('refund_order', WRONG_COLOUR);
