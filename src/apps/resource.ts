@@ -5,6 +5,9 @@
  * then (one line naming the install when it is missing) and read from disk (Node, Bun, Deno); a
  * runtime without a file system (Cloudflare Workers) passes the bundle's text as `apps.appScript`.
  */
+import type * as NodeFs from 'node:fs/promises';
+import type * as NodeModule from 'node:module';
+
 import type { McpServer, ReadResourceResult } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
@@ -26,9 +29,32 @@ export async function installedAppBundle(api: string): Promise<string> {
       { data: { api } },
     );
   }
-  const { createRequire } = await import('node:module');
-  const { readFile } = await import('node:fs/promises');
-  return readFile(createRequire(import.meta.url).resolve(APPS_BUNDLE), 'utf8');
+  const files = installedFiles();
+  if (files === undefined) {
+    throw new McpResolveError(
+      'invalid_usage',
+      `${api}: this runtime has no file system to read ${APPS_BUNDLE} from: bundle that file as text and pass it as apps.appScript.`,
+      { data: { api } },
+    );
+  }
+  return files.readFile(files.createRequire(import.meta.url).resolve(APPS_BUNDLE), 'utf8');
+}
+
+/** `node:module` and `node:fs/promises` where the runtime has them (Node, Bun, Deno), got at run time so the core imports no built-in. */
+function installedFiles(): (Pick<typeof NodeModule, 'createRequire'> & Pick<typeof NodeFs, 'readFile'>) | undefined {
+  const host: { process?: { getBuiltinModule?: (id: string) => unknown } } = globalThis;
+  const load = (id: string): object | undefined => {
+    try {
+      const loaded = host.process?.getBuiltinModule?.(id);
+      return (typeof loaded === 'object' && loaded !== null) || typeof loaded === 'function' ? loaded : undefined; // node:module is a function
+    } catch {
+      return undefined;
+    }
+  };
+  const module = load('node:module');
+  const fs = load('node:fs/promises');
+  if (module === undefined || fs === undefined || !('createRequire' in module) || !('readFile' in fs)) return undefined;
+  return { createRequire: (module as typeof NodeModule).createRequire, readFile: (fs as typeof NodeFs).readFile };
 }
 
 /** Serves the resource: `document()` gives the app's HTML (built once by the caller). */
