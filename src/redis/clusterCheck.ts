@@ -3,8 +3,8 @@
  * slot no live primary serves (its keys cannot be written), or a node, primary or replica, that may
  * evict keys (a replica promoted later evicts like any primary).
  */
+import type * as RedisModule from 'redis';
 import type { RedisClusterType } from 'redis';
-import { createClient } from 'redis';
 
 import { McpResolveError } from '../errors.js';
 import { checkEvictionPolicy } from './evictionPolicy.js';
@@ -71,10 +71,12 @@ export function unservedSlots(nodes: readonly ClusterNode[]): string[] {
 /**
  * Reads the cluster's nodes from one primary; throws `redis_unavailable` naming the slots no live
  * primary serves (and the node asked), then checks every reachable node's `maxmemory-policy` as
- * `checkEvictionPolicy` does for one server, naming the node.
+ * `checkEvictionPolicy` does for one server, naming the node, on a client made with `createClient`
+ * (the loaded optional peer's: this module imports none of `redis` at run time).
  */
 export async function checkCluster(
   cluster: RedisClusterType,
+  createClient: typeof RedisModule.createClient,
   options: { readonly onerror?: (error: Error) => void; readonly allowEvictingRedis?: boolean },
   api: string,
   timeoutMs: number,

@@ -226,7 +226,7 @@ export async function openRedis(
     );
   }
   try {
-    if (isClusterConnection(client)) await checkCluster(client, options, api, commandTimeoutMs);
+    if (isClusterConnection(client)) await checkCluster(client, redis.createClient, options, api, commandTimeoutMs);
     else await checkEvictionPolicy(client, describeRedisTarget(target), options, api, commandTimeoutMs);
   } catch (error) {
     await Promise.resolve(client.destroy()).catch(() => undefined);
