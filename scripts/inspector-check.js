@@ -21,13 +21,14 @@
 import { spawn } from 'node:child_process';
 import console from 'node:console';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import process from 'node:process';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+
+import { inspectorEnv } from './lib/inspectorEnv.js';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, shots: { type: 'string' } } });
 const tools = process.env.INSPECTOR_TOOLS;
@@ -68,17 +69,6 @@ process.once('exit', stopAll);
 process.once('SIGINT', () => process.exit(130));
 process.once('SIGTERM', () => process.exit(143));
 
-function freePort() {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
-}
-
 /** Resolves with the first match of `pattern` in the child's output (stdout or stderr). */
 function waitFor(child, pattern, what) {
   return new Promise((done, fail) => {
@@ -101,15 +91,7 @@ function waitFor(child, pattern, what) {
 async function startInspector(name, era, target) {
   const dir = join(work, name);
   mkdirSync(dir);
-  const env = {
-    ...process.env,
-    CLIENT_PORT: String(await freePort()),
-    MCP_SANDBOX_PORT: String(await freePort()),
-    MCP_AUTO_OPEN_ENABLED: 'false',
-    MCP_INSPECTOR_SECRET_STORE: 'memory',
-    MCP_STORAGE_DIR: join(dir, 'storage'),
-    HOME: dir,
-  };
+  const env = await inspectorEnv(dir);
   const child = start(process.execPath, [launcher, '--web', '--protocol-era', era, ...target], { cwd: dir, env });
   return waitFor(child, /(http:\/\/127\.0\.0\.1:\d+\?MCP_INSPECTOR_API_TOKEN=[0-9a-f]+)/, `Inspector (${name})`);
 }
