@@ -125,8 +125,9 @@ describe('a Redis Cluster refused at start', () => {
     const cluster = redis.cluster();
     const owner = await cluster.primaryFor('{mcp-resolve:sessions:}live');
     const slot = Number(await commandAt(owner.port, ['CLUSTER', 'KEYSLOT', '{mcp-resolve:sessions:}live']));
-    // Every node forgets the slot's owner, as after a botched reshard.
-    for (const node of cluster.nodes)
+    // Every node forgets the slot's owner, as after a botched reshard: the owner first, so no node
+    // still advertises the slot in its gossip and the others cannot learn it back.
+    for (const node of [owner, ...cluster.nodes.filter((other) => other.port !== owner.port)])
       await commandAt(node.port, ['CLUSTER', 'DELSLOTS', String(slot)]).catch(() => undefined);
     try {
       const refused = await connectRedisFleet({ cluster: { nodes: cluster.addresses } }).then(
