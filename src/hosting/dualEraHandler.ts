@@ -5,7 +5,7 @@
  */
 
 import type { McpHandlerRequestOptions, ServerNotifier } from '@modelcontextprotocol/server';
-import { createMcpHandler, isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
+import { isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
 
 import type { HttpRoute } from '../channels/channel.js';
 import type { LegacyClient } from './clientAddressing.js';
@@ -15,13 +15,15 @@ import { rememberRequestClient } from '../channels/requestClient.js';
 import { isNestedBatch, normalizeInbound } from './inbound.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import type { LegacySessionLeg } from './legacy/legacySessionLeg.js';
-import { modernFactoryOf } from './modern/instancePool.js';
+import { createModernLeg } from './modern/modernLeg.js';
 import { createLegacySessionLeg } from './legacy/legacySessionLeg.js';
 import type { DualEraHttpOptions, ResolvedDualEraHttpOptions } from './options.js';
 import type { RebindingGuard } from './rebindingGuard.js';
 import { createRebindingGuard } from './rebindingGuard.js';
 import { readJsonBody } from './requestBody.js';
 import { resolveDualEraHttpOptions } from './resolveDualEraHttpOptions.js';
+import type { Reply } from './reply.js';
+import { toResponse, withHeader } from './reply.js';
 import type { HostedServer, ServerSource } from './source.js';
 import { hostedServer } from './source.js';
 
@@ -62,6 +64,8 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
 /** A dual-era handler as a host gets it: the handler, and the channel routes it serves beside the MCP path. */
 export interface HostedDualEraHandler {
   readonly handler: DualEraHandler;
+  /** The handler's `fetch`, answering a JSON reply as text (a Node host writes it as it is). */
+  readonly serve: (request: Request, init?: DualEraRequestOptions) => Promise<Reply>;
   /** The routes of the server's channels (a host lets their requests past its own authentication). */
   readonly routes: readonly HttpRoute[];
 }
@@ -83,7 +87,7 @@ export function hostDualEra(
     }
   };
   const sdkOptions = { legacy: 'reject', onerror: report, maxRequestBodySize: maxRequestBodyBytes } as const;
-  const modern = createMcpHandler(modernFactoryOf(hosted.factory), sdkOptions);
+  const modern = createModernLeg(hosted.factory, sdkOptions);
   const fleet = resolved.sessionFleet;
   // With legacy: 'reject' there is no session leg: 2025-era traffic reaches the strict modern handler, which refuses it.
   const legacy = resolved.legacy === 'sessions' ? legacyLegOf(hosted, resolved, report) : undefined;
@@ -97,7 +101,7 @@ export function hostDualEra(
   const routes = hosted.httpRoutes;
   let closed = false;
 
-  async function route(request: Request, init: DualEraRequestOptions): Promise<Response> {
+  async function route(request: Request, init: DualEraRequestOptions): Promise<Reply> {
     if (closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
     const route = routes.find((candidate) => candidate.owns(request));
     if (route !== undefined) return browserGuard(guard, request) ?? (await route.serve(request));
@@ -128,7 +132,6 @@ export function hostDualEra(
       return jsonRpcErrorResponse(400, -32600, `Invalid Request: ${NESTED_BATCH}`);
     }
     parsedBody = normalizeInbound(parsedBody);
-    const forward = { ...(authInfo !== undefined && { authInfo }), parsedBody };
     const toLegacy =
       legacy !== undefined &&
       !claimsModern(request, parsedBody) &&
@@ -142,28 +145,30 @@ export function hostDualEra(
         ? clientOfRequest(resolved.clientAddress, request, init.clientAddress)
         : undefined;
     if (counted && client !== undefined) rememberClient(request, client);
-    if (!toLegacy || legacy === undefined) return modern.fetch(request, forward);
-    return legacy.fetch(request, { ...forward, ...client });
+    if (!toLegacy || legacy === undefined) return modern.post(request, parsedBody, authInfo);
+    return legacy.fetch(request, { ...(authInfo !== undefined && { authInfo }), parsedBody, ...client });
+  }
+
+  async function serve(request: Request, init: DualEraRequestOptions = {}): Promise<Reply> {
+    let reply: Reply;
+    try {
+      reply = await route(request, init);
+    } catch (error) {
+      report(error);
+      reply = jsonRpcErrorResponse(500, -32603, 'Internal server error');
+    }
+    return fleet === undefined ? reply : withHeader(reply, INSTANCE_HEADER, fleet.instanceId);
   }
 
   const handler: DualEraHandler = {
-    async fetch(request, init = {}) {
-      let response: Response;
-      try {
-        response = await route(request, init);
-      } catch (error) {
-        report(error);
-        response = jsonRpcErrorResponse(500, -32603, 'Internal server error');
-      }
-      return fleet === undefined ? response : withHeader(response, INSTANCE_HEADER, fleet.instanceId);
-    },
+    fetch: async (request, init) => toResponse(await serve(request, init)),
     async close() {
       closed = true;
       await Promise.all([legacy?.close(), modern.close()]);
     },
     notify: bothEras(modern.notify, legacy?.notify),
   };
-  return { handler, routes };
+  return { handler, serve, routes };
 }
 
 /** The sessionful legacy leg of `hosted`, with the resolved session limits and fleet. */
@@ -235,15 +240,3 @@ function claimsModern(request: Request, body: unknown): boolean {
 
 /** The response header naming the fleet instance that served a request. */
 export const INSTANCE_HEADER = 'Mcp-Resolve-Instance';
-
-/** `response` with one more header (a copy when its headers are immutable). */
-function withHeader(response: Response, name: string, value: string): Response {
-  try {
-    response.headers.set(name, value);
-    return response;
-  } catch {
-    const headers = new Headers(response.headers);
-    headers.set(name, value);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  }
-}

@@ -16,6 +16,8 @@ import type { HttpRoute } from '../channels/channel.js';
 import type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHandler.js';
 import { hostDualEra } from '../hosting/dualEraHandler.js';
 import type { DualEraHttpOptions } from '../hosting/options.js';
+import type { Reply } from '../hosting/reply.js';
+import { toResponse } from '../hosting/reply.js';
 import type { ServerSource } from '../hosting/source.js';
 import { isJsonExchange, serveJsonExchange } from './jsonExchange.js';
 import { resolveServerTimeouts } from './serverTimeouts.js';
@@ -83,7 +85,7 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
     maxConnections: _connections,
     ...handlerOptions
   } = options;
-  const { handler, routes } = hostDualEra(
+  const { handler, serve, routes } = hostDualEra(
     source,
     { ...handlerOptions, allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host) },
     'serveHttp()',
@@ -91,7 +93,7 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
   const report = (error: Error): void => options.onerror?.(error);
   // The socket's address reaches the handler through the request options (see addressed()).
   const remoteAddress = new AsyncLocalStorage<string | undefined>();
-  const entry = authenticating(handler, authenticate, routes);
+  const entry = authenticating(serve, authenticate, routes);
   const path = options.path ?? '/mcp';
   // JSON POSTs to the endpoint skip the adapter's Web round trip (jsonExchange.ts); the rest go through it.
   const nodeHandler = toNodeHandler(addressed(entry, remoteAddress), {
@@ -114,7 +116,7 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
         return;
       }
       const served = isJsonExchange(req, path)
-        ? serveJsonExchange(req, res, (request, init) => entry.fetch(request, init), {
+        ? serveJsonExchange(req, res, entry, {
             maxBytes: options.maxRequestBodyBytes,
             clientAddress: req.socket.remoteAddress,
             onerror: report,
@@ -157,18 +159,18 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
   };
 }
 
-/** The handler with each request's socket address (from `remoteAddress`'s context) in its options. */
-function addressed(
-  handler: Pick<DualEraHandler, 'fetch'>,
-  remoteAddress: AsyncLocalStorage<string | undefined>,
-): Pick<DualEraHandler, 'fetch'> {
+/** `serve` as the SDK's Node adapter takes it, with each request's socket address (from `remoteAddress`'s context) in its options. */
+function addressed(serve: Serve, remoteAddress: AsyncLocalStorage<string | undefined>): Pick<DualEraHandler, 'fetch'> {
   return {
-    fetch(request: Request, init?: McpHandlerRequestOptions) {
+    async fetch(request: Request, init?: McpHandlerRequestOptions) {
       const clientAddress = remoteAddress.getStore();
-      return handler.fetch(request, { ...init, ...(clientAddress !== undefined && { clientAddress }) });
+      return toResponse(await serve(request, { ...init, ...(clientAddress !== undefined && { clientAddress }) }));
     },
   };
 }
+
+/** The hosting's answer to one request (see `HostedDualEraHandler.serve`). */
+type Serve = (request: Request, init?: DualEraRequestOptions) => Promise<Reply>;
 
 /**
  * The handler behind `authenticate`: a `Response` answers the request, an `AuthInfo` rides along
@@ -176,17 +178,15 @@ function addressed(
  * route checks its own user) go to the handler without it.
  */
 function authenticating(
-  handler: DualEraHandler,
+  serve: Serve,
   authenticate: ServeHttpOptions['authenticate'],
   routes: readonly HttpRoute[],
-): Pick<DualEraHandler, 'fetch'> {
-  if (authenticate === undefined) return handler;
-  return {
-    async fetch(request: Request, init?: DualEraRequestOptions) {
-      if (routes.some((route) => route.owns(request))) return handler.fetch(request, init);
-      const outcome = await authenticate(request);
-      return outcome instanceof Response ? outcome : handler.fetch(request, { ...init, authInfo: outcome });
-    },
+): Serve {
+  if (authenticate === undefined) return serve;
+  return async (request, init) => {
+    if (routes.some((route) => route.owns(request))) return serve(request, init);
+    const outcome = await authenticate(request);
+    return outcome instanceof Response ? outcome : serve(request, { ...init, authInfo: outcome });
   };
 }
 

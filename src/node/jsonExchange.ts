@@ -13,9 +13,11 @@ import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType } from '@modelcontextp
 
 import type { DualEraRequestOptions } from '../hosting/dualEraHandler.js';
 import { jsonRpcErrorResponse } from '../hosting/jsonRpcError.js';
+import type { Reply } from '../hosting/reply.js';
+import { JsonReply } from '../hosting/reply.js';
 
-/** What {@link serveJsonExchange} calls: the hosting's `fetch`. */
-export type ExchangeHandler = (request: Request, init: DualEraRequestOptions) => Promise<Response>;
+/** What {@link serveJsonExchange} calls: the hosting's `serve`. */
+export type ExchangeHandler = (request: Request, init: DualEraRequestOptions) => Promise<Reply>;
 
 /** Whether `req` is a request {@link serveJsonExchange} serves: a JSON POST to `path`. */
 export function isJsonExchange(req: IncomingMessage, path: string): boolean {
@@ -56,8 +58,13 @@ function tooLarge(res: ServerResponse, maxBytes: number): void {
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
-/** Writes `response` to `res`: a JSON reply in one piece, anything else streamed with backpressure. */
-async function writeResponse(res: ServerResponse, response: Response, left: AbortSignal): Promise<void> {
+/** Writes `reply` to `res`: a JSON reply in one piece, anything else streamed with backpressure. */
+async function writeResponse(res: ServerResponse, reply: Reply, left: AbortSignal): Promise<void> {
+  if (reply instanceof JsonReply) {
+    res.writeHead(reply.status, reply.headers);
+    return void res.end(reply.body);
+  }
+  const response = reply;
   const headers: Record<string, string> = {};
   for (const [name, value] of response.headers) headers[name] = value;
   res.writeHead(response.status, headers);
@@ -107,7 +114,7 @@ export async function serveJsonExchange(
   } catch {
     body = text;
   }
-  let response: Response;
+  let reply: Reply;
   try {
     const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
     const request = new Request(url, {
@@ -120,11 +127,11 @@ export async function serveJsonExchange(
       ...(parsedBody !== undefined && { parsedBody }),
       ...(options.clientAddress !== undefined && { clientAddress: options.clientAddress }),
     };
-    response = await handle(request, init);
+    reply = await handle(request, init);
   } catch (error) {
     // What the SDK adapter answers when it cannot build the request (a Host no URL can carry).
     options.onerror(error instanceof Error ? error : new Error(String(error)));
-    response = jsonRpcErrorResponse(500, -32603, 'Internal server error');
+    reply = jsonRpcErrorResponse(500, -32603, 'Internal server error');
   }
-  await writeResponse(res, response, left.signal);
+  await writeResponse(res, reply, left.signal);
 }

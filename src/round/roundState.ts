@@ -63,7 +63,7 @@ export function startTrace(
     return telemetry.request({
       method,
       target,
-      requestId: ctx.mcpReq.id,
+      requestId: services.inbound?.wireIdOf(ctx.mcpReq.id) ?? ctx.mcpReq.id,
       protocolVersion: protocolVersionOf(ctx, services.server, era),
       era,
       arguments: params.arguments ?? {},

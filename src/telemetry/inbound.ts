@@ -33,9 +33,23 @@ function metaOf(params: unknown): Readonly<Record<string, unknown>> | undefined 
   return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined;
 }
 
+/**
+ * A transport that gives each request an id of its own on the connection (the modern lane's
+ * `ExchangeMux`): what is reported is the client's id, and what the transport itself sends the
+ * instance (a cancellation for a client that left) is not an inbound message of the client's.
+ */
+interface RenumberingTransport {
+  wireIdOf(id: RequestId): RequestId;
+  isOwnMessage(message: JSONRPCMessage): boolean;
+}
+
+const isRenumbering = (transport: Transport): transport is Transport & RenumberingTransport =>
+  'wireIdOf' in transport && 'isOwnMessage' in transport;
+
 /** Observes one instance's inbound messages for `served`. */
 export class InboundMessages {
   readonly #pending = new Map<RequestId, Pending>();
+  #renumbering: RenumberingTransport | undefined;
 
   constructor(
     private readonly served: NonNullable<Telemetry['served']>,
@@ -44,9 +58,11 @@ export class InboundMessages {
 
   /** Chains `transport.onmessage` and wraps `transport.send`; call before the instance connects to it. */
   attach(transport: Transport): void {
+    if (isRenumbering(transport)) this.#renumbering = transport;
     const received = transport.onmessage;
     transport.onmessage = (message, extra) => {
-      this.arrived(message);
+      if (this.#renumbering?.isOwnMessage(message) === true) this.forget(message);
+      else this.arrived(message);
       received?.(message, extra);
     };
     const send = transport.send.bind(transport);
@@ -56,11 +72,22 @@ export class InboundMessages {
     };
   }
 
+  /** The client's id of the request the instance knows as `id` (they differ on a renumbering transport). */
+  wireIdOf(id: RequestId): RequestId {
+    return this.#renumbering?.wireIdOf(id) ?? id;
+  }
+
   /** Takes request `id` off this observer (its {@link RequestTrace} reports it); returns when it arrived. */
   claim(id: RequestId): number | undefined {
     const pending = this.#pending.get(id);
     this.#pending.delete(id);
     return pending?.startedAt;
+  }
+
+  /** A cancellation the transport sent for a client that left: its request will not be answered, nor reported. */
+  private forget(message: JSONRPCMessage): void {
+    const cancelled = 'method' in message ? fieldOf(message.params, 'requestId') : undefined;
+    if (typeof cancelled === 'string' || typeof cancelled === 'number') this.#pending.delete(cancelled);
   }
 
   private arrived(message: JSONRPCMessage): void {
@@ -102,7 +129,7 @@ export class InboundMessages {
     try {
       this.served({
         ...seen,
-        requestId,
+        requestId: requestId === undefined ? undefined : this.wireIdOf(requestId),
         era,
         protocolVersion: typeof modern === 'string' ? modern : this.server.getNegotiatedProtocolVersion(),
         error,
