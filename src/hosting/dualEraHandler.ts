@@ -107,7 +107,7 @@ export function hostDualEra(
     if (route !== undefined) return browserGuard(guard, request) ?? (await route.serve(request));
     const rejected = guard(request);
     if (rejected !== undefined) return rejected;
-    if (new URL(request.url).pathname !== path) return jsonRpcErrorResponse(404, -32000, 'Not Found');
+    if (pathOf(request.url) !== path) return jsonRpcErrorResponse(404, -32000, 'Not Found');
     const method = request.method.toUpperCase();
     if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
       return jsonRpcErrorResponse(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' });
@@ -169,6 +169,14 @@ export function hostDualEra(
     notify: bothEras(modern.notify, legacy?.notify),
   };
   return { handler, serve, routes };
+}
+
+/** The path of a `Request`'s URL, which the `Request` has already parsed and serialized (so no second parse). */
+function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start === -1) return '/';
+  const end = url.slice(start).search(/[?#]/);
+  return end === -1 ? url.slice(start) : url.slice(start, start + end);
 }
 
 /** The sessionful legacy leg of `hosted`, with the resolved session limits and fleet. */

@@ -66,6 +66,9 @@ function hostnameOf(url: string): string {
   }
 }
 
+/** Distinct accepted `Host` values remembered at most. */
+const ACCEPTED_HOSTS_CAP = 64;
+
 /** Builds the guard; `log` receives each refused name's first line. */
 export function createRebindingGuard(
   allowedHosts: string[],
@@ -81,16 +84,21 @@ export function createRebindingGuard(
     logged.add(`${header} ${value}`);
     log(line);
   };
+  // Host values that passed, so a client's every request is not parsed again (bounded: ports vary).
+  const accepted = new Set<string>();
   return (request) => {
     const value = request.headers.get('host');
-    if (value !== null && isMalformedHost(value)) {
-      report(new Error(`Rejected request: malformed Host header (400)`));
-      return malformedHostResponse();
-    }
-    const host = hostHeaderValidationResponse(request, allowedHosts);
-    if (host !== undefined) {
-      refuse('Host', request.headers.get('host') ?? '', allowedHosts);
-      return host;
+    if (value === null || !accepted.has(value)) {
+      if (value !== null && isMalformedHost(value)) {
+        report(new Error(`Rejected request: malformed Host header (400)`));
+        return malformedHostResponse();
+      }
+      const host = hostHeaderValidationResponse(request, allowedHosts);
+      if (host !== undefined) {
+        refuse('Host', value ?? '', allowedHosts);
+        return host;
+      }
+      if (value !== null && accepted.size < ACCEPTED_HOSTS_CAP) accepted.add(value);
     }
     const origin = originValidationResponse(request, allowedOrigins);
     if (origin !== undefined) refuse('Origin', request.headers.get('origin') ?? '', allowedOrigins);

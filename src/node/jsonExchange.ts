@@ -28,16 +28,26 @@ export function isJsonExchange(req: IncomingMessage, path: string): boolean {
 }
 
 /** The body as text, or `undefined` past `maxBytes` (the declared length or the bytes that came). */
-async function readText(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
-  if (Number(req.headers['content-length']) > maxBytes) return undefined;
-  const chunks: Buffer[] = [];
-  let received = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    received += chunk.byteLength;
-    if (received > maxBytes) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, received).toString('utf8');
+function readText(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+  if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve(undefined);
+  // Stream events rather than an async iterator: one promise per body, not one per chunk.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const data = (chunk: Buffer): void => {
+      received += chunk.byteLength;
+      if (received <= maxBytes) return void chunks.push(chunk);
+      req.off('data', data).off('end', end).off('error', reject);
+      req.resume();
+      resolve(undefined);
+    };
+    const end = (): void =>
+      resolve(
+        chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, received).toString('utf8'),
+      );
+    const left = (): void => reject(new Error('The client closed the connection before its request body arrived.'));
+    req.on('data', data).once('end', end).once('error', reject).once('close', left);
+  });
 }
 
 /** The request's headers as a Web `Headers` (pseudo-headers left out, repeated ones appended). */

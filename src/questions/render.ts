@@ -119,10 +119,27 @@ function wireSchemaOf(schema: StandardSchemaWithJSON, label: string): WireSchema
   return wire;
 }
 
-/** The stable digest of a wire request (RFC 8785 canonical JSON, SHA-256, base64url). */
-function digestOf(value: unknown): string {
+/** The stable digest of a wire request from its RFC 8785 canonical JSON (SHA-256, base64url). */
+function digestOf(canonicalJson: string): string {
   const primitives = defaultPrimitives(); // node:crypto where present, else @noble/hashes: same bytes
-  return primitives.encodeBase64url(primitives.sha256([utf8(canonicalize(value) ?? '')]));
+  return primitives.encodeBase64url(primitives.sha256([utf8(canonicalJson)]));
+}
+
+/** The canonical JSON of each wire schema, made once (the schema is rendered once per schema object). */
+const canonicalSchemas = new WeakMap<WireSchema, string>();
+
+/**
+ * The canonical JSON of a form question's request, `{ method, params: { mode, message, requestedSchema } }`
+ * with its keys in RFC 8785 order, the schema's part made once per schema: the same text
+ * `canonicalize` gives for the whole request, without walking the schema on every round.
+ */
+function canonicalFormRequest(message: string, schema: WireSchema): string {
+  let canonicalSchema = canonicalSchemas.get(schema);
+  if (canonicalSchema === undefined) {
+    canonicalSchema = canonicalize(schema) ?? '';
+    canonicalSchemas.set(schema, canonicalSchema);
+  }
+  return `{"method":"elicitation/create","params":{"message":${canonicalize(message) ?? ''},"mode":"form","requestedSchema":${canonicalSchema}}}`;
 }
 
 /**
@@ -155,13 +172,13 @@ export function identified(question: Question, seed: () => string): Question {
 export function renderQuestion(ask: Ask, label: string): RenderedQuestion {
   const kind = askKind(ask);
   let request: InputRequest;
+  let canonical = (): string => canonicalize(request) ?? '';
   switch (kind) {
     case 'elicit': {
       const elicitAsk = ask as Extract<Ask, { schema: unknown }>;
-      request = {
-        method: 'elicitation/create',
-        params: { mode: 'form', message: elicitAsk.message, requestedSchema: wireSchemaOf(elicitAsk.schema, label) },
-      };
+      const requestedSchema = wireSchemaOf(elicitAsk.schema, label);
+      request = { method: 'elicitation/create', params: { mode: 'form', message: elicitAsk.message, requestedSchema } };
+      canonical = () => canonicalFormRequest(elicitAsk.message, requestedSchema);
       break;
     }
     case 'elicitUrl': {
@@ -186,7 +203,7 @@ export function renderQuestion(ask: Ask, label: string): RenderedQuestion {
     request,
     // Only the modern era pins answers to digests; a legacy push never pays for the hash.
     get digest() {
-      return (digest ??= digestOf(request));
+      return (digest ??= digestOf(canonical()));
     },
   };
 }
