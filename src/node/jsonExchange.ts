@@ -34,15 +34,18 @@ function readText(req: IncomingMessage, maxBytes: number): Promise<string | unde
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
+    const settle = (text: string | undefined): void => {
+      req.off('data', data).off('end', end).off('error', reject).off('close', left);
+      resolve(text);
+    };
     const data = (chunk: Buffer): void => {
       received += chunk.byteLength;
       if (received <= maxBytes) return void chunks.push(chunk);
-      req.off('data', data).off('end', end).off('error', reject);
+      settle(undefined);
       req.resume();
-      resolve(undefined);
     };
     const end = (): void =>
-      resolve(
+      settle(
         chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, received).toString('utf8'),
       );
     const left = (): void => reject(new Error('The client closed the connection before its request body arrived.'));

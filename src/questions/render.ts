@@ -119,10 +119,29 @@ function wireSchemaOf(schema: StandardSchemaWithJSON, label: string): WireSchema
   return wire;
 }
 
+/**
+ * Digests of recent canonical requests: a call's questions are digested again on every round it
+ * asks or answers them. Bounded by the text it holds; forgotten all at once when full.
+ */
+const recentDigests = new Map<string, string>();
+let recentDigestChars = 0;
+const RECENT_DIGEST_CHARS = 1 << 20;
+
 /** The stable digest of a wire request from its RFC 8785 canonical JSON (SHA-256, base64url). */
 function digestOf(canonicalJson: string): string {
+  const known = recentDigests.get(canonicalJson);
+  if (known !== undefined) return known;
   const primitives = defaultPrimitives(); // node:crypto where present, else @noble/hashes: same bytes
-  return primitives.encodeBase64url(primitives.sha256([utf8(canonicalJson)]));
+  const digest = primitives.encodeBase64url(primitives.sha256([utf8(canonicalJson)]));
+  if (recentDigestChars + canonicalJson.length > RECENT_DIGEST_CHARS) {
+    recentDigests.clear();
+    recentDigestChars = 0;
+  }
+  if (canonicalJson.length <= RECENT_DIGEST_CHARS) {
+    recentDigests.set(canonicalJson, digest);
+    recentDigestChars += canonicalJson.length;
+  }
+  return digest;
 }
 
 /** The canonical JSON of each wire schema, made once (the schema is rendered once per schema object). */
