@@ -1,6 +1,7 @@
-/** `clientOf` and `addressBucket`: the client a new legacy session counts against. */
+/** `clientOf`, `addressBucket` and `rememberClient`: the client a new legacy session, or a channel route's hold, counts against. */
 import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 
+import { rememberRequestClient } from '../channels/requestClient.js';
 import { principalFrom } from '../state/binding.js';
 import { bareAddress } from './addresses.js';
 import type { LegacyClient } from './clientAddressing.js';
@@ -44,4 +45,11 @@ export function addressBucket(address: string): string {
     .slice(0, 4)
     .map((group) => group.replace(/^0+(?=.)/, ''))
     .join(':')}::/64`;
+}
+
+/** Remembers whom a request for the channel routes' server counts against (see `rememberRequestClient`). */
+export function rememberClient(request: Request, client: LegacyClient): void {
+  if (client.behindProxy === true) rememberRequestClient(request, { behindProxy: true });
+  else if (client.clientAddress !== undefined)
+    rememberRequestClient(request, { address: addressBucket(client.clientAddress) });
 }

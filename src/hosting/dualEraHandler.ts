@@ -10,18 +10,16 @@ import { isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server
 import type { HttpRoute } from '../channels/channel.js';
 import type { LegacyClient } from './clientAddressing.js';
 import { clientOfRequest, createClientAddressing } from './clientAddressing.js';
-import { addressBucket } from './clientOf.js';
-import { rememberRequestClient } from '../channels/requestClient.js';
+import { rememberClient } from './clientOf.js';
 import { isNestedBatch, normalizeInbound } from './inbound.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import type { LegacySessionLeg } from './legacy/legacySessionLeg.js';
 import { createModernLeg } from './modern/modernLeg.js';
 import { createLegacySessionLeg } from './legacy/legacySessionLeg.js';
 import type { DualEraHttpOptions, ResolvedDualEraHttpOptions } from './options.js';
-import type { RebindingGuard } from './rebindingGuard.js';
-import { createRebindingGuard } from './rebindingGuard.js';
-import { readJsonBody } from './requestBody.js';
-import { resolveDualEraHttpOptions } from './resolveDualEraHttpOptions.js';
+import { browserGuard, createRebindingGuard } from './rebindingGuard.js';
+import { pathOf, readJsonBody } from './requestBody.js';
+import { reporter, resolveDualEraHttpOptions } from './resolveDualEraHttpOptions.js';
 import type { Reply } from './reply.js';
 import { toResponse, withHeader } from './reply.js';
 import type { HostedServer, ServerSource } from './source.js';
@@ -37,6 +35,17 @@ export interface DualEraRequestOptions extends McpHandlerRequestOptions {
    * given it and wins.
    */
   readonly clientAddress?: string | undefined;
+}
+
+/**
+ * The options of {@link HostedDualEraHandler.serve}: a Node host may hand over the client's leaving
+ * apart from the `Request`, which then carries no signal of its own (building a `Request` that
+ * follows a signal costs more than the rest of its construction). The modern lane watches
+ * `clientLeft` itself; anything else gets a copy of the `Request` that follows it.
+ */
+export interface ServeOptions extends DualEraRequestOptions {
+  /** Aborts when the client leaves; set only with a body-less `request` (its body parsed into `parsedBody`). */
+  readonly clientLeft?: AbortSignal | undefined;
 }
 
 /** The handler returned by {@link createDualEraHandler}. */
@@ -65,7 +74,9 @@ export function createDualEraHandler(server: ServerSource, options?: DualEraHttp
 export interface HostedDualEraHandler {
   readonly handler: DualEraHandler;
   /** The handler's `fetch`, answering a JSON reply as text (a Node host writes it as it is). */
-  readonly serve: (request: Request, init?: DualEraRequestOptions) => Promise<Reply>;
+  readonly serve: (request: Request, init?: ServeOptions) => Promise<Reply>;
+  /** Whether modern requests may be served by the modern lane (then `serve` takes `clientLeft`; see {@link ServeOptions}). */
+  readonly lane: boolean;
   /** The routes of the server's channels (a host lets their requests past its own authentication). */
   readonly routes: readonly HttpRoute[];
 }
@@ -79,13 +90,7 @@ export function hostDualEra(
   const hosted = hostedServer(server, caller);
   const resolved = resolveDualEraHttpOptions('createDualEraHandler()', options);
   const { path, allowedHosts, allowedOrigins, maxRequestBodyBytes, onerror } = resolved;
-  const report = (error: unknown): void => {
-    try {
-      onerror(error instanceof Error ? error : new Error(String(error)));
-    } catch {
-      // Reporting must never change a response.
-    }
-  };
+  const report = reporter(onerror);
   const sdkOptions = { legacy: 'reject', onerror: report, maxRequestBodySize: maxRequestBodyBytes } as const;
   const modern = createModernLeg(hosted.factory, sdkOptions);
   const fleet = resolved.sessionFleet;
@@ -101,7 +106,7 @@ export function hostDualEra(
   const routes = hosted.httpRoutes;
   let closed = false;
 
-  async function route(request: Request, init: DualEraRequestOptions): Promise<Reply> {
+  async function route(request: Request, init: ServeOptions): Promise<Reply> {
     if (closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
     const route = routes.find((candidate) => candidate.owns(request));
     if (route !== undefined) return browserGuard(guard, request) ?? (await route.serve(request));
@@ -144,12 +149,14 @@ export function hostDualEra(
       : counted
         ? clientOfRequest(resolved.clientAddress, request, init.clientAddress)
         : undefined;
-    if (counted && client !== undefined) rememberClient(request, client);
-    if (!toLegacy || legacy === undefined) return modern.post(request, parsedBody, authInfo);
-    return legacy.fetch(request, { ...(authInfo !== undefined && { authInfo }), parsedBody, ...client });
+    const remembered = counted ? client : undefined;
+    if (remembered !== undefined) rememberClient(request, remembered);
+    const linked = (): Request => linkedRequest(request, init.clientLeft, remembered);
+    if (!toLegacy || legacy === undefined) return modern.post(request, parsedBody, authInfo, init.clientLeft, linked);
+    return legacy.fetch(linked(), { ...(authInfo !== undefined && { authInfo }), parsedBody, ...client });
   }
 
-  async function serve(request: Request, init: DualEraRequestOptions = {}): Promise<Reply> {
+  async function serve(request: Request, init: ServeOptions = {}): Promise<Reply> {
     let reply: Reply;
     try {
       reply = await route(request, init);
@@ -168,15 +175,19 @@ export function hostDualEra(
     },
     notify: bothEras(modern.notify, legacy?.notify),
   };
-  return { handler, serve, routes };
+  return { handler, serve, routes, lane: modern.lane };
 }
 
-/** The path of a `Request`'s URL, which the `Request` has already parsed and serialized (so no second parse). */
-function pathOf(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  if (start === -1) return '/';
-  const end = url.slice(start).search(/[?#]/);
-  return end === -1 ? url.slice(start) : url.slice(start, start + end);
+/** `request` following `clientLeft` when that came apart (see {@link ServeOptions}), remembered as `request` was. */
+function linkedRequest(
+  request: Request,
+  clientLeft: AbortSignal | undefined,
+  remembered: LegacyClient | undefined,
+): Request {
+  if (clientLeft === undefined) return request;
+  const copy = new Request(request, { signal: clientLeft });
+  if (remembered !== undefined) rememberClient(copy, remembered);
+  return copy;
 }
 
 /** The sessionful legacy leg of `hosted`, with the resolved session limits and fleet. */
@@ -198,25 +209,6 @@ function legacyLegOf(
     onerror: report,
     onSessions: (delta) => telemetry?.legacySessions?.(delta),
   });
-}
-
-/**
- * The guard of a channel route's request. A browser posts a route's form with `Origin: null` (when
- * served with Referrer-Policy no-referrer): routes keep the Host check (and the Origin check of any
- * other Origin) and rely on their own form protection for the rest.
- */
-function browserGuard(guard: RebindingGuard, request: Request): Response | undefined {
-  if (request.headers.get('origin') !== 'null') return guard(request);
-  const headers = new Headers(request.headers);
-  headers.delete('origin');
-  return guard(new Request(request.url, { headers }));
-}
-
-/** Remembers whom a request for the channel routes' server counts against (see `rememberRequestClient`). */
-function rememberClient(request: Request, client: LegacyClient): void {
-  if (client.behindProxy === true) rememberRequestClient(request, { behindProxy: true });
-  else if (client.clientAddress !== undefined)
-    rememberRequestClient(request, { address: addressBucket(client.clientAddress) });
 }
 
 /** One notifier for the clients of both eras: the modern handler's, then the legacy leg's (when there is one). */

@@ -105,3 +105,15 @@ export function createRebindingGuard(
     return origin;
   };
 }
+
+/**
+ * The guard of a channel route's request. A browser posts a route's form with `Origin: null` (when
+ * served with Referrer-Policy no-referrer): routes keep the Host check (and the Origin check of any
+ * other Origin) and rely on their own form protection for the rest.
+ */
+export function browserGuard(guard: RebindingGuard, request: Request): Response | undefined {
+  if (request.headers.get('origin') !== 'null') return guard(request);
+  const headers = new Headers(request.headers);
+  headers.delete('origin');
+  return guard(new Request(request.url, { headers }));
+}

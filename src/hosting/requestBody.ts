@@ -1,4 +1,4 @@
-/** Reading a POST body of the dual-era handler once, bounded, as JSON. */
+/** Reading a POST of the dual-era handler: its body once, bounded, as JSON; its path. */
 import { readRequestBody } from '@modelcontextprotocol/server';
 
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
@@ -27,4 +27,12 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   } catch {
     return { ok: false, response: jsonRpcErrorResponse(400, -32700, 'Parse error: Invalid JSON') };
   }
+}
+
+/** The path of a `Request`'s URL, which the `Request` has already parsed and serialized (so no second parse). */
+export function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start === -1) return '/';
+  const end = url.slice(start).search(/[?#]/);
+  return end === -1 ? url.slice(start) : url.slice(start, start + end);
 }

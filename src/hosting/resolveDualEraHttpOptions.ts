@@ -166,3 +166,14 @@ function clientAndFleet(
 }
 
 function ignoreError(): void {}
+
+/** `onerror` for anything thrown: never throws itself (reporting must never change a response). */
+export function reporter(onerror: (error: Error) => void): (error: unknown) => void {
+  return (error) => {
+    try {
+      onerror(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // Reporting must never change a response.
+    }
+  };
+}

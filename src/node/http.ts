@@ -13,7 +13,7 @@ import type { NodeServerResponseLike } from '@modelcontextprotocol/node';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 
 import type { HttpRoute } from '../channels/channel.js';
-import type { DualEraHandler, DualEraRequestOptions } from '../hosting/dualEraHandler.js';
+import type { DualEraHandler, ServeOptions } from '../hosting/dualEraHandler.js';
 import { hostDualEra } from '../hosting/dualEraHandler.js';
 import type { DualEraHttpOptions } from '../hosting/options.js';
 import type { Reply } from '../hosting/reply.js';
@@ -85,7 +85,7 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
     maxConnections: _connections,
     ...handlerOptions
   } = options;
-  const { handler, serve, routes } = hostDualEra(
+  const { handler, serve, routes, lane } = hostDualEra(
     source,
     { ...handlerOptions, allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host) },
     'serveHttp()',
@@ -119,6 +119,7 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
         ? serveJsonExchange(req, res, entry, {
             maxBytes: options.maxRequestBodyBytes,
             clientAddress: req.socket.remoteAddress,
+            lane,
             onerror: report,
           })
         : remoteAddress.run(req.socket.remoteAddress, () => nodeHandler(req, flushingEventStreams(res)));
@@ -170,7 +171,7 @@ function addressed(serve: Serve, remoteAddress: AsyncLocalStorage<string | undef
 }
 
 /** The hosting's answer to one request (see `HostedDualEraHandler.serve`). */
-type Serve = (request: Request, init?: DualEraRequestOptions) => Promise<Reply>;
+type Serve = (request: Request, init?: ServeOptions) => Promise<Reply>;
 
 /**
  * The handler behind `authenticate`: a `Response` answers the request, an `AuthInfo` rides along

@@ -11,13 +11,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType } from '@modelcontextprotocol/server';
 
-import type { DualEraRequestOptions } from '../hosting/dualEraHandler.js';
+import type { ServeOptions } from '../hosting/dualEraHandler.js';
 import { jsonRpcErrorResponse } from '../hosting/jsonRpcError.js';
 import type { Reply } from '../hosting/reply.js';
 import { JsonReply } from '../hosting/reply.js';
 
 /** What {@link serveJsonExchange} calls: the hosting's `serve`. */
-export type ExchangeHandler = (request: Request, init: DualEraRequestOptions) => Promise<Reply>;
+export type ExchangeHandler = (request: Request, init: ServeOptions) => Promise<Reply>;
 
 /** Whether `req` is a request {@link serveJsonExchange} serves: a JSON POST to `path`. */
 export function isJsonExchange(req: IncomingMessage, path: string): boolean {
@@ -62,6 +62,12 @@ function webHeaders(req: IncomingMessage): Headers {
     else headers.set(name, value);
   }
   return headers;
+}
+
+/** Whether `req` names a modern revision in its `MCP-Protocol-Version` header (revisions are dates). */
+function claimsModernRevision(req: IncomingMessage): boolean {
+  const version = req.headers['mcp-protocol-version'];
+  return typeof version === 'string' && version.trim() >= '2026-07-28';
 }
 
 /** The SDK adapter's answer to a body over the limit, word for word. */
@@ -110,6 +116,8 @@ export async function serveJsonExchange(
   options: {
     readonly maxBytes?: number | undefined;
     readonly clientAddress?: string | undefined;
+    /** Whether the hosting has the modern lane (`HostedDualEraHandler.lane`). */
+    readonly lane?: boolean | undefined;
     readonly onerror: (error: Error) => void;
   },
 ): Promise<void> {
@@ -130,14 +138,17 @@ export async function serveJsonExchange(
   let reply: Reply;
   try {
     const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+    // A modern JSON request the lane may serve gets a Request without the leaving signal (see ServeOptions).
+    const apart = options.lane === true && parsedBody !== undefined && claimsModernRevision(req);
     const request = new Request(url, {
       method: 'POST',
       headers: webHeaders(req),
-      signal: left.signal,
+      ...(!apart && { signal: left.signal }),
       ...(body !== undefined && { body }),
     });
-    const init: DualEraRequestOptions = {
+    const init: ServeOptions = {
       ...(parsedBody !== undefined && { parsedBody }),
+      ...(apart && { clientLeft: left.signal }),
       ...(options.clientAddress !== undefined && { clientAddress: options.clientAddress }),
     };
     reply = await handle(request, init);

@@ -12,6 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
+import { McpResolveServer } from '../../src/index.js';
+import { CLIENT_LEFT_REASON } from '../../src/clientLeft.js';
 import type { HttpServerHandle } from '../../src/node/index.js';
 import { serveHttp } from '../../src/node/index.js';
 
@@ -149,4 +151,36 @@ describe('serveHttp JSON exchanges', () => {
     });
     expect(reports).toEqual(['verifier down']);
   });
+
+  it('cancels the call of a client that leaves mid-call (the modern lane), and serves the next', async () => {
+    const started: string[] = [];
+    const seen: Array<{ tag: string; reason: unknown }> = [];
+    const server = new McpResolveServer({ name: 'leaving', version: '0.0.0' }).tool(
+      'wait',
+      { input: { tag: z.string() } },
+      async ({ tag }, ctx) => {
+        const signal = ctx.mcpReq.signal;
+        if (tag === 'quick') return 'quick';
+        started.push(tag);
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        seen.push({ tag, reason: signal.reason });
+        return 'aborted';
+      },
+    );
+    const served = await serveHttp(server);
+    running.push(served);
+    const req = httpRequest(served.url, { method: 'POST', headers: { ...HEADERS, 'mcp-name': 'wait' } });
+    req.on('error', () => {});
+    req.end(callBody('wait', { tag: 'gone' }));
+    await until(() => started.length === 1);
+    req.destroy();
+    await until(() => seen.length === 1);
+    expect(seen).toEqual([{ tag: 'gone', reason: CLIENT_LEFT_REASON }]);
+    const next = await post(served.url, [callBody('wait', { tag: 'quick' })], { ...HEADERS, 'mcp-name': 'wait' });
+    expect(JSON.parse(next.body)).toMatchObject({ id: 7, result: { content: [{ text: 'quick' }] } });
+  });
 });
+
+const until = async (ready: () => boolean): Promise<void> => {
+  while (!ready()) await new Promise((resolve) => setTimeout(resolve, 5));
+};

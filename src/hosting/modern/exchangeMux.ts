@@ -10,8 +10,9 @@
  * - each request gets an id of its own on the connection (clients' ids collide), and its reply
  *   carries the client's id back; {@link ExchangeMux.wireIdOf} maps one to the other;
  * - the request's `Request` and `authInfo` ride in the message's extra info, so the handler's
- *   context, authentication and abort signal are the request's own;
- * - a client that leaves is a `notifications/cancelled` for its id alone (the instance stays up);
+ *   context and authentication are the request's own;
+ * - a client that leaves (its `clientLeft` signal aborts) is a `notifications/cancelled` for its id
+ *   alone: the handler's `ctx.mcpReq.signal` aborts, the instance stays up;
  * - the reply is JSON on 200 (400 for `-32021`, as the SDK's transport), or an event stream once
  *   the handler sends a related notification before its result, framed as the SDK frames it.
  *
@@ -30,6 +31,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import { PerRequestHTTPServerTransport } from '@modelcontextprotocol/server';
 
+import { CLIENT_LEFT_REASON } from '../../clientLeft.js';
 import { JsonReply } from '../reply.js';
 
 /** The SDK's code for a missing client capability, the one handler error its transport answers with 400. */
@@ -42,9 +44,6 @@ const EVENT_STREAM_HEADERS = {
   Connection: 'keep-alive',
   'X-Accel-Buffering': 'no',
 } as const;
-
-/** What the reason of the cancellation sent for a client that left says. */
-const CLIENT_LEFT = 'The client closed the HTTP request';
 
 /** One request's exchange: its client id, and how its reply goes out. */
 class Exchange {
@@ -111,7 +110,7 @@ export class ExchangeMux extends PerRequestHTTPServerTransport {
    */
   serve(
     message: JSONRPCRequest,
-    extra: { readonly request: Request; readonly authInfo: AuthInfo | undefined },
+    extra: { readonly request: Request; readonly authInfo: AuthInfo | undefined; readonly clientLeft: AbortSignal },
   ): Promise<JsonReply | Response | undefined> {
     if (this.#closed || this.onmessage === undefined) return Promise.resolve(undefined);
     const wireId = message.id;
@@ -138,7 +137,7 @@ export class ExchangeMux extends PerRequestHTTPServerTransport {
       this.#finish(id, exchange, undefined);
       return Promise.resolve(undefined);
     }
-    const signal = extra.request.signal;
+    const signal = extra.clientLeft;
     if (signal.aborted) this.#leave(id, exchange);
     else signal.addEventListener('abort', () => this.#leave(id, exchange), { once: true });
     return exchange.reply;
@@ -194,7 +193,7 @@ export class ExchangeMux extends PerRequestHTTPServerTransport {
     const cancelled: JSONRPCMessage = {
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
-      params: { requestId: id, reason: CLIENT_LEFT },
+      params: { requestId: id, reason: CLIENT_LEFT_REASON },
     };
     this.#own.add(cancelled);
     this.onmessage?.(cancelled, { classification: this.#classification });

@@ -28,9 +28,15 @@ const MIRRORED_PARAMETER = 'x-mcp-header';
 export interface ModernLane {
   /**
    * Serves `body` (the request's parsed JSON), or answers `undefined` when the SDK's hosting must
-   * answer it. A client that left gets the SDK's 499 (nobody reads it).
+   * answer it. The client leaving is `clientLeft`, else `request.signal`; a client that left gets
+   * the SDK's 499 (nobody reads it).
    */
-  serve(request: Request, body: unknown, authInfo: AuthInfo | undefined): Promise<Reply | undefined>;
+  serve(
+    request: Request,
+    body: unknown,
+    authInfo: AuthInfo | undefined,
+    clientLeft?: AbortSignal,
+  ): Promise<Reply | undefined>;
   /** Closes the instance: requests in flight end unanswered (499), later ones are left to the SDK's hosting. */
   close(): Promise<void>;
 }
@@ -68,7 +74,7 @@ export function createModernLane(create: () => McpServer): ModernLane {
   };
 
   return {
-    async serve(request, body, authInfo) {
+    async serve(request, body, authInfo, clientLeft = request.signal) {
       const message = laneRequest(request.headers, body);
       if (message === undefined || closed) return undefined;
       const { instance, mux } = await (connected ??= connect());
@@ -77,7 +83,7 @@ export function createModernLane(create: () => McpServer): ModernLane {
         authInfo === undefined ? { request: message } : { request: message, authInfo },
       );
       if ((challenge instanceof Promise ? await challenge : challenge) !== undefined) return undefined;
-      return mux.serve(message, { request, authInfo });
+      return mux.serve(message, { request, authInfo, clientLeft });
     },
     async close() {
       closed = true;
