@@ -34,6 +34,9 @@ export interface RedisTaskStoreOptions {
 /** The default prefix of task keys. */
 export const DEFAULT_TASK_KEY_PREFIX = 'mcp-resolve:task:';
 
+/** How far before the store gives up a write's deadline falls, in ms (see `write`). */
+const DEADLINE_MARGIN_MS = 2;
+
 /** The default deadline of one task-store call, in ms. */
 export const DEFAULT_TASK_STORE_TIMEOUT_MS = 5_000;
 
@@ -115,7 +118,9 @@ export function createRedisTaskStore(redis: RedisConnection, options: RedisTaskS
   /** Runs a write script under the deadline it carries; resolves its status (1 or 0). */
   const write = (step: StoreStep, record: TaskRecord, script: string, args: readonly string[]): Promise<number> =>
     call(step, record.taskId, async () => {
-      const deadline = Date.now() + timeoutMs;
+      // A timer may fire a millisecond early by this clock: the deadline falls just before the store
+      // can give up, so Redis never applies a write the store has reported failed.
+      const deadline = Date.now() + timeoutMs - DEADLINE_MARGIN_MS;
       const reply = (await redis.eval(script, {
         keys: [prefix + record.taskId],
         arguments: [String(deadline), ...args],
