@@ -7,7 +7,9 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+
+import type { Gate } from '../fixtures/modernCalls.js';
+import { gatedServer, toolCallHeaders, until } from '../fixtures/modernCalls.js';
 
 import { createRefundDesk } from '../../../examples/stories/refund-desk/desk.js';
 import { pooledFactory } from '../../../src/hosting/modern/instancePool.js';
@@ -22,13 +24,7 @@ const META = {
 function call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Request {
   return new Request('http://127.0.0.1/mcp', {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
+    headers: toolCallHeaders(name),
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -47,25 +43,6 @@ async function textOf(response: Response): Promise<string> {
   return body.result?.content?.[0]?.text ?? JSON.stringify(body);
 }
 
-/** A server whose `who` tool answers with the caller's clientId once `release` lets it go. */
-function gatedServer(gates: Map<string, { release(): void; signal?: AbortSignal }>) {
-  return () => {
-    const server = new McpServer({ name: 'pool-test', version: '0.0.0' }, { capabilities: { tools: {} } });
-    server.registerTool('who', { inputSchema: z.object({ tag: z.string() }) }, async ({ tag }, ctx) => {
-      await new Promise<void>((resolve) => {
-        gates.set(tag, { release: resolve, signal: ctx.mcpReq.signal });
-        ctx.mcpReq.signal.addEventListener('abort', () => resolve());
-      });
-      return { content: [{ type: 'text', text: `${tag}:${ctx.http?.authInfo?.clientId ?? 'anonymous'}` }] };
-    });
-    return server;
-  };
-}
-
-const until = async (ready: () => boolean): Promise<void> => {
-  while (!ready()) await new Promise((resolve) => setTimeout(resolve, 1));
-};
-
 describe('pooledFactory', () => {
   it('serves one request after another from one instance, every answer right', async () => {
     const factory = pooledFactory(createRefundDesk().createServer);
@@ -81,7 +58,7 @@ describe('pooledFactory', () => {
   });
 
   it('keeps concurrent requests apart: each sees its own authInfo and gets its own answer, same ids', async () => {
-    const gates = new Map<string, { release(): void }>();
+    const gates = new Map<string, Gate>();
     const factory = pooledFactory(gatedServer(gates));
     const handler = createMcpHandler(factory, { legacy: 'reject' });
     const alice = handler.fetch(call('who', { tag: 'a' }), { authInfo: auth('alice') });
@@ -100,7 +77,7 @@ describe('pooledFactory', () => {
   });
 
   it('drops the instance of a request whose client left; the next request is served by another, unaborted', async () => {
-    const gates = new Map<string, { release(): void; signal?: AbortSignal }>();
+    const gates = new Map<string, Gate>();
     const factory = pooledFactory(gatedServer(gates));
     const handler = createMcpHandler(factory, { legacy: 'reject' });
     const leaving = new AbortController();
@@ -134,7 +111,7 @@ describe('pooledFactory', () => {
   });
 
   it('keeps at most maxIdle instances', async () => {
-    const gates = new Map<string, { release(): void }>();
+    const gates = new Map<string, Gate>();
     const factory = pooledFactory(gatedServer(gates), 1);
     const handler = createMcpHandler(factory, { legacy: 'reject' });
     const pending = ['x', 'y', 'z'].map((tag) => handler.fetch(call('who', { tag })));

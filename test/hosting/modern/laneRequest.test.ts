@@ -33,6 +33,13 @@ const call = (params: Record<string, unknown> = {}, extra: Record<string, unknow
   ...extra,
 });
 const HEADERS = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'refund_order' };
+/** A request of `method` with nothing but the envelope, and the headers it takes. */
+const bare = (name: string, taken: boolean, method: string): Variant => ({
+  name,
+  taken,
+  body: { jsonrpc: '2.0', id: 1, method, params: { _meta: META } },
+  headers: { 'mcp-method': method, 'mcp-name': undefined },
+});
 const base64 = (text: string) => `=?base64?${Buffer.from(text).toString('base64')}?=`;
 
 const VARIANTS: readonly Variant[] = [
@@ -46,12 +53,7 @@ const VARIANTS: readonly Variant[] = [
     headers: { 'mcp-name': 'no_such_tool' },
   },
   { name: 'arguments of the wrong type', taken: true, body: call({ arguments: { order_id: 5 } }) },
-  {
-    name: 'tools/list',
-    taken: true,
-    body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } },
-    headers: { 'mcp-method': 'tools/list', 'mcp-name': undefined },
-  },
+  bare('tools/list', true, 'tools/list'),
   {
     name: 'an envelope whose capabilities are not an object',
     taken: true,
@@ -96,18 +98,8 @@ const VARIANTS: readonly Variant[] = [
   },
   { name: 'jsonrpc 1.0', taken: false, body: { ...call(), jsonrpc: '1.0' } },
   { name: 'a progress token that is an object', taken: false, body: call({ _meta: { ...META, progressToken: {} } }) },
-  {
-    name: 'server/discover',
-    taken: false,
-    body: { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } },
-    headers: { 'mcp-method': 'server/discover', 'mcp-name': undefined },
-  },
-  {
-    name: 'a method the era lacks',
-    taken: false,
-    body: { jsonrpc: '2.0', id: 1, method: 'tools/frobnicate', params: { _meta: META } },
-    headers: { 'mcp-method': 'tools/frobnicate', 'mcp-name': undefined },
-  },
+  bare('server/discover', false, 'server/discover'),
+  bare('a method the era lacks', false, 'tools/frobnicate'),
   { name: 'a batch', taken: false, body: [call()] },
 ];
 

@@ -10,6 +10,9 @@ import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
+import type { Gate } from '../fixtures/modernCalls.js';
+import { gatedServer, toolCallHeaders, until } from '../fixtures/modernCalls.js';
+
 import { createRefundDesk } from '../../../examples/stories/refund-desk/desk.js';
 import { createModernLane } from '../../../src/hosting/modern/modernLane.js';
 import type { Reply } from '../../../src/hosting/reply.js';
@@ -30,13 +33,7 @@ interface Call {
 function toolCall(name: string, args: Record<string, unknown>, meta: Record<string, unknown> = META): Call {
   return {
     body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } },
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
+    headers: toolCallHeaders(name),
   };
 }
 
@@ -68,25 +65,6 @@ function counting(create: () => McpServerType): { create: () => McpServerType; b
   };
 }
 
-/** A server whose `who` tool answers `tag:clientId` once its gate is released (or its call aborted). */
-function gatedServer(gates: Map<string, { release(): void; signal: AbortSignal }>): () => McpServerType {
-  return () => {
-    const server = new McpServer({ name: 'lane-test', version: '0.0.0' }, { capabilities: { tools: {} } });
-    server.registerTool('who', { inputSchema: z.object({ tag: z.string() }) }, async ({ tag }, ctx) => {
-      await new Promise<void>((resolve) => {
-        gates.set(tag, { release: resolve, signal: ctx.mcpReq.signal });
-        ctx.mcpReq.signal.addEventListener('abort', () => resolve());
-      });
-      return { content: [{ type: 'text', text: `${tag}:${ctx.http?.authInfo?.clientId ?? 'anonymous'}` }] };
-    });
-    return server;
-  };
-}
-
-const until = async (ready: () => boolean): Promise<void> => {
-  while (!ready()) await new Promise((resolve) => setTimeout(resolve, 1));
-};
-
 describe('the modern lane', () => {
   it('serves call after call on one instance, every answer right', async () => {
     const desk = counting(createRefundDesk().createServer);
@@ -103,7 +81,7 @@ describe('the modern lane', () => {
   });
 
   it('keeps concurrent calls with equal ids apart: each its own authInfo, its own answer, its id back', async () => {
-    const gates = new Map<string, { release(): void; signal: AbortSignal }>();
+    const gates = new Map<string, Gate>();
     const lane = createModernLane(gatedServer(gates));
     const a = toolCall('who', { tag: 'a' });
     const b = toolCall('who', { tag: 'b' });
@@ -121,7 +99,7 @@ describe('the modern lane', () => {
   });
 
   it('cancels the call of a client that leaves, and only that call', async () => {
-    const gates = new Map<string, { release(): void; signal: AbortSignal }>();
+    const gates = new Map<string, Gate>();
     const lane = createModernLane(gatedServer(gates));
     const leaving = new AbortController();
     const gone = toolCall('who', { tag: 'gone' });
@@ -139,7 +117,7 @@ describe('the modern lane', () => {
   });
 
   it('ends calls in flight when it closes (499), their handlers aborted', async () => {
-    const gates = new Map<string, { release(): void; signal: AbortSignal }>();
+    const gates = new Map<string, Gate>();
     const lane = createModernLane(gatedServer(gates));
     const call = toolCall('who', { tag: 'late' });
     const pending = lane.serve(requestOf(call), call.body, undefined);
