@@ -105,8 +105,7 @@ export class ExchangeMux extends PerRequestHTTPServerTransport {
   /**
    * Serves one request: resolves to its reply (499 when the client left or the lane closed first),
    * or to `undefined` when the instance answered it while it was being delivered (the SDK's hosting
-   * answers it then).
-   * `message` is the request as parsed from the body; its id is the client's again when this returns.
+   * answers it then). `message` itself is left as it is: the instance gets a copy with its own id.
    */
   serve(
     message: JSONRPCRequest,
@@ -119,10 +118,10 @@ export class ExchangeMux extends PerRequestHTTPServerTransport {
     this.#exchanges.set(id, exchange);
     const delivering = { exchange, bounced: false };
     this.#delivering = delivering;
-    message.id = id;
+    const renumbered: JSONRPCRequest = Object.assign({}, message, { id });
     try {
       this.onmessage(
-        message,
+        renumbered,
         extra.authInfo === undefined
           ? { classification: this.#classification, request: extra.request }
           : { classification: this.#classification, request: extra.request, authInfo: extra.authInfo },
@@ -131,7 +130,6 @@ export class ExchangeMux extends PerRequestHTTPServerTransport {
       delivering.bounced = true;
     } finally {
       this.#delivering = undefined;
-      message.id = wireId;
     }
     if (delivering.bounced) {
       this.#finish(id, exchange, undefined);

@@ -43,7 +43,8 @@ export interface ModernLane {
 
 /** A lane over one instance of `create`, built with the first request it serves. */
 export function createModernLane(create: () => McpServer): ModernLane {
-  let connected: Promise<{ instance: McpServer; mux: ExchangeMux }> | undefined;
+  /** The instance and its transport; `undefined` inside once preparing them failed (the SDK's hosting serves then). */
+  let connected: Promise<{ instance: McpServer; mux: ExchangeMux } | undefined> | undefined;
   let closed = false;
   /** Per tool name, whether its input schema mirrors parameters in headers (only registered tools are kept). */
   const mirrors = new Map<string, boolean>();
@@ -77,7 +78,9 @@ export function createModernLane(create: () => McpServer): ModernLane {
     async serve(request, body, authInfo, clientLeft = request.signal) {
       const message = laneRequest(request.headers, body);
       if (message === undefined || closed) return undefined;
-      const { instance, mux } = await (connected ??= connect());
+      const lane = await (connected ??= connect().catch(() => undefined));
+      if (lane === undefined) return undefined;
+      const { instance, mux } = lane;
       if (mirrorsParameters(instance, message)) return undefined;
       const challenge = instance.resolveScopeChallenge(
         authInfo === undefined ? { request: message } : { request: message, authInfo },
@@ -87,8 +90,7 @@ export function createModernLane(create: () => McpServer): ModernLane {
     },
     async close() {
       closed = true;
-      const lane = connected;
-      if (lane !== undefined) await (await lane).mux.close();
+      await (await connected)?.mux.close();
     },
   };
 }

@@ -88,6 +88,8 @@ describe('the modern lane', () => {
     const alice = lane.serve(requestOf(a), a.body, auth('alice'));
     const bob = lane.serve(requestOf(b), b.body, auth('bob'));
     await until(() => gates.size === 2);
+    // The parsed bodies the hosting handed over are left as they were: the instance renumbers a copy.
+    expect([a.body.id, b.body.id]).toEqual([1, 1]);
     gates.get('b')?.release();
     const bobs = await answerOf(await bob);
     expect([bobs.body.id, textOf(bobs.body)]).toEqual([1, 'b:bob']);
@@ -169,6 +171,16 @@ describe('the modern lane', () => {
     const sdk = await createMcpHandler(create, { legacy: 'reject' }).fetch(requestOf(call), { parsedBody: call.body });
     expect(sdk.status).toBe(400);
     expect(await answerOf(laned)).toEqual({ status: 400, body: await sdk.json() });
+    await lane.close();
+  });
+
+  it('leaves every request to the SDK hosting when its instance cannot be prepared', async () => {
+    const lane = createModernLane(() => {
+      throw new Error('no instance');
+    });
+    const call = toolCall('who', { tag: 'a' });
+    expect(await lane.serve(requestOf(call), call.body, undefined)).toBeUndefined();
+    expect(await lane.serve(requestOf(call), call.body, undefined)).toBeUndefined();
     await lane.close();
   });
 });
