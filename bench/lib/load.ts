@@ -102,3 +102,18 @@ export async function runLoad(
     p99: percentile(latencies, 0.99),
   };
 }
+
+/** Workers of the first warm-up of a server and call. */
+const WARMUP_CLIENTS = 8;
+
+/**
+ * Readies one server for `scenario` before its first measured level: one call that must complete
+ * (else throws `failure`), then `durationMs` of load on 8 workers. A fresh Node server takes
+ * seconds of load to reach its steady rate (V8 optimizes the hot path as it runs), and one client
+ * alone gets there slowest, so every suite warms each side this way, the same for both.
+ */
+export async function warmUp(url: URL, scenario: Scenario, durationMs: number, failure: string): Promise<void> {
+  const check = await runLoad(url, scenario, 1, 1);
+  if (check.errors > 0 || check.calls === 0) throw new Error(failure);
+  await runLoad(url, scenario, WARMUP_CLIENTS, durationMs);
+}

@@ -7,7 +7,7 @@
  */
 import type { BenchContext, Benchmark, Json, TargetCheck } from '../lib/registry.js';
 import type { LoadResult, Scenario } from '../lib/load.js';
-import { runLoad } from '../lib/load.js';
+import { runLoad, warmUp } from '../lib/load.js';
 import { cpuMsOf } from '../lib/cpu.js';
 import { MEMORY_COLUMNS, memoryRows } from '../lib/memory.js';
 import type { ServerProcess } from '../lib/processes.js';
@@ -179,11 +179,8 @@ export const hosting: Benchmark = {
       const data: Json[] = [];
       for (const { name, call } of CALLS) {
         const scenario = anyDeskCall(call);
-        for (const server of [servers.resolve, servers.sdk]) {
-          const check = await runLoad(server.url, scenario, 1, 1);
-          if (check.errors > 0 || check.calls === 0) throw new Error(`${name}: the call does not complete`);
-          await runLoad(server.url, scenario, 8, firstWarmupMs);
-        }
+        for (const server of [servers.resolve, servers.sdk])
+          await warmUp(server.url, scenario, firstWarmupMs, `${name}: the call does not complete`);
         for (const clients of LEVELS) {
           const level = await measureLevel(servers, call, clients, timing);
           const ratio = summarize(level.ratios);

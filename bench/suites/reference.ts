@@ -13,7 +13,7 @@ import { ensurePythonEnv } from '../../scripts/lib/python.js';
 import { anyDeskCall } from '../fixtures/anyDeskHttp.js';
 import { QUIET_CALL, THREE_LEG_CALL } from '../fixtures/deskCalls.js';
 import type { LoadResult, Scenario } from '../lib/load.js';
-import { runLoad } from '../lib/load.js';
+import { runLoad, warmUp } from '../lib/load.js';
 import { MEMORY_COLUMNS, memoryRows } from '../lib/memory.js';
 import type { ServerProcess } from '../lib/processes.js';
 import { startServer } from '../lib/processes.js';
@@ -85,6 +85,7 @@ export const reference: Benchmark = {
     const levels = context.pick([1, 8, 32], [1, 32]);
     const durationMs = context.pick(2_000, 300);
     const warmupMs = context.pick(1_500, 200);
+    const firstWarmupMs = context.pick(5_000, 400);
     const reps = context.pick(3, 1);
     const ours = await startServer('examples/stories/refund-desk/server.ts', ['--http', '--port', '0']);
     let python: ServerProcess | undefined;
@@ -95,16 +96,12 @@ export const reference: Benchmark = {
         ['asks nothing (ORD-7001, 1 leg)', anyDeskCall(QUIET_CALL)],
         ['full flow (ORD-7002, 3 legs)', anyDeskCall(THREE_LEG_CALL)],
       ];
-      for (const [name, scenario] of calls) {
-        for (const server of Object.values(servers)) {
-          const check = await runLoad(server.url, scenario, 1, 1);
-          if (check.errors > 0 || check.calls === 0) throw new Error(`${name}: a desk does not complete the call`);
-        }
-      }
       const rows: string[][] = [];
       const targets: TargetCheck[] = [];
       const data: Json[] = [];
       for (const [name, scenario] of calls) {
+        for (const [side, server] of Object.entries(servers))
+          await warmUp(server.url, scenario, firstWarmupMs, `${name}: the ${side} desk does not complete the call`);
         for (const level of levels) {
           const measured = await measureLevel(servers, name, scenario, level, { durationMs, warmupMs, reps });
           context.log(`  ${name}, ${level} client(s): ours / Python ${fmtRatio(measured.ratio)}`);
@@ -146,7 +143,7 @@ export const reference: Benchmark = {
         ],
         notes: [
           'Both desks serve HTTP on loopback, 2026-07-28: ours is examples/stories/refund-desk/server.ts (`serveHttp`, Node via tsx), the reference is interop/python/mcp_interop/desk_server.py on the Python SDK 2.3.0 (`MCPServer.streamable_http_app()` under uvicorn, python3.11, its default sealed `requestState`).',
-          `Load: this process, N workers on keep-alive connections, the same requests to both (answers chosen from each form, since the SDKs name question keys differently); ${durationMs / 1000} s per run after ${warmupMs / 1000} s warm-up, ${reps} alternating run(s) per level (ours first, then the reference first, …). Figures are medians; the ratio is the median of per-run-pair ratios.`,
+          `Load: this process, N workers on keep-alive connections, the same requests to both (answers chosen from each form, since the SDKs name question keys differently); ${durationMs / 1000} s per run after ${firstWarmupMs / 1000} s of warm-up on 8 workers per desk and call, then ${warmupMs / 1000} s per level; ${reps} alternating run(s) per level (ours first, then the reference first, …). Figures are medians; the ratio is the median of per-run-pair ratios.`,
           'The load generator shares the two cores with the server under test, and each server is one process (one event loop each). Latency (p50, p99) is one whole call, median over runs.',
           `Memory: ${IN_FLIGHT} workers on their own connections run the asks-nothing call back to back; RSS (VmRSS) before the run and the highest sampled every 25 ms during it.`,
         ],

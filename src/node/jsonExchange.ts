@@ -80,6 +80,8 @@ function tooLarge(res: ServerResponse, maxBytes: number): void {
 /** Writes `reply` to `res`: a JSON reply in one piece, anything else streamed with backpressure. */
 async function writeResponse(res: ServerResponse, reply: Reply, left: AbortSignal): Promise<void> {
   if (reply instanceof JsonReply) {
+    // A declared length, not chunked framing: one buffer the client reads without decoding chunks.
+    res.setHeader('Content-Length', Buffer.byteLength(reply.body));
     res.writeHead(reply.status, reply.headers);
     return void res.end(reply.body);
   }

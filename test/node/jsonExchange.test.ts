@@ -67,7 +67,7 @@ const callBody = (name: string, args: Record<string, unknown>, extra: Record<str
   });
 
 describe('serveHttp JSON exchanges', () => {
-  it('answers a JSON call with one JSON reply, a query string on the path included', async () => {
+  it('answers a JSON call with one JSON reply of declared length, a query string on the path included', async () => {
     const served = await serveHttp(desk());
     running.push(served);
     const url = new URL(`${served.url.href}?from=test`);
@@ -77,6 +77,8 @@ describe('serveHttp JSON exchanges', () => {
     });
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toMatch(/^application\/json/);
+    expect(reply.headers['transfer-encoding']).toBeUndefined();
+    expect(reply.headers['content-length']).toBe(String(Buffer.byteLength(reply.body)));
     expect(JSON.parse(reply.body)).toMatchObject({ id: 7, result: { structuredContent: { refunded_cents: 1500 } } });
   });
 
