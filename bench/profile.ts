@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { CATEGORIES, readCpuProfile } from './lib/cpuProfile.js';
 import type { ProfileReading } from './lib/cpuProfile.js';
 import { runLoad } from './lib/load.js';
+import { requireSupportedNode } from './lib/machine.js';
 import { ROOT, startServer } from './lib/processes.js';
 import { anyDeskCall } from './fixtures/anyDeskHttp.js';
 import { QUIET_CALL, THREE_LEG_CALL } from './fixtures/deskCalls.js';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '32' },
   },
 });
+requireSupportedNode('profile');
 const call = values.call === 'quiet' ? QUIET_CALL : THREE_LEG_CALL;
 const windowMs = Number(values.seconds) * 1000;
 const clients = Number(values.clients);

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { format, resolveConfig } from 'prettier';
 
 import type { BenchContext } from './lib/registry.js';
-import { describeMachine } from './lib/machine.js';
+import { describeMachine, requireSupportedNode } from './lib/machine.js';
 import type { RunReport, SectionOutcome } from './lib/report.js';
 import { renderJson, renderMarkdown } from './lib/report.js';
 import { BENCHMARKS } from './suites/index.js';
@@ -28,6 +28,7 @@ const { values } = parseArgs({
   },
 });
 
+requireSupportedNode('bench');
 const quick = values.quick;
 const only = values.only?.split(',').map((id) => id.trim());
 const unknown = only?.filter((id) => !BENCHMARKS.some((benchmark) => benchmark.id === id)) ?? [];

@@ -40,3 +40,22 @@ export function describeMachine(): Machine {
 export function machineLine(machine: Machine): string {
   return `Node ${machine.node}, ${machine.cpus} CPU(s) (${machine.cpuModel}), ${machine.memoryGiB} GiB, ${machine.platform}, load average ${machine.loadAverageAtStart} at start`;
 }
+
+/**
+ * Exits with status 2 when this Node is older than the package's `engines` allow: figures from a
+ * line the package does not support describe nothing it ships on. (Node 20, for one, keeps every
+ * `AbortSignal` alive through young-generation collections, so each request's signals and what
+ * they reach are promoted and scavenges take milliseconds; Node 22 and 24 do not.)
+ */
+export function requireSupportedNode(tool: string): void {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    engines?: { node?: string };
+  };
+  const range = manifest.engines?.node ?? '';
+  const minimum = Number(/>=\s*(\d+)/.exec(range)?.[1] ?? 0);
+  if (Number(process.versions.node.split('.')[0]) >= minimum) return;
+  console.error(
+    `${tool}: Node ${process.version} is older than the package supports (engines: node ${range}). Run it on a supported line (CI uses Node 24).`,
+  );
+  process.exit(2);
+}
