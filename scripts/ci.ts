@@ -6,7 +6,7 @@
  * The end is a table of every step's time and verdict; the exit code is non-zero when any failed.
  *
  * dist/ is built once (`build`); the steps that read it (`api:check`, `pack:check`, the suites,
- * `runtimes`, `attack`) use that build. The project is type-checked once (`typecheck`, which also
+ * `runtimes`, `attack`, `bench`) use that build. The project is type-checked once (`typecheck`, which also
  * checks the type tests `*.test-d.ts`). The whole suite runs once on the Node running this script
  * (.ci/run puts a supported line first on PATH); `node-lines` runs on the other supported lines
  * only what can differ by Node line (the unit and integration projects and the refund desk).
@@ -58,7 +58,7 @@ function steps(otherLines: readonly string[]): Step[] {
     { name: 'docs', command: ['npm', 'run', 'docs'], needs: [] },
     { name: 'api:check', command: [...TSX, 'scripts/api.ts'], needs: ['build'] },
     { name: 'pack:check', command: ['bash', 'scripts/packCheck.sh', '--no-build'], needs: ['build'] },
-    { name: 'bench', command: ['npm', 'run', 'bench', '--', '--quick'], needs: [] },
+    { name: 'bench', command: ['npm', 'run', 'bench', '--', '--quick'], needs: ['build'] },
   ];
 }
 

@@ -36,8 +36,8 @@ export const throughput: Benchmark = {
     const firstWarmupMs = context.pick(6_000, 500);
     const reps = context.pick(4, 1);
     const servers = await Promise.allSettled([
-      startServer('examples/stories/refund-desk/server.ts', ['--http', '--port', '0']),
-      startServer('bench/servers/raw-desk.ts', ['--port', '0']),
+      startServer('examples/stories/refund-desk/server.ts', ['--http', '--port', '0'], { builtPackage: true }),
+      startServer('bench/servers/raw-desk.ts', ['--port', '0'], { builtPackage: true }),
       startServer('bench/servers/echo.ts', ['--port', '0']),
     ]);
     const started = servers.flatMap((server) => (server.status === 'fulfilled' ? [server.value] : []));
@@ -131,7 +131,7 @@ export const throughput: Benchmark = {
         notes: [
           'A call is the whole modern exchange: `tools/call` → `input_required` (scope) → retry with the answer and the echoed `requestState` → `input_required` (restock) → retry → receipt (checked). The floor sends the same three bodies to an echo. Latency is per call (3 requests).',
           `Load: this process, N workers on keep-alive loopback connections sending canned requests (the SDK client's exact headers and \`_meta\`), ${durationMs / 1000} s per run after ${firstWarmupMs / 1000} s of warm-up per server, then ${warmupMs / 1000} s per server and level; mcp-resolve and raw SDK runs alternate, ${reps} run(s) each. Figures: median (min–max) over runs; the ratio is the median of per-run-pair ratios of calls/s.`,
-          "Each server is a separate Node process (via tsx) hosted the same way: `serveHttp` (both eras on one URL, a fresh SDK server instance per modern request). The load generator shares the machine's cores with the server under test. Legacy (2025-11-25) HTTP is not load-tested here: its questions are pushes on a sessionful SSE stream.",
+          "Each server is a separate Node process hosted the same way, by `serveHttp` from the built package (dist/), both eras on one URL. The load generator shares the machine's cores with the server under test. Legacy (2025-11-25) HTTP is not load-tested here: its questions are pushes on a sessionful SSE stream.",
         ],
         targets,
         data,
