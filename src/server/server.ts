@@ -1,7 +1,6 @@
 /**
- * `McpResolveServer`: declare tools once, serve them on both eras. Definitions (schemas, plans,
- * the `tools/list` payload) are built once at registration; `createServer()` makes a fresh SDK
- * instance per connection or per HTTP request cheaply, and every instance shares one sealer.
+ * `McpResolveServer`: declare tools once, serve them on both eras. Definitions (schemas, plans, the
+ * `tools/list` payload) are built once; `createServer()` makes SDK instances cheaply, sharing one sealer.
  */
 import type { Implementation, McpServer, ResourceMetadata, ResourceTemplate, Tool } from '@modelcontextprotocol/server';
 
@@ -84,7 +83,9 @@ export class McpResolveServer {
     this.channels = channels;
     this.httpRoutes = channels.httpRoutes;
     this.roundDefaults = roundDefaultsOf(info, options, channels.providers);
-    declareReusable(this.createServer, () => this.taskHost === undefined && this.setups.length === 0);
+    const allowed = () => this.taskHost === undefined && this.setups.length === 0;
+    const revision = () => this.tools.size + this.prompts.size + this.resources.size + this.setups.length; // only grows
+    declareReusable(this.createServer, { allowed, revision });
   }
 
   /**
@@ -187,9 +188,8 @@ export class McpResolveServer {
   }
 
   /**
-   * Creates a fresh SDK server instance with this server's tools; the factory hosting calls per
-   * connection or request (HTTP hosting reuses an instance for modern requests one after another
-   * while the server has no task tools and no `setup` hooks).
+   * Creates a fresh SDK server instance with this server's tools, for hosting to call per connection
+   * or request (HTTP hosting reuses instances for modern requests: see `instanceReuse.ts`).
    */
   readonly createServer = (): McpServer => {
     const tasks = this.taskHost;

@@ -69,6 +69,8 @@ export class ExchangeMux extends PerRequestHTTPServerTransport {
   /** The exchange whose message is being delivered, while it is (see the module comment). */
   #delivering: { exchange: Exchange; bounced: boolean } | undefined;
   #closed = false;
+  /** Set by {@link ExchangeMux.closeWhenIdle}: the last exchange to end closes the transport, then this is called. */
+  #retired: (() => void) | undefined;
   /** The cancellations this transport sent the instance for clients that left. */
   readonly #own = new WeakSet<JSONRPCMessage>();
 
@@ -161,11 +163,18 @@ export class ExchangeMux extends PerRequestHTTPServerTransport {
     this.#finish(id as number, exchange, new JsonReply(status, JSON.stringify(answer)));
   }
 
+  /** Closes once no exchange is in flight (at once when none is), letting the calls it carries end as they would. */
+  closeWhenIdle(): Promise<void> {
+    if (this.#closed || this.#exchanges.size === 0) return this.close();
+    return new Promise((resolve) => (this.#retired = resolve));
+  }
+
   override async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     for (const [id, exchange] of this.#exchanges) this.#finish(id, exchange, unanswered());
     this.onclose?.();
+    this.#retired?.();
   }
 
   /** A notification the handler sent before its result: the reply becomes an event stream. */
@@ -210,6 +219,7 @@ export class ExchangeMux extends PerRequestHTTPServerTransport {
       }
     }
     exchange.settle(reply);
+    if (this.#retired !== undefined && this.#exchanges.size === 0) void this.close();
   }
 }
 

@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import type { Reply } from '../reply.js';
+import { isReusable, revisionOf } from '../../server/instanceReuse.js';
 import { ExchangeMux } from './exchangeMux.js';
 import { LANE_REVISION, laneRequest } from './laneRequest.js';
 
@@ -41,15 +42,30 @@ export interface ModernLane {
   close(): Promise<void>;
 }
 
-/** A lane over one instance of `create`, built with the first request it serves. */
+/** An instance connected to its transport. */
+interface Connected {
+  readonly instance: McpServer;
+  readonly mux: ExchangeMux;
+}
+
+/**
+ * A lane over one instance of `create`, built with the first request it serves, and built again
+ * with the first request after the server's registrations changed (`revisionOf`): the instance it
+ * replaces closes once its calls in flight have ended. A server no longer reusable (a `setup` hook
+ * or a task tool added since) leaves every request to the SDK's hosting.
+ */
 export function createModernLane(create: () => McpServer): ModernLane {
-  /** The instance and its transport; `undefined` inside once preparing them failed (the SDK's hosting serves then). */
-  let connected: Promise<{ instance: McpServer; mux: ExchangeMux } | undefined> | undefined;
+  /** The instance of `revision`; `undefined` inside when there is none to serve on (the SDK's hosting serves then). */
+  let current: { readonly revision: number; readonly connected: Promise<Connected | undefined> } | undefined;
+  /** Transports of replaced instances whose calls are still in flight. */
+  const retiring = new Set<ExchangeMux>();
+  /** Whether `create` was declared reusable: if it stops being so, the lane takes nothing more. */
+  const declared = isReusable(create);
   let closed = false;
   /** Per tool name, whether its input schema mirrors parameters in headers (only registered tools are kept). */
   const mirrors = new Map<string, boolean>();
 
-  const connect = async (): Promise<{ instance: McpServer; mux: ExchangeMux }> => {
+  const connect = async (): Promise<Connected> => {
     const instance = await preparedInstance(create);
     const mux = new ExchangeMux(LANE_REVISION);
     const server = instance.server;
@@ -59,6 +75,24 @@ export function createModernLane(create: () => McpServer): ModernLane {
       if (!mux.bounceIfDelivering()) reported?.(error);
     };
     return { instance, mux };
+  };
+
+  /** The instance of the server's current revision, connected on first need. */
+  const laneNow = (): Promise<Connected | undefined> => {
+    const revision = revisionOf(create);
+    if (current?.revision !== revision) {
+      void current?.connected.then(async (lane) => {
+        if (lane === undefined) return;
+        retiring.add(lane.mux);
+        await lane.mux.closeWhenIdle();
+        retiring.delete(lane.mux);
+      });
+      const reusable = !declared || isReusable(create);
+      const connected = reusable ? connect().catch(() => undefined) : Promise.resolve(undefined);
+      current = { revision, connected };
+      mirrors.clear();
+    }
+    return current.connected;
   };
 
   const mirrorsParameters = (instance: McpServer, message: JSONRPCRequest): boolean => {
@@ -78,7 +112,7 @@ export function createModernLane(create: () => McpServer): ModernLane {
     async serve(request, body, authInfo, clientLeft = request.signal) {
       const message = laneRequest(request.headers, body);
       if (message === undefined || closed) return undefined;
-      const lane = await (connected ??= connect().catch(() => undefined));
+      const lane = await laneNow();
       if (lane === undefined) return undefined;
       const { instance, mux } = lane;
       if (mirrorsParameters(instance, message)) return undefined;
@@ -90,7 +124,9 @@ export function createModernLane(create: () => McpServer): ModernLane {
     },
     async close() {
       closed = true;
-      await (await connected)?.mux.close();
+      const lane = await current?.connected;
+      const muxes = lane === undefined ? [...retiring] : [...retiring, lane.mux];
+      await Promise.all(muxes.map((mux) => mux.close()));
     },
   };
 }
