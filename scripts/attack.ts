@@ -22,6 +22,7 @@ import { INSTALL_HINT, findBinary } from './lib/processes.js';
 import { answerCases } from './attack/answers.js';
 import type { Case, Outcome } from './attack/harness.js';
 import { Scope, buildServer, children } from './attack/harness.js';
+import { laneCases } from './attack/lane.js';
 import { pageCases } from './attack/pages.js';
 import { relayCases } from './attack/relay.js';
 import { replayCases } from './attack/replay.js';
@@ -38,6 +39,7 @@ const CASES: readonly Case[] = [
   ...taskCases,
   ...answerCases,
   ...pageCases,
+  ...laneCases,
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-resolve-attack-'));

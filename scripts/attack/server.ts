@@ -3,7 +3,7 @@
  * .build/server.mjs beside it, where `mcp-resolve/*` resolves through the package's own exports to
  * dist/), configured by the JSON in `ATTACK_CONFIG` (see {@link ServerConfig}).
  *
- * Tools: `refund` (one form question, `attempts: 3`), `refund2` (that question, then another), `ask_url` (one URL question), `audit` (the
+ * Tools: `wait` (answers after `ms`, or when cancelled), `refund` (one form question, `attempts: 3`), `refund2` (that question, then another), `ask_url` (one URL question), `audit` (the
  * same question in a task, when `tasks` is set), `note` (a form question echoing its argument: a
  * page as large as the argument, with `answerPage` set) and `echo`. A probe server on `probePort` answers
  * `GET /heap` (heap used after a full GC, bytes) and `GET /spans` (spans exported, by trace id).
@@ -112,6 +112,14 @@ const serverOptions = {
 
 let server = new McpResolveServer({ name: 'attack', version: '1.0.0' }, serverOptions)
   .tool('echo', { input: { text: z.string() } }, ({ text }) => text)
+  .tool('wait', { input: { ms: z.number().int().min(0).max(5_000) } }, async ({ ms }, ctx) => {
+    const signal = ctx.mcpReq.signal;
+    const waited = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(true), ms);
+      signal.addEventListener('abort', () => (clearTimeout(timer), resolve(false)), { once: true });
+    });
+    return waited ? `waited ${ms} ms` : 'cancelled';
+  })
   .tool('refund', { input: { order_id: z.string() }, resolve: { confirm } }, ({ order_id, confirm: answer }) =>
     answer.confirm ? `Refunded ${order_id}.` : `Kept ${order_id}.`,
   )
