@@ -120,7 +120,7 @@ export class ExchangeMux extends PerRequestHTTPServerTransport {
     this.#exchanges.set(id, exchange);
     const delivering = { exchange, bounced: false };
     this.#delivering = delivering;
-    const renumbered: JSONRPCRequest = Object.assign({}, message, { id });
+    const renumbered: JSONRPCRequest = { ...message, id };
     try {
       this.onmessage(
         renumbered,
@@ -153,7 +153,8 @@ export class ExchangeMux extends PerRequestHTTPServerTransport {
       return;
     }
     if (!isReply) return this.#event(exchange, message);
-    const answer = Object.assign(message, { id: exchange.wireId });
+    // A copy with the client's id: the message stays the instance's as it was sent.
+    const answer = { ...message, id: exchange.wireId };
     if (exchange.stream !== undefined) {
       this.#frame(exchange, answer);
       this.#finish(id as number, exchange, undefined);
