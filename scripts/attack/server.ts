@@ -5,7 +5,8 @@
  *
  * Tools: `wait` (answers after `ms`, or when cancelled), `refund` (one form question, `attempts: 3`), `refund2` (that question, then another), `ask_url` (one URL question), `audit` (the
  * same question in a task, when `tasks` is set), `note` (a form question echoing its argument: a
- * page as large as the argument, with `answerPage` set) and `echo`. A probe server on `probePort` answers
+ * page as large as the argument, with `answerPage` set), `letters` (a form question whose field has
+ * the author's pattern `^(a+)+$`, exponential for a backtracking engine on a near-miss) and `echo`. A probe server on `probePort` answers
  * `GET /heap` (heap used after a full GC, bytes) and `GET /spans` (spans exported, by trace id).
  * Writes `attack-server ready` on stderr once both listen.
  */
@@ -40,6 +41,8 @@ export interface ServerConfig {
   readonly answerPage?: { readonly backend: 'memory' | 'redis'; readonly bounds?: Record<string, unknown> };
   /** Exports spans to an in-memory counter (read with `GET /spans` on the probe port). */
   readonly otel?: boolean;
+  /** Turns the `apps` option on (the question app: SEP-3118 and in the chat), on its defaults. */
+  readonly apps?: boolean;
   readonly port: number;
   readonly probePort: number;
 }
@@ -82,6 +85,11 @@ const Keep = z.object({ keep: z.boolean() });
 const keep = resolver({ name: 'keep', args: { text: z.string() } }, ({ text }) =>
   elicit(`Keep this note? ${text}`, Keep),
 );
+/** The author's own pattern, catastrophic for a backtracking engine: RE2 matches it in linear time. */
+const Letters = z.object({ code: z.string().regex(/^(a+)+$/) });
+const letters = resolver({ name: 'letters', args: { text: z.string() } }, ({ text }) =>
+  elicit(`Letters for ${text}?`, Letters),
+);
 const page = resolver({ name: 'page' }, () => elicitUrl('Open this page to pay.', 'https://pay.example.com/checkout'));
 
 const tracerProvider = config.otel
@@ -106,6 +114,7 @@ const serverOptions = {
     answerPage: { backend: await answerPageBackend(config.answerPage), anonymousLinksShareAnswers: true },
   }),
   ...(fleet && { requestState: { replayGuard: fleet.replayStore } }),
+  ...(config.apps && { apps: {} }),
   ...(taskStore && { tasks: { store: taskStore, pollIntervalMs: 200 } }),
   ...(tracerProvider && { telemetry: otel({ tracerProvider, ...config.server }) }),
 } as McpResolveServerOptions;
@@ -131,6 +140,11 @@ let server = new McpResolveServer({ name: 'attack', version: '1.0.0' }, serverOp
   .tool('ask_url', { input: {}, resolve: { page } }, () => 'Paid.')
   .tool('note', { input: { text: z.string() }, resolve: { keep } }, ({ keep: answer }) =>
     answer.keep ? 'Kept.' : 'Dropped.',
+  )
+  .tool(
+    'letters',
+    { input: { text: z.string() }, resolve: { letters } },
+    ({ letters: answer }) => `Letters ${answer.code.length}.`,
   );
 if (taskStore !== undefined)
   server = server.tool(

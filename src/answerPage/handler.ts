@@ -22,6 +22,8 @@ import { createFormTokens, FORM_COOKIE } from './formToken.js';
 import { donePage, invalidLinkPage, notYoursPage, pageHeaders, plainPage, refusedPostPage } from './html.js';
 import type { AnswerPage, AnswerPageStore } from './store.js';
 import { isPageId } from './store.js';
+import type { PostBudget } from './postBudget.js';
+import { createPostBudget, PAGE_POSTS_PER_MINUTE } from './postBudget.js';
 
 /** Options of {@link createAnswerPageHandler}. */
 export interface AnswerPageHandlerOptions {
@@ -107,7 +109,7 @@ export function createAnswerPageHandler(options: AnswerPageHandlerOptions): Answ
     browserUser === undefined || page.principal === undefined || answersFor(page.principal, await browserUser(request));
   const httpsOrigin = options.publicOrigin !== undefined && /^https:/i.test(options.publicOrigin);
   const secure = (url: URL): boolean => httpsOrigin || url.protocol === 'https:';
-  const context: PageContext = { store, tokens, path, allowed, secure, report };
+  const context: PageContext = { store, tokens, path, allowed, secure, report, posts: createPostBudget() };
 
   return async (request) => {
     const url = new URL(request.url);
@@ -136,6 +138,8 @@ interface PageContext {
   readonly secure: (url: URL) => boolean;
   /** Hands a store failure to `onerror` (the person sees only that it failed). */
   readonly report: (error: unknown) => void;
+  /** How often each page may be posted to. */
+  readonly posts: PostBudget;
 }
 
 /** The whole answer page for a form question. */
@@ -179,7 +183,16 @@ async function answer(context: PageContext, request: Request, url: URL, pageId: 
   if (page === undefined) return invalidLinkPage();
   if (!tokens.verify(pageId, request.headers.get('cookie'), formToken)) return refusedPostPage();
   if (!(await context.allowed(request, page))) return notYoursPage();
-  const checked = await checkSubmission(page, form, store.limits.maxAnswerBytes, 'answer page');
+  const wait = context.posts.take(pageId);
+  if (wait !== undefined) {
+    return plainPage(
+      429,
+      'Too many answers to this page',
+      `This page takes at most ${PAGE_POSTS_PER_MINUTE} answers a minute. Wait ${wait} seconds, then send your answer again.`,
+      { 'Retry-After': String(wait) },
+    );
+  }
+  const checked = checkSubmission(page, form, store.limits.maxAnswerBytes);
   /** The form again, as posted, with what to fix or do. */
   const again = (status: number, summary: string | undefined, fieldErrors: Readonly<Record<string, string>>) => {
     const html = formPage({

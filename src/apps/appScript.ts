@@ -6,16 +6,19 @@
  *   id; once stored, the app calls the tool again with the same arguments and the call's ticket,
  *   shows the next question or the outcome, and gives the outcome to the model
  *   (`ui/update-model-context`, then a `ui/message` saying the call finished).
- * - SEP-3118: the host forwards the `elicitation/create` request; the app shows its form and
- *   resolves the request with the `ElicitResult` the server checked.
+ * - SEP-3118: the host forwards the `elicitation/create` request; the app reads only the page the
+ *   server stored the question under (its `_meta`), shows that page's form, and resolves the request
+ *   with the `ElicitResult` the server checked. A request without it is refused, so the host shows
+ *   its own form.
  */
-import { ANSWER_TOOL, QUESTION_META, TICKET_META } from './wire.js';
+import { ANSWER_TOOL, ELICITATION_META, QUESTION_META, TICKET_META } from './wire.js';
 
 /** The script (it runs after `App` is bound to ext-apps' class). */
 export const APP_SCRIPT = `{
 const ANSWER_TOOL = ${JSON.stringify(ANSWER_TOOL)};
 const QUESTION_META = ${JSON.stringify(QUESTION_META)};
 const TICKET_META = ${JSON.stringify(TICKET_META)};
+const ELICITATION_META = ${JSON.stringify(ELICITATION_META)};
 const DONE = {
   accept: ["Thank you, your answer was sent", "The call goes on."],
   decline: ["You declined", "The assistant is told that you declined."],
@@ -73,7 +76,7 @@ function show(result, rerun) {
 }
 async function send(form) {
   if (elicitation !== null) {
-    const out = await answerTool({ question: elicitation.question, form });
+    const out = await answerTool({ page: elicitation.page, form, elicitation: true });
     if (out.status === "invalid") return showForm(out.form);
     const resolve = elicitation.resolve;
     elicitation = null;
@@ -89,11 +92,12 @@ async function send(form) {
 }
 app.ontoolresult = (result) => show(result, false);
 app.setRequestHandler("elicitation/create", async (request) => {
-  const { message, requestedSchema } = request.params;
-  const question = { message, requestedSchema };
-  const out = await answerTool({ question });
+  const attached = request.params._meta && request.params._meta[ELICITATION_META];
+  if (!attached || typeof attached.page !== "string") throw new Error("This question carries no page of the server's: answer it in the host's own form.");
+  const out = await answerTool({ page: attached.page });
+  if (out.status === "closed") { say("This question is closed", out.message); throw new Error(out.message); }
   showForm(out.form);
-  return new Promise((resolve) => { elicitation = { question, resolve }; });
+  return new Promise((resolve) => { elicitation = { page: attached.page, resolve }; });
 });
 await app.connect();
 }`;

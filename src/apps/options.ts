@@ -35,9 +35,9 @@ export interface AppsOptions {
    * @default true
    */
   readonly inChat?: boolean;
-  /** Where questions asked in the chat and their answers are kept (a fleet: over Redis). @default in memory, at most 16 MiB */
+  /** Where questions shown in the app and the answers given in the chat are kept (a fleet: over Redis). @default in memory, at most 16 MiB */
   readonly backend?: AnswerPageBackend;
-  /** How long a question in the chat stays open, and then how long its answer waits, in ms. @default 900_000 (15 minutes) */
+  /** How long a question shown in the app stays open, and then how long an answer given in the chat waits, in ms. @default 900_000 (15 minutes) */
   readonly ttlMs?: number;
   /**
    * The text of `@modelcontextprotocol/ext-apps/app-with-deps` (the `App` class, dependency-free),
@@ -66,11 +66,9 @@ export function appsChannels(
     ...(options.backend !== undefined && { backend: options.backend }),
     ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }),
   });
+  const pages = createFormPages({ store, path: '' });
   return {
-    providers: [
-      ...(attach ? [attachedAppChannel()] : []),
-      ...(inChat ? [inChatAppChannel(createFormPages({ store, path: '' }))] : []),
-    ],
+    providers: [...(attach ? [attachedAppChannel(pages)] : []), ...(inChat ? [inChatAppChannel(pages)] : [])],
     setups: [
       (mcp) => {
         installQuestionApp(mcp, document);

@@ -24,6 +24,19 @@ export const ANSWER_TOOL = 'mcp_resolve_answer';
 /** The `_meta` key of an in-chat hand-off result: the question the app shows (an {@link AppQuestion}). */
 export const QUESTION_META = 'io.github.mcp-resolve/question';
 
+/**
+ * The `_meta` key of an app-rendered form question (SEP-3118): the page the server stored the
+ * question under (an {@link AttachedQuestion}), which the app answers through; the app reads the
+ * question from the server, never from the request the host forwarded.
+ */
+export const ELICITATION_META = 'io.github.mcp-resolve/elicitation';
+
+/** What a SEP-3118 form question carries under {@link ELICITATION_META}. */
+export interface AttachedQuestion {
+  /** The page id the app answers under (`mcp_resolve_answer`'s `page`, with `elicitation: true`). */
+  readonly page: string;
+}
+
 /** The `_meta` key of the app's re-run `tools/call`: the call's ticket, which finds the answer given in the app. */
 export const TICKET_META = 'io.github.mcp-resolve/ticket';
 

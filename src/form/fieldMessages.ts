@@ -4,6 +4,7 @@
  * is refused is decided elsewhere, by the same check as an in-band answer; this only says what to fix,
  * naming the rule the value breaks when it can tell, else every rule of the field.
  */
+import { matchesPattern } from '../questions/patterns.js';
 import type { FormField } from './fields.js';
 import { patternExample } from './patternExample.js';
 
@@ -54,12 +55,7 @@ function lengthRule(field: FormField, value: string): { text: string; broken: bo
 function patternRule(field: FormField, value: string): { text: string; broken: boolean } | undefined {
   const { pattern } = field;
   if (pattern === undefined || FORMAT_TEXT[field.inputType] !== undefined) return undefined;
-  let broken = true;
-  try {
-    broken = !new RegExp(pattern, 'u').test(value);
-  } catch {
-    // A pattern JavaScript cannot read: the schema's check decided; say what the pattern is.
-  }
+  const broken = !matchesPattern(pattern, value);
   const example = patternExample(pattern);
   if (example !== undefined) return { text: `It must look like ${example}.`, broken };
   const hint = field.description !== undefined && field.description !== '' ? 'as the hint above says' : undefined;

@@ -37,6 +37,8 @@ export interface FormField {
   readonly exclusive: { readonly min: boolean; readonly max: boolean };
   /** The schema's `pattern` (as JSON Schema reads it: found anywhere in the value). */
   readonly pattern: string | undefined;
+  /** How many of a multiple choice's options may be checked (`minItems`, `maxItems`). */
+  readonly itemCount: { readonly min?: number; readonly max?: number };
 }
 
 const INPUT_TYPES: Readonly<Record<string, FormField['inputType']>> = {
@@ -129,6 +131,10 @@ export function formFields(requestedSchema: unknown): FormField[] {
         inputType: INPUT_TYPES[format] ?? 'text',
         ...limitsOf(property, kind),
         pattern: typeof property.pattern === 'string' ? property.pattern : undefined,
+        itemCount: {
+          ...(finite(property.minItems) && { min: property.minItems }),
+          ...(finite(property.maxItems) && { max: property.maxItems }),
+        },
       },
     ];
   });

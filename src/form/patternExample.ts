@@ -4,6 +4,7 @@
  * `\w`, `\s`, `.`, classes without negation, groups, alternation, quantifiers); the example is kept
  * only when the pattern itself matches it, so anything not read right gives no example at all.
  */
+import { matchesPattern } from '../questions/patterns.js';
 
 /** Patterns longer than this get no example. */
 const MAX_PATTERN_CHARS = 200;
@@ -131,12 +132,6 @@ class Reader {
 /** An example string `pattern` accepts, when the pattern is simple enough to read; else `undefined`. */
 export function patternExample(pattern: string): string | undefined {
   if (pattern.length > MAX_PATTERN_CHARS) return undefined;
-  let regex: RegExp;
-  try {
-    regex = new RegExp(pattern, 'u');
-  } catch {
-    return undefined;
-  }
   const example = new Reader(pattern).read();
-  return example !== undefined && example !== '' && regex.test(example) ? example : undefined;
+  return example !== undefined && example !== '' && matchesPattern(pattern, example) ? example : undefined;
 }

@@ -7,8 +7,10 @@ import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { inputResponse, isSpecType } from '@modelcontextprotocol/server';
 
 import { ToolError } from '../errors.js';
+import { isRecord } from '../ownKeys.js';
 import { QUESTION_KINDS } from './kinds.js';
 import type { Ask, AskKind, Elicit, ElicitationResult, ElicitUrl } from './markers.js';
+import { patternMisses } from './patterns.js';
 import type { Question } from './render.js';
 
 /**
@@ -26,18 +28,26 @@ export class RejectedAnswer extends ToolError {
   }
 }
 
+/** The names of the fields a validator's issues point at (one that names no path points at none). */
+function issueFields(issues: ReadonlyArray<StandardSchemaV1.Issue>): string[] {
+  return issues.flatMap((issue) => {
+    const first = issue.path?.[0];
+    return first === undefined ? [] : [String(typeof first === 'object' ? first.key : first)];
+  });
+}
+
 /**
  * The person-facing reason an answer fails a schema: the fields to check, by the titles the form
  * shows (the property name where a field has no title), never the validator's own words (they can
  * carry internals such as type names and codes).
  */
-function schemaReason(issues: ReadonlyArray<StandardSchemaV1.Issue>, titles: FieldTitles): string {
+function schemaReason(names: readonly string[], requestedSchema: unknown): string {
+  const properties =
+    isRecord(requestedSchema) && isRecord(requestedSchema.properties) ? requestedSchema.properties : {};
   const fields = new Set<string>();
-  for (const issue of issues) {
-    const first = issue.path?.[0];
-    if (first === undefined) continue;
-    const name = String(typeof first === 'object' ? first.key : first);
-    const title = Object.hasOwn(titles, name) ? titles[name] : undefined;
+  for (const name of names) {
+    const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
+    const title = isRecord(property) && typeof property.title === 'string' ? property.title : undefined;
     fields.add(title === undefined ? name : `"${title}"`);
   }
   return fields.size === 0
@@ -45,30 +55,24 @@ function schemaReason(issues: ReadonlyArray<StandardSchemaV1.Issue>, titles: Fie
     : `The answer does not fit the form: check ${[...fields].join(', ')}.`;
 }
 
-/** The titles of a form's fields, by property name. */
-type FieldTitles = Readonly<Record<string, string>>;
-
-/** The titles the rendered form shows for its fields. */
-function fieldTitlesOf(question: Question): FieldTitles {
+/** The wire `requestedSchema` of a rendered form question (`undefined` for any other kind). */
+function requestedSchemaOf(question: Question): unknown {
   const { params } = question.rendered.request;
-  if (params === undefined || !('requestedSchema' in params)) return {};
-  const titles: Record<string, string> = {};
-  for (const [name, property] of Object.entries(params.requestedSchema.properties)) {
-    if (typeof property.title === 'string') titles[name] = property.title;
-  }
-  return titles;
+  return params !== undefined && 'requestedSchema' in params ? params.requestedSchema : undefined;
 }
 
 /**
  * Turns a raw response into the outcome consumers receive, or throws a {@link ToolError} whose
- * message says what was wrong (never validator internals).
+ * message says what was wrong (never validator internals). `requestedSchema` is the form's wire
+ * schema: its titles name the fields in a refusal, and its `pattern`s are matched in linear time
+ * before the question's own schema sees the content (see `patterns.ts`).
  */
 export async function readAnswer(
   ask: Ask,
   kind: AskKind,
   label: string,
   response: unknown,
-  titles: () => FieldTitles = () => ({}),
+  requestedSchema?: unknown,
 ): Promise<ElicitationResult<unknown>> {
   const view = inputResponse({ answer: response }, 'answer');
   if (view.kind !== QUESTION_KINDS[kind].answerKind) {
@@ -101,11 +105,12 @@ export async function readAnswer(
         throw new ToolError(`Resolver '${label}': the answer was accepted with no content.`);
       }
       const { schema, options } = ask as Elicit<unknown>;
-      const result = await schema['~standard'].validate(view.content);
-      if (result.issues) {
+      const misses = patternMisses(requestedSchema, view.content);
+      const result = misses.length > 0 ? undefined : await schema['~standard'].validate(view.content);
+      if (result === undefined || result.issues) {
         throw new RejectedAnswer(
           `Resolver '${label}': the answer does not match the requested schema.`,
-          schemaReason(result.issues, titles()),
+          schemaReason(result?.issues === undefined ? misses : issueFields(result.issues), requestedSchema),
         );
       }
       const rejected = await options.check?.(result.value);
@@ -122,5 +127,5 @@ export async function readAnswer(
  * which is where a policy that asks again on a bad answer would hook in.
  */
 export function readAnswerTo(question: Question, response: unknown): Promise<ElicitationResult<unknown>> {
-  return readAnswer(question.ask, question.rendered.kind, question.label, response, () => fieldTitlesOf(question));
+  return readAnswer(question.ask, question.rendered.kind, question.label, response, requestedSchemaOf(question));
 }

@@ -12,6 +12,7 @@ import { defaultPrimitives } from '../state/primitives.js';
 import { formProperty } from './forms.js';
 import type { Ask, AskKind, ElicitUrl } from './markers.js';
 import { askKind } from './markers.js';
+import { patternProblem, patternsOf } from './patterns.js';
 import { defaultElicitationId } from './urlQuestion.js';
 
 /** A question ready to send: the wire request, its kind, and the digest answers are pinned to. */
@@ -114,9 +115,23 @@ function wireSchemaOf(schema: StandardSchemaWithJSON, label: string): WireSchema
         { data: { kind: 'question', name: label, field: 'schema' } },
       );
     }
+    refuseNonLinearPatterns(wire, label);
     wireSchemas.set(schema, wire);
   }
   return wire;
+}
+
+/** Refuses a form whose `pattern` RE2 cannot match in linear time (a backreference, a lookaround), naming the property. */
+function refuseNonLinearPatterns(wire: WireSchema, label: string): void {
+  for (const [name, pattern] of patternsOf(wire)) {
+    const problem = patternProblem(pattern);
+    if (problem === undefined) continue;
+    throw new McpResolveError(
+      'invalid_declaration',
+      `Resolver '${label}' asks with a pattern that cannot be matched in linear time (property '${name}': ${problem}). Patterns are matched by RE2, which never backtracks: write it without backreferences or lookaround.`,
+      { data: { kind: 'question', name: label, field: 'schema' } },
+    );
+  }
 }
 
 /**

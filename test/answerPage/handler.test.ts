@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
 import { createAnswerPageHandler, answerPagePath, NOT_SAVED } from '../../src/answerPage/handler.js';
+import { PAGE_POSTS_PER_MINUTE } from '../../src/answerPage/postBudget.js';
 import { createAnswerPageStore, newPageId } from '../../src/answerPage/store.js';
 import type { AnswerPageHandlerOptions } from '../../src/answerPage/handler.js';
 import { McpResolveError } from '../../src/errors.js';
@@ -79,6 +80,22 @@ describe('the answer page handler', () => {
     const html = await response.text();
     expect(html).toContain('<p class="error" id="field-0-error" data-field="amount">Enter a number from 1 to 500.</p>');
     expect(html).toContain('value="9000"');
+    expect(await store.take(ALICE_CALL)).toBeUndefined();
+  });
+
+  it('takes at most 30 posts a minute per page, then answers 429 with the seconds to wait', async () => {
+    const { open, post, store } = await setup();
+    const { token, cookie } = await open();
+    const refused = () => {
+      const form = refundForm({ 'field.amount': '9000' });
+      form.set('form-token', token!);
+      return post(form, { cookie: cookie! });
+    };
+    for (let index = 0; index < PAGE_POSTS_PER_MINUTE; index++) expect((await refused()).status).toBe(422);
+    const limited = await refused();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await limited.text()).toContain(`This page takes at most ${PAGE_POSTS_PER_MINUTE} answers a minute. Wait`);
     expect(await store.take(ALICE_CALL)).toBeUndefined();
   });
 

@@ -1,27 +1,18 @@
 /**
  * The question app's resource and the app-only tool's SEP-3118 use, in process: the document is
  * self-contained (ext-apps' App bundle inlined, the form's style), the wire constants are the MCP
- * Apps specification's, the tool renders and checks a forwarded question within its bounds, and a
+ * Apps specification's, the tool shows and checks only questions the server stored, within its bounds, and a
  * server without the option lists nothing of it.
  */
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { describe, expect, it } from 'vitest';
 
 import { inlinedApp, questionAppHtml } from '../../src/apps/appHtml.js';
-import { ANSWER_TOOL, APP_MIME_TYPE, QUESTION_APP_URI, UI_EXTENSION } from '../../src/apps/wire.js';
+import { ANSWER_TOOL, APP_MIME_TYPE, ELICITATION_META, QUESTION_APP_URI, UI_EXTENSION } from '../../src/apps/wire.js';
 import { FORM_STYLE } from '../../src/form/style.js';
 import { McpResolveServer } from 'mcp-resolve';
-import { connect, ERAS } from '../resolvers/helpers.js';
+import { call, connect, ERAS, textOf } from '../resolvers/helpers.js';
 import { APPS_ONLY, refundDesk, SEP_3118, submission } from './helpers.js';
-
-const QUESTION = {
-  message: 'Refund?',
-  requestedSchema: {
-    type: 'object',
-    properties: { amount: { type: 'integer', title: 'Amount', minimum: 1, maximum: 500 } },
-    required: ['amount'],
-  },
-};
 
 describe('the wire constants', () => {
   it('are the MCP Apps specification values ext-apps names', () => {
@@ -56,38 +47,57 @@ describe.each(ERAS)('the question app resource (%s)', (era) => {
     expect(html.match(/<\/script>/g)).toHaveLength(1);
   });
 
-  it('renders and checks a forwarded question through the app-only tool', async () => {
-    const connection = await connect(refundDesk().server, { era, capabilities: SEP_3118 });
+  it('shows and checks, through the app-only tool, only the question the server stored for the call', async () => {
+    const outcomes: unknown[] = [];
+    const connection = await connect(refundDesk().server, {
+      era,
+      capabilities: SEP_3118,
+      elicit: async (params) => {
+        const { page } = params._meta?.[ELICITATION_META] as { page: string };
+        const shown = (await tool({ page })) as { status: string; form: string };
+        outcomes.push(shown.status, shown.form.includes('<form novalidate>') && shown.form.includes('Amount'));
+        const refused = (await tool({ page, form: submission({ amount: '0', reason: 'app' }), elicitation: true })) as {
+          status: string;
+          form: string;
+        };
+        outcomes.push(refused.status, refused.form.includes('Enter a whole number from 1 to 500.'));
+        outcomes.push(await tool({ page, form: 'action=decline', elicitation: true }));
+        const checked = (await tool({ page, form: submission({ amount: '7', reason: 'app' }), elicitation: true })) as {
+          answer: { action: 'accept'; content: { amount: number; reason: string } };
+        };
+        outcomes.push(checked);
+        return checked.answer;
+      },
+    });
+    // Called only while the call asks, once `connection` is set.
     const tool = (args: Record<string, unknown>) =>
       connection.client.callTool({ name: ANSWER_TOOL, arguments: args }).then((result) => result.structuredContent);
-    const shown = (await tool({ question: QUESTION })) as { status: string; form: string };
-    expect(shown.status).toBe('form');
-    expect(shown.form).toContain('<form novalidate>');
-    expect(await tool({ question: QUESTION, form: submission({ amount: '7' }) })).toEqual({
-      status: 'checked',
-      answer: { action: 'accept', content: { amount: 7 } },
-    });
-    expect(await tool({ question: QUESTION, form: 'action=decline' })).toEqual({
-      status: 'checked',
-      answer: { action: 'decline' },
-    });
-    const refused = (await tool({ question: QUESTION, form: submission({ amount: '0' }) })) as { form: string };
-    expect(refused).toMatchObject({ status: 'invalid' });
-    expect(refused.form).toContain('Enter a whole number from 1 to 500.');
+    expect(textOf(await call(connection, 'refund', { order_id: 'ORD-1' }))).toBe('refunded 7 for app');
+    expect(outcomes).toEqual([
+      'form',
+      true,
+      'invalid',
+      true,
+      { status: 'checked', answer: { action: 'decline' } },
+      { status: 'checked', answer: { action: 'accept', content: { amount: 7, reason: 'app' } } },
+    ]);
   });
 
-  it('bounds what the app sends: a page id, the form, the question', async () => {
-    const connection = await connect(refundDesk().server, { era, capabilities: APPS_ONLY });
+  it('never reads a question the client sends, and bounds what the app sends: a page id, the form', async () => {
+    const connection = await connect(refundDesk().server, { era, capabilities: SEP_3118 });
     const tool = (args: Record<string, unknown>) => connection.client.callTool({ name: ANSWER_TOOL, arguments: args });
+    const forwarded = {
+      message: 'Unlock?',
+      requestedSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } } },
+    };
+    const planted = await tool({ question: forwarded, form: submission({ code: `${'a'.repeat(28)}!` }) });
+    expect(planted.isError).toBe(true);
+    expect(textOf(planted)).not.toContain('form');
     expect((await tool({ page: 'x'.repeat(65), form: '' })).isError).toBe(true);
     expect((await tool({ page: 'A'.repeat(22), form: 'x'.repeat(65_536 * 3 + 4097) })).isError).toBe(true);
-    const huge = { message: 'x'.repeat(70_000), requestedSchema: {} };
-    const tooLarge = await tool({ question: huge });
-    expect(tooLarge.isError).toBe(true);
-    expect(tooLarge.structuredContent).toMatchObject({ status: 'closed' });
-    expect((await tool({ page: 'A'.repeat(22), form: 'action=accept' })).structuredContent).toMatchObject({
-      status: 'closed',
-    });
+    for (const args of [{ page: 'A'.repeat(22) }, { page: 'A'.repeat(22), form: 'action=accept', elicitation: true }]) {
+      expect((await tool(args)).structuredContent).toMatchObject({ status: 'closed' });
+    }
   });
 });
 
