@@ -90,6 +90,8 @@ export interface AttackServer {
   readonly stderr: string[];
   /** Heap used after a full GC, bytes. */
   heap(): Promise<number>;
+  /** The longest event-loop delay since the last call, ms. */
+  stall(): Promise<number>;
   /** Spans it exported, by trace id (only with `otel`). */
   spans(): Promise<Record<string, number>>;
   /** Open file descriptors of the process. */
@@ -193,6 +195,7 @@ export class Scope {
         child,
         stderr,
         heap: async () => Number(await probe('/heap')),
+        stall: async () => Number(await probe('/stall')),
         spans: async () => JSON.parse(await probe('/spans')) as Record<string, number>,
         fds: () => {
           try {

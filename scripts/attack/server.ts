@@ -7,10 +7,12 @@
  * same question in a task, when `tasks` is set), `note` (a form question echoing its argument: a
  * page as large as the argument, with `answerPage` set), `letters` (a form question whose field has
  * the author's pattern `^(a+)+$`, exponential for a backtracking engine on a near-miss) and `echo`. A probe server on `probePort` answers
- * `GET /heap` (heap used after a full GC, bytes) and `GET /spans` (spans exported, by trace id).
+ * `GET /heap` (heap used after a full GC, bytes), `GET /spans` (spans exported, by trace id) and
+ * `GET /stall` (the longest event-loop delay since the last `/stall`, ms).
  * Writes `attack-server ready` on stderr once both listen.
  */
 import { createServer } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -167,8 +169,13 @@ const httpOptions = {
 } as ServeHttpOptions;
 const handle = await serveHttp(server, httpOptions);
 
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
 const probe = createServer((request, response) => {
-  if (request.url === '/heap') {
+  if (request.url === '/stall') {
+    response.end(String(Math.round(loopDelay.max / 1e6)));
+    loopDelay.reset();
+  } else if (request.url === '/heap') {
     (globalThis as { gc?: () => void }).gc?.();
     (globalThis as { gc?: () => void }).gc?.();
     response.end(String(process.memoryUsage().heapUsed));
