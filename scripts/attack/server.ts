@@ -5,7 +5,8 @@
  *
  * Tools: `wait` (answers after `ms`, or when cancelled), `refund` (one form question, `attempts: 3`), `refund2` (that question, then another), `ask_url` (one URL question), `audit` (the
  * same question in a task, when `tasks` is set), `note` (a form question echoing its argument: a
- * page as large as the argument, with `answerPage` set) and `echo`. A probe server on `probePort` answers
+ * page as large as the argument, with `answerPage` set), `lock` (a 4-digit code its resolver checks,
+ * `attempts: 3`; the code is `0030`) and `echo`. A probe server on `probePort` answers
  * `GET /heap` (heap used after a full GC, bytes) and `GET /spans` (spans exported, by trace id).
  * Writes `attack-server ready` on stderr once both listen.
  */
@@ -38,6 +39,8 @@ export interface ServerConfig {
   readonly auth?: boolean;
   /** Serves answer pages kept in memory or (on a fleet member) in its Redis, with these backend options. */
   readonly answerPage?: { readonly backend: 'memory' | 'redis'; readonly bounds?: Record<string, unknown> };
+  /** Serves the question app in the chat (`apps: {}`). */
+  readonly apps?: boolean;
   /** Exports spans to an in-memory counter (read with `GET /spans` on the probe port). */
   readonly otel?: boolean;
   readonly port: number;
@@ -82,6 +85,13 @@ const Keep = z.object({ keep: z.boolean() });
 const keep = resolver({ name: 'keep', args: { text: z.string() } }, ({ text }) =>
   elicit(`Keep this note? ${text}`, Keep),
 );
+const Code = z.object({ code: z.string() });
+const code = resolver({ name: 'code' }, () =>
+  elicit('Enter the 4-digit code', Code, {
+    attempts: 3,
+    check: ({ code: guess }) => (guess === '0030' ? undefined : 'That is not the code.'),
+  }),
+);
 const page = resolver({ name: 'page' }, () => elicitUrl('Open this page to pay.', 'https://pay.example.com/checkout'));
 
 const tracerProvider = config.otel
@@ -105,7 +115,8 @@ const serverOptions = {
     // The page rows flood with anonymous clients of every kind, those without elicitation included.
     answerPage: { backend: await answerPageBackend(config.answerPage), anonymousLinksShareAnswers: true },
   }),
-  ...(fleet && { requestState: { replayGuard: fleet.replayStore } }),
+  ...(config.apps && { apps: {} }),
+  ...(fleet && { requestState: { replayGuard: fleet.replayStore }, answerAttempts: { store: fleet.attempts } }),
   ...(taskStore && { tasks: { store: taskStore, pollIntervalMs: 200 } }),
   ...(tracerProvider && { telemetry: otel({ tracerProvider, ...config.server }) }),
 } as McpResolveServerOptions;
@@ -129,6 +140,7 @@ let server = new McpResolveServer({ name: 'attack', version: '1.0.0' }, serverOp
     ({ order_id }) => `Refunded ${order_id}.`,
   )
   .tool('ask_url', { input: {}, resolve: { page } }, () => 'Paid.')
+  .tool('lock', { input: {}, resolve: { code } }, () => 'Unlocked')
   .tool('note', { input: { text: z.string() }, resolve: { keep } }, ({ keep: answer }) =>
     answer.keep ? 'Kept.' : 'Dropped.',
   );
