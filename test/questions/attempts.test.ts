@@ -1,7 +1,8 @@
 /**
  * `attempts` is a limit the client cannot get around: on 2026-07-28 the count lives in the sealed
  * state, so rounds that leave the answer out in between do not reset it; a task counts on its
- * record, so a task is not asked again forever.
+ * record, so a task is not asked again forever; and a fresh task of the same person does not reopen
+ * a question whose attempts another task spent.
  */
 import { elicit, resolver } from 'mcp-resolve';
 import { taskOf, updateTask } from 'mcp-resolve/client';
@@ -11,7 +12,7 @@ import { z } from 'zod';
 import type { LegResult } from '../resolvers/helpers.js';
 import { accept, connectManual, newServer, textOf } from '../resolvers/helpers.js';
 import { connectTasks, until } from '../tasks/helpers.js';
-import { lastAttempt } from './spent.js';
+import { closedQuestion, lastAttempt } from './spent.js';
 
 const Quantity = z.object({ quantity: z.number().int().min(1) });
 
@@ -95,5 +96,31 @@ describe('attempts in a task', () => {
       content: [{ type: 'text', text: expect.stringMatching(FAILED) }],
     });
     expect([invalid, runs.body]).toEqual([3, 0]);
+  });
+
+  it('a fresh task of the same person finds the question closed once a task spent its attempts', async () => {
+    const { server, runs } = quantityServer(true);
+    const { client } = await connectTasks(server);
+    const start = async () => {
+      const handle = taskOf(await client.callTool({ name: 'order', arguments: {} }));
+      if (handle === undefined) throw new Error('no task');
+      return handle.taskId;
+    };
+    const answer = async (taskId: string, quantity: number) => {
+      const waiting = await until(client, taskId, 'input_required');
+      const key = Object.keys(waiting.inputRequests ?? {})[0] ?? '';
+      await updateTask(client, taskId, { [key]: { action: 'accept', content: { quantity } } });
+    };
+    const first = await start();
+    for (let i = 0; i < 3; i++) await answer(first, 0);
+    const fresh = await start();
+    await answer(fresh, 2);
+    const task = await until(client, fresh, 'input_required');
+    expect(task.status).toBe('completed');
+    expect(task.result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringMatching(closedQuestion('quantity')) }],
+    });
+    expect(runs.body).toBe(0);
   });
 });
