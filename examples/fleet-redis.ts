@@ -21,8 +21,12 @@ const fleet = await connectRedisFleet({
   onerror: (error) => console.error(`hotel: ${error.message}`),
 });
 
-// The replay guard goes to the server; the session fleet to the HTTP host.
-const handle = await serveHttp(createHotel({ requestState: { replayGuard: fleet.replayStore } }), {
+// The replay guard and the attempt counters go to the server; the session fleet to the HTTP host.
+const hotel = createHotel({
+  requestState: { replayGuard: fleet.replayStore },
+  answerAttempts: { store: fleet.attempts },
+});
+const handle = await serveHttp(hotel, {
   port: Number(process.env.PORT ?? 3000),
   sessionFleet: fleet.sessions,
   // Behind a balancer on this host that sets `X-Real-IP $remote_addr`: each legacy client counts

@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 
 import { INSTALL_HINT, findBinary } from './lib/processes.js';
 import { answerCases } from './attack/answers.js';
+import { attemptCases } from './attack/attempts.js';
 import { clientCodeCases } from './attack/clientCode.js';
 import type { Case, Outcome } from './attack/harness.js';
 import { Scope, buildServer, children } from './attack/harness.js';
@@ -42,6 +43,7 @@ const CASES: readonly Case[] = [
   ...pageCases,
   ...laneCases,
   ...clientCodeCases,
+  ...attemptCases,
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-resolve-attack-'));

@@ -7,6 +7,12 @@ export const requestTrace = Symbol('mcp-resolve.request-trace');
 /** The key of the internal answer size limit on a {@link ToolContext} (the server's `maxAnswerBytes`). */
 export const answerLimit = Symbol('mcp-resolve.answer-limit');
 
+/** The key of the internal counter of refused answers on a {@link ToolContext} (the server's `answerAttempts`, for this call's person and tool). */
+export const answerAttempts = Symbol('mcp-resolve.answer-attempts');
+
+/** The key of the internal tickets of the server on a {@link ToolContext} (minted under its sealing keys, `state/tickets.ts`). */
+export const serverTickets = Symbol('mcp-resolve.server-tickets');
+
 /**
  * The key of the internal channels of a call on a {@link ToolContext} (set by the round when the
  * server has channels beyond in-band): the server's channel providers and
@@ -20,6 +26,8 @@ export const callChannels = Symbol('mcp-resolve.call-channels');
 import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 
 import type { Era } from './era.js';
+import type { AttemptCounter } from './state/attemptStore.js';
+import type { Tickets } from './state/tickets.js';
 import type { RequestTrace } from './telemetry/hooks.js';
 
 export type { Era } from './era.js';
@@ -39,6 +47,10 @@ export type ToolContext = ServerContext & {
   readonly [requestTrace]?: RequestTrace;
   /** Internal: the largest answer the server accepts, in bytes (`maxAnswerBytes`). */
   readonly [answerLimit]?: number;
+  /** Internal: where this call's refused answers are counted (`answerAttempts`). */
+  readonly [answerAttempts]?: AttemptCounter;
+  /** Internal: the tickets this server mints and recognizes (an app's re-run call sends one back). */
+  readonly [serverTickets]?: Tickets;
   /** What the client declared it can answer (the request's envelope on modern, `initialize` on legacy). */
   readonly clientCapabilities: ClientCapabilities | undefined;
 };

@@ -70,8 +70,8 @@ export interface McpResolveErrorData {
     readonly key: string;
   };
   readonly redis_unavailable: {
-    /** What failed: connecting, claiming the replay epoch record at fleet start, a replay check, a task-store call, or an answer-page step. */
-    readonly operation: 'connect' | 'claim_epoch' | 'replay_check' | 'task_store' | 'answer_page';
+    /** What failed: connecting, claiming the replay epoch record at fleet start, a replay check, a task-store call, an answer-page step, or counting an answer's attempt. */
+    readonly operation: 'connect' | 'claim_epoch' | 'replay_check' | 'task_store' | 'answer_page' | 'attempt_count';
     /** The Redis target as the message names it (the URL with its password redacted, or the sentinels and master name), where known. */
     readonly target?: string;
     /** A replay check found the replay records gone (Redis restarted empty, was flushed or failed over without them). */

@@ -161,7 +161,9 @@ describe('typed data per code', () => {
         expectTypeOf(error.data.option).toEqualTypeOf<string>();
       }
       if (error.code === 'redis_unavailable') {
-        expectTypeOf(error.data.operation).toEqualTypeOf<'connect' | 'claim_epoch' | 'replay_check' | 'task_store' | 'answer_page'>();
+        expectTypeOf(error.data.operation).toEqualTypeOf<
+          'connect' | 'claim_epoch' | 'replay_check' | 'task_store' | 'answer_page' | 'attempt_count'
+        >();
       }
       if (error instanceof ToolError) expectTypeOf(error.data).toEqualTypeOf<Readonly<Record<string, never>>>();
     };

@@ -5,10 +5,11 @@
  *
  * Tools: `wait` (answers after `ms`, or when cancelled), `refund` (one form question, `attempts: 3`), `refund2` (that question, then another), `ask_url` (one URL question), `audit` (the
  * same question in a task, when `tasks` is set), `note` (a form question echoing its argument: a
- * page as large as the argument, with `answerPage` set), `letters` (a form question whose field has
- * the author's pattern `^(a+)+$`, exponential for a backtracking engine on a near-miss) and `echo`. A probe server on `probePort` answers
- * `GET /heap` (heap used after a full GC, bytes), `GET /spans` (spans exported, by trace id) and
- * `GET /stall` (the longest event-loop delay since the last `/stall`, ms).
+ * page as large as the argument, with `answerPage` set), `lock` (a 4-digit code its resolver checks,
+ * `attempts: 3`; the code is `0030`), `letters` (a form question whose field has the author's pattern
+ * `^(a+)+$`, exponential for a backtracking engine on a near-miss) and `echo`. A probe server on
+ * `probePort` answers `GET /heap` (heap used after a full GC, bytes), `GET /spans` (spans exported,
+ * by trace id) and `GET /stall` (the longest event-loop delay since the last `/stall`, ms).
  * Writes `attack-server ready` on stderr once both listen.
  */
 import { createServer } from 'node:http';
@@ -92,6 +93,13 @@ const Letters = z.object({ code: z.string().regex(/^(a+)+$/) });
 const letters = resolver({ name: 'letters', args: { text: z.string() } }, ({ text }) =>
   elicit(`Letters for ${text}?`, Letters),
 );
+const Code = z.object({ code: z.string() });
+const code = resolver({ name: 'code' }, () =>
+  elicit('Enter the 4-digit code', Code, {
+    attempts: 3,
+    check: ({ code: guess }) => (guess === '0030' ? undefined : 'That is not the code.'),
+  }),
+);
 const page = resolver({ name: 'page' }, () => elicitUrl('Open this page to pay.', 'https://pay.example.com/checkout'));
 
 const tracerProvider = config.otel
@@ -115,8 +123,8 @@ const serverOptions = {
     // The page rows flood with anonymous clients of every kind, those without elicitation included.
     answerPage: { backend: await answerPageBackend(config.answerPage), anonymousLinksShareAnswers: true },
   }),
-  ...(fleet && { requestState: { replayGuard: fleet.replayStore } }),
   ...(config.apps && { apps: {} }),
+  ...(fleet && { requestState: { replayGuard: fleet.replayStore }, answerAttempts: { store: fleet.attempts } }),
   ...(taskStore && { tasks: { store: taskStore, pollIntervalMs: 200 } }),
   ...(tracerProvider && { telemetry: otel({ tracerProvider, ...config.server }) }),
 } as McpResolveServerOptions;
@@ -140,6 +148,7 @@ let server = new McpResolveServer({ name: 'attack', version: '1.0.0' }, serverOp
     ({ order_id }) => `Refunded ${order_id}.`,
   )
   .tool('ask_url', { input: {}, resolve: { page } }, () => 'Paid.')
+  .tool('lock', { input: {}, resolve: { code } }, () => 'Unlocked')
   .tool('note', { input: { text: z.string() }, resolve: { keep } }, ({ keep: answer }) =>
     answer.keep ? 'Kept.' : 'Dropped.',
   )

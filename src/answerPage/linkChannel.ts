@@ -13,7 +13,9 @@ import type { AskingCall, ChannelProvider, OutOfBandChannel } from '../channels/
 import { ToolError } from '../errors.js';
 import { assertCapability } from '../questions/capabilities.js';
 import type { ElicitationResult } from '../questions/markers.js';
-import { RejectedAnswer, readAnswerTo } from '../questions/read.js';
+import type { ToolContext } from '../context.js';
+import { readCountedAnswer } from '../questions/attempts.js';
+import { RejectedAnswer } from '../questions/read.js';
 import { askedAgain, shownWith } from '../questions/reask.js';
 import type { Question } from '../questions/render.js';
 import { checkedUrl } from '../questions/urlQuestion.js';
@@ -49,12 +51,13 @@ export function pageLinkChannel(pages: FormPages, shareAnonymous: boolean): Chan
 
 /**
  * The `recall` of an out-of-band channel over pages: the answer given for a question's binding,
- * read as an in-band one (an answer the author's check refuses is dropped: the question is asked
- * again); `asked`, the question as its hand-off shows it: asked again with the reason above its
+ * read as an in-band one and counted against the attempts of the person `ctx` acts for (an answer
+ * the author's check refuses is dropped: the question is asked again); `asked`, the question as its hand-off shows it: asked again with the reason above its
  * message (as in-band) when this round refused its answer; and `keepTaken`, which puts back the
  * answers this round took when it hands off another question, so the call made after finds them all.
  */
 export function answersElsewhere(
+  ctx: ToolContext,
   pages: Pick<FormPages, 'take' | 'keep'>,
   bindingOf: (question: Question) => AnswerPageBinding,
 ): Pick<OutOfBandChannel, 'recall'> & { asked(question: Question): Question; keepTaken(): Promise<void> } {
@@ -67,7 +70,7 @@ export function answersElsewhere(
       if (answer === undefined) return undefined;
       let read: ElicitationResult<unknown>;
       try {
-        read = await readAnswerTo(question, answer);
+        read = await readCountedAnswer(ctx, question, answer);
       } catch (error) {
         // The author's check refused it: asked again on a new page (the answer was single use).
         if (!(error instanceof RejectedAnswer)) throw error;
@@ -92,7 +95,7 @@ function linkChannel(call: AskingCall, pages: FormPages, shareAnonymous: boolean
   // What the call made again still holds: its 2025-11-25 session (the same client).
   const session = ctx.era === 'legacy' ? ctx.sessionId : undefined;
   const bindingOf = (question: Question) => pageBindingOf(call.caller(), session, question);
-  const answers = answersElsewhere(pages, bindingOf);
+  const answers = answersElsewhere(ctx, pages, bindingOf);
   return {
     way: 'out-of-band',
     admit(question) {

@@ -15,7 +15,8 @@ import { assertBackChannel } from '../questions/capabilities.js';
 import type { ElicitationResult } from '../questions/markers.js';
 import { elicitUrl } from '../questions/markers.js';
 import { pushQuestion } from '../questions/push.js';
-import { RejectedAnswer, readAnswerTo } from '../questions/read.js';
+import { readCountedAnswer } from '../questions/attempts.js';
+import { RejectedAnswer } from '../questions/read.js';
 import { askedAgain, attemptsOf, shownWith } from '../questions/reask.js';
 import type { Question } from '../questions/render.js';
 import { renderQuestion } from '../questions/render.js';
@@ -80,7 +81,7 @@ async function pushToPage(
     }
     await ctx[elicitationCompleter]?.(elicitationId)().catch(() => undefined);
     try {
-      return await readAnswerTo(question, answer);
+      return await readCountedAnswer(ctx, question, answer);
     } catch (error) {
       if (!(error instanceof RejectedAnswer) || attempt >= attempts) throw error;
       shown = shownWith(question, askedAgain(question.rendered.request, error.reason));

@@ -11,23 +11,23 @@ import type { ClientCapabilities, Tool } from '@modelcontextprotocol/server';
 
 import type { AskingCall, ChannelProvider, OutOfBandChannel, ToolListing } from '../channels/channel.js';
 import { showsForms } from '../channels/choice.js';
+import { serverTickets } from '../context.js';
 import { ToolError } from '../errors.js';
+import type { Tickets } from '../state/tickets.js';
 import { answersElsewhere } from '../answerPage/linkChannel.js';
 import type { FormPages } from '../answerPage/pages.js';
 import { formMessageOf, pageBindingOf } from '../answerPage/pages.js';
-import { newPageId } from '../answerPage/store.js';
 import type { Question } from '../questions/render.js';
 import { appForm } from './answerTool.js';
 import type { AppQuestion } from './wire.js';
 import { QUESTION_APP_URI, QUESTION_META, showsApps, TICKET_META, withApp } from './wire.js';
 
-/** A ticket as the app sends it back: base64url, 22 to 64 characters (one the server minted is 22). */
-const TICKET = /^[A-Za-z0-9_-]{22,64}$/;
-
-/** The call's ticket: the one the app sent back on its `tools/call` (`_meta`), else a fresh one. */
-export function ticketOf(meta: Readonly<Record<string, unknown>> | undefined): string {
-  const sent = meta?.[TICKET_META];
-  return typeof sent === 'string' && TICKET.test(sent) ? sent : newPageId();
+/**
+ * The call's ticket: the one the app sent back on its `tools/call` (`_meta`) when this server (or
+ * its fleet) minted it, else a fresh one; a ticket the client chose itself is never taken.
+ */
+export function ticketOf(tickets: Tickets, meta: Readonly<Record<string, unknown>> | undefined): string {
+  return tickets.recognized(meta?.[TICKET_META]) ?? tickets.mint();
 }
 
 /** The text the model reads while the person answers in the app. */
@@ -47,9 +47,11 @@ export function inChatHandOff(question: Question, appQuestion: AppQuestion): Too
 /** The channel on one round of `call`, over `pages` (the app's own store). */
 function inChatChannel(call: AskingCall, pages: FormPages): OutOfBandChannel {
   const { ctx } = call;
-  const ticket = ticketOf(ctx.mcpReq._meta);
+  const tickets = ctx[serverTickets];
+  if (tickets === undefined) throw new Error('inChatChannel: the context carries no tickets (built outside a round).');
+  const ticket = ticketOf(tickets, ctx.mcpReq._meta);
   const bindingOf = (question: Question) => pageBindingOf(call.caller(), ticket, question);
-  const answers = answersElsewhere(pages, bindingOf);
+  const answers = answersElsewhere(ctx, pages, bindingOf);
   return {
     way: 'out-of-band',
     admit() {},

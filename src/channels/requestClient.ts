@@ -14,6 +14,17 @@ export type RequestClient =
 
 const clients = new WeakMap<Request, RequestClient>();
 
+/**
+ * Whom the answers of a request acting for `principal` count against (a question's attempts): the
+ * principal; else the address its host saw `request` come from; else (in process, behind a proxy
+ * the host cannot see past) every anonymous client together, so none gets more than the rest.
+ */
+export function answeringPerson(principal: string | undefined, request: Request | undefined): string {
+  if (principal !== undefined) return `principal:${principal}`;
+  const client = requestClientOf(request);
+  return client !== undefined && 'address' in client ? `address:${client.address}` : 'anonymous';
+}
+
 /** Remembers whom `request` counts against (the host, once per MCP request). */
 export function rememberRequestClient(request: Request, client: RequestClient): void {
   clients.set(request, client);

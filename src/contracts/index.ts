@@ -12,6 +12,8 @@
  *   Tasks extension's types and the server's task options (docs/guides/tasks.md).
  * - Where the pages of the server's `answerPage` option and their answers are kept
  *   ({@link AnswerPageBackend}, {@link createMemoryAnswerPageBackend}; docs/guides/questions-everywhere.md).
+ * - Where refused answers are counted for the server's `answerAttempts` option ({@link AttemptStore},
+ *   {@link createMemoryAttemptStore}; docs/guides/resolvers.md, "Attempts across calls and channels").
  * - The observer the server reports to ({@link Telemetry}); `otel()` from `mcp-resolve/otel` is the
  *   OpenTelemetry one (docs/guides/observability.md).
  *
@@ -26,6 +28,11 @@ export type {
 } from '../answerPage/backend.js';
 export type { MemoryAnswerPageBackend, MemoryAnswerPageBackendOptions } from '../answerPage/memoryBackend.js';
 export { createMemoryAnswerPageBackend } from '../answerPage/memoryBackend.js';
+
+export type { AnswerAttemptsOptions } from '../state/attemptStore.js';
+export { DEFAULT_ATTEMPTS_WINDOW_MS } from '../state/attemptStore.js';
+export type { AttemptStore, AttemptTally, MemoryAttemptStoreOptions } from '../state/attemptStore.js';
+export { createMemoryAttemptStore, DEFAULT_MAX_ATTEMPT_ENTRIES } from '../state/attemptStore.js';
 
 export { principalFrom } from '../state/binding.js';
 export type { SealingLogger } from '../state/errors.js';

@@ -21,7 +21,7 @@ import { assertCapability } from '../questions/capabilities.js';
 import { pinOf, occurrenceKeys } from '../questions/ledger.js';
 import type { FlatForm } from '../questions/markers.js';
 import { formQuestion } from '../questions/markers.js';
-import { readAnswerTo } from '../questions/read.js';
+import { readCountedAnswer } from '../questions/attempts.js';
 import type { Question } from '../questions/render.js';
 import { inputRequestsOf, renderQuestion } from '../questions/render.js';
 import type { HandlerResult, WrappedBody } from './body.js';
@@ -131,15 +131,16 @@ function legacyContext(ctx: ToolContext): SuspendingContext {
   };
 }
 
-/** Hands this round's answers to the questions the frame waits on; unanswered ones are asked again. */
-function deliverResponses(frame: Frame, responses: Readonly<Record<string, unknown>> | undefined): void {
+/** Hands this round's answers to the questions the frame waits on (counted: `readCountedAnswer`); unanswered ones are asked again. */
+function deliverResponses(frame: Frame, ctx: ToolContext): void {
+  const responses = ctx.mcpReq.inputResponses;
   for (const [key, waiting] of frame.waiting) {
     if (responses === undefined || !Object.hasOwn(responses, key)) {
       frame.gate.ask(waiting.question);
       continue;
     }
     frame.waiting.delete(key);
-    readAnswerTo(waiting.question, responses[key]).then(
+    readCountedAnswer(ctx, waiting.question, responses[key]).then(
       (outcome) =>
         outcome.action === 'accept'
           ? waiting.resolve(outcome.value)
@@ -199,7 +200,7 @@ export function suspending<TArgs>(handler: SuspendingHandler<TArgs>, options: Su
       frame = found;
       frame.gate = new RoundGate();
       frame.capabilities = ctx.clientCapabilities;
-      deliverResponses(frame, ctx.mcpReq.inputResponses);
+      deliverResponses(frame, ctx);
     }
     const outcome = await frame.gate.settle(frame.result);
     switch (outcome.kind) {

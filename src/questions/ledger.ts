@@ -13,7 +13,9 @@
  */
 import type { InputRequest } from '@modelcontextprotocol/server';
 
+import type { ToolContext } from '../context.js';
 import { McpResolveError } from '../errors.js';
+import { readCountedAnswer } from './attempts.js';
 import { reducedAnswer } from './bounds.js';
 import type { ElicitationResult } from './markers.js';
 import { newElicitationSeed } from './urlQuestion.js';
@@ -108,26 +110,20 @@ export class Ledger {
     if (wire.r !== undefined && !isRecord(wire.r)) return undefined;
     const drift = Array.isArray(wire.d) ? wire.d.filter((key) => typeof key === 'string') : [];
     const answers: Record<string, Recorded> = {};
-    for (const [key, entry] of Object.entries(wire.a)) {
-      if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string') {
+    for (const [key, entry] of Object.entries(wire.a))
+      if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string')
         setOwn(answers, key, [entry[0], entry[1]]);
-      }
-    }
     const asked: Record<string, string> = {};
-    for (const [key, digest] of Object.entries(wire.q)) {
-      if (typeof digest === 'string') setOwn(asked, key, digest);
-    }
+    for (const [key, digest] of Object.entries(wire.q)) if (typeof digest === 'string') setOwn(asked, key, digest);
     const steps: Record<string, unknown[]> = {};
     for (const [key, entry] of Object.entries(wire.s ?? {})) {
       if (!Array.isArray(entry) || entry.length > 1) return undefined;
       setOwn(steps, key, entry);
     }
     const retries: Record<string, Retry> = {};
-    for (const [key, entry] of Object.entries(wire.r ?? {})) {
-      if (Array.isArray(entry) && typeof entry[0] === 'number' && typeof entry[1] === 'string') {
+    for (const [key, entry] of Object.entries(wire.r ?? {}))
+      if (Array.isArray(entry) && typeof entry[0] === 'number' && typeof entry[1] === 'string')
         setOwn(retries, key, [entry[0], entry[1]]);
-      }
-    }
     const ledger = new Ledger(true, answers, asked, steps, retries, new Set(drift));
     return Object.assign(ledger, typeof wire.k === 'string' && { seed: wire.k });
   }
@@ -142,8 +138,10 @@ export class Ledger {
    * reads as valid, or a response in this round's `responses` to the same question asked last
    * round. `unprompted` also accepts a response on a first round (a client answering up front).
    * A recorded answer for a changed question is forgotten; an invalid fresh response throws.
+   * A fresh response counts against the attempts of the person `ctx` acts for (`readCountedAnswer`).
    */
   async recall(
+    ctx: ToolContext,
     question: Question,
     responses: Readonly<Record<string, unknown>> | undefined,
     unprompted: boolean,
@@ -166,7 +164,7 @@ export class Ledger {
     const response = responses[key];
     let outcome: ElicitationResult<unknown>;
     try {
-      outcome = await readAnswerTo(question, response);
+      outcome = await readCountedAnswer(ctx, question, response);
     } catch (error) {
       // A rejected answer is not recorded: the same question is asked again, until its attempts run out.
       if (!(error instanceof RejectedAnswer)) throw error;
@@ -223,7 +221,9 @@ export class Ledger {
 
   /** The answers this round holds, by question key, each with the pin of the question it answered. */
   answersRecorded(): Record<string, { readonly digest: string; readonly response: unknown }> {
-    return Object.fromEntries(Object.entries(this.answers).map(([key, [digest, response]]) => [key, { digest, response }]));
+    return Object.fromEntries(
+      Object.entries(this.answers).map(([key, [digest, response]]) => [key, { digest, response }]),
+    );
   }
 
   /** The recorded result of step `key` (`[value]`, or `[]` for `undefined`), if it ran in an earlier round. */

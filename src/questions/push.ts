@@ -11,7 +11,8 @@ import { assertAnswerSize, DEFAULT_MAX_ANSWER_BYTES } from './bounds.js';
 import { questionKind } from './questionKind.js';
 import { ToolError } from '../errors.js';
 import { askKind, type ElicitationResult } from './markers.js';
-import { RejectedAnswer, readAnswerTo } from './read.js';
+import { readCountedAnswer } from './attempts.js';
+import { RejectedAnswer } from './read.js';
 import { askedAgain, attemptsOf } from './reask.js';
 import type { Question } from './render.js';
 
@@ -68,7 +69,7 @@ export async function pushQuestion(
     // Measured before anything reads it: the client's answer is untrusted input.
     assertAnswerSize(`Resolver '${question.label}'`, response, ctx[answerLimit] ?? DEFAULT_MAX_ANSWER_BYTES);
     try {
-      return await readAnswerTo(question, response);
+      return await readCountedAnswer(ctx, question, response);
     } catch (error) {
       // A rejected answer: push the same question again with the reason, until its attempts run out.
       if (!(error instanceof RejectedAnswer) || attempt >= attempts) throw error;

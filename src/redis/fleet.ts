@@ -1,8 +1,9 @@
 /**
  * One call that makes a server instance a fleet member: a Redis connection, the fleet-wide
- * replay store, and the shared legacy sessions.
+ * replay store, the shared legacy sessions, and the counters of refused answers.
  */
 import type { LegacySessionFleet } from '../hosting/legacy/sessionFleet.js';
+import type { AttemptStore } from '../state/attemptStore.js';
 import type { ReplayStore } from '../state/replay.js';
 import { McpResolveError } from '../errors.js';
 import type {
@@ -13,6 +14,7 @@ import type {
   RedisTarget,
 } from './connection.js';
 import { describeRedisTarget, openRedis } from './connection.js';
+import { createRedisAttemptStore } from './attemptStore.js';
 import { claimReplayEpoch, createRedisReplayStore } from './replayStore.js';
 import { createRedisSessionFleet } from './sessionFleet.js';
 
@@ -40,6 +42,8 @@ export interface RedisFleet {
   readonly replayStore: ReplayStore;
   /** Pass as `sessionFleet` to `serveHttp` / `createDualEraHandler`: legacy sessions any instance serves. */
   readonly sessions: LegacySessionFleet;
+  /** Pass as `answerAttempts.store` (an `McpResolveServer` option): a question's attempts count across every instance. */
+  readonly attempts: AttemptStore;
   /** The underlying connection. */
   readonly redis: RedisConnection;
   /** Closes the connection (close the HTTP server first). */
@@ -99,6 +103,11 @@ export async function connectRedisFleet(options: RedisFleetOptions): Promise<Red
       keyPrefix: `${keyPrefix}replay:`,
       replicaAcks: replicaAcks ?? (url === undefined ? 1 : 0),
       ...(replicaAckTimeoutMs !== undefined && { replicaAckTimeoutMs }),
+      ...timeout,
+      ...(onerror && { onerror }),
+    }),
+    attempts: createRedisAttemptStore(redis, {
+      keyPrefix: `${keyPrefix}attempts:`,
       ...timeout,
       ...(onerror && { onerror }),
     }),

@@ -6,6 +6,8 @@
  */
 export { createRedisAnswerPageBackend } from './answerPageBackend.js';
 export type { RedisAnswerPageBackendOptions } from './answerPageBackend.js';
+export { createRedisAttemptStore } from './attemptStore.js';
+export type { RedisAttemptStoreOptions } from './attemptStore.js';
 export { connectRedis } from './connection.js';
 export type {
   RedisClusterTarget,

@@ -3,7 +3,16 @@ import type { ClientCapabilities, Server, ServerContext } from '@modelcontextpro
 import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 
 import type { Era } from '../context.js';
-import { answerLimit, elicitationCompleter, requestTrace, type ToolContext, withStateAccessor } from '../context.js';
+import { answeringPerson } from '../channels/requestClient.js';
+import {
+  answerAttempts,
+  answerLimit,
+  elicitationCompleter,
+  requestTrace,
+  serverTickets,
+  type ToolContext,
+  withStateAccessor,
+} from '../context.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
 import type { InstanceServices } from './services.js';
 
@@ -37,12 +46,17 @@ export function protocolVersionOf(ctx: ServerContext, server: Server, era: Era):
 /** A builder's view of a readonly type. */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** The context handlers receive, built once per request (no per-call closures: this is the hot path of every call). */
+/**
+ * The context handlers receive, built once per request (no per-call closures but the attempt
+ * counter's: this is the hot path of every call). `target`: the tool or prompt whose refused
+ * answers it counts (none: the caller sets its own counter, as a task run does).
+ */
 export function toolContextOf(
   sdkCtx: ServerContext,
   plaintext: string | undefined,
   services: InstanceServices,
   trace: RequestTrace | undefined,
+  target?: string,
 ): ToolContext {
   const era = eraOf(sdkCtx);
   // Object.assign, not `{ ...sdkCtx, era }`: on Node 20 a spread followed by more properties takes
@@ -55,6 +69,11 @@ export function toolContextOf(
   if (era === 'legacy') ctx[elicitationCompleter] = services.completeElicitation;
   if (trace !== undefined) ctx[requestTrace] = trace;
   ctx[answerLimit] = services.maxAnswerBytes;
+  ctx[serverTickets] = services.sealer.tickets;
+  if (target !== undefined) {
+    const person = () => answeringPerson(services.principal(ctx), ctx.http?.req);
+    ctx[answerAttempts] = { attempts: services.attempts, target, person };
+  }
   // With no state the SDK's accessor already answers `undefined`; only plaintext replaces it.
   if (plaintext !== undefined) ctx.mcpReq = withStateAccessor(sdkCtx.mcpReq, plaintext);
   return ctx;

@@ -162,7 +162,7 @@ export class RoundState {
     readonly trace: RequestTrace | undefined,
     binding?: RequestBinding,
   ) {
-    this.ctx = toolContextOf(sdkCtx, plaintext, services, trace);
+    this.ctx = toolContextOf(sdkCtx, plaintext, services, trace, target.target);
     this.#binding = binding;
     // A handler that builds its own strategy (`journaled`) finds the call's channels on its context.
     const channels = (this.#channels = this.callChannels());

@@ -2,6 +2,7 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 
 import type { ChannelProvider } from '../channels/channel.js';
+import type { AnswerAttempts } from '../state/attemptStore.js';
 import type { RequestStateSealer } from '../state/sealer.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 import type { InboundMessages } from '../telemetry/inbound.js';
@@ -17,6 +18,8 @@ export interface InstanceServices {
   readonly legacyQuestionTimeoutMs: number;
   /** The largest answer accepted, in bytes of JSON (`maxAnswerBytes`). */
   readonly maxAnswerBytes: number;
+  /** Where refused answers are counted, and for how long (`answerAttempts`). */
+  readonly attempts: AnswerAttempts;
   /** The most elements a tool call's arguments may hold (`maxToolInputElements`); `undefined`: no bound. */
   readonly maxToolInputElements: number | undefined;
   /** What the client may read of a failure (see masking.ts). */

@@ -51,7 +51,7 @@ export function modernStrategy(ctx: ToolContext, ledger: Ledger, channelOf: Chan
       if (channel.way === 'out-of-band') return channel.recall(question);
       if (answered)
         responses = withAnswer(responses!, question.key, await channel.answer(question, responses![question.key]));
-      const outcome = await ledger.recall(question, responses, unprompted);
+      const outcome = await ledger.recall(ctx, question, responses, unprompted);
       if (
         trace !== undefined &&
         outcome !== undefined &&

@@ -1,6 +1,7 @@
 /** The options of `McpResolveServer`, and the task options as the server passes them on (observed). */
 import type { ServerContext, ServerOptions } from '@modelcontextprotocol/server';
 
+import type { AnswerAttemptsOptions } from '../state/attemptStore.js';
 import type { SealingOptions } from '../state/options.js';
 import type { TaskOptions, TaskStatusChange } from '../tasks/records.js';
 import type { Telemetry } from '../telemetry/hooks.js';
@@ -23,6 +24,14 @@ export interface McpResolveServerOptions extends ChannelOptions {
    * fails with an error naming the size and this option. @default 65_536
    */
   readonly maxAnswerBytes?: number;
+  /**
+   * How a question's `attempts` hold across calls and channels: one person (the principal, else
+   * the client's address) may have that many answers to one question of one tool refused within
+   * `windowMs`, whichever call, era or channel (in-band, answer page, app, task) carried them; then
+   * the question is refused, unread, until the window ends. A fleet passes `RedisFleet.attempts` as
+   * `store`. @default an in-memory store, 15 minutes
+   */
+  readonly answerAttempts?: AnswerAttemptsOptions;
   /**
    * The most array elements and object members, counted together at every depth, that one
    * `tools/call`'s `arguments` may hold: the SDK's `maxToolInputElements`, applied to library tools

@@ -2,7 +2,8 @@
 import type { Implementation, ServerContext } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
-import { positiveInteger } from '../optionChecks.js';
+import { MILLISECONDS, positiveInteger } from '../optionChecks.js';
+import { createMemoryAttemptStore, DEFAULT_ATTEMPTS_WINDOW_MS } from '../state/attemptStore.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
 import { createErrorMasker } from '../round/masking.js';
@@ -42,6 +43,18 @@ export function roundDefaultsOf(
     maxAnswerBytes: positiveInteger(SERVER_API, 'maxAnswerBytes', options.maxAnswerBytes, DEFAULT_MAX_ANSWER_BYTES, {
       unit: 'number of bytes',
     }),
+    attempts: {
+      store: options.answerAttempts?.store ?? createMemoryAttemptStore(),
+      windowMs: positiveInteger(
+        SERVER_API,
+        'answerAttempts.windowMs',
+        options.answerAttempts?.windowMs,
+        DEFAULT_ATTEMPTS_WINDOW_MS,
+        {
+          unit: MILLISECONDS,
+        },
+      ),
+    },
     maxToolInputElements: elementBound(options.maxToolInputElements),
     maskError: createErrorMasker(options),
     telemetry: options.telemetry,

@@ -2,7 +2,7 @@
  * The key ring: decoding and validating key material, and deriving per-key subkeys once.
  *
  * Each raw key (≥ 32 bytes) is expanded with HKDF-SHA256 into an AES-256-GCM key, an HMAC key for
- * the principal, an HMAC key for mismatch hints and a 4-byte key id. The first key seals; every
+ * the principal, an HMAC key for mismatch hints, an HMAC key for tickets and a 4-byte key id. The first key seals; every
  * key opens.
  */
 import type { McpResolveErrorData } from '../errors.js';
@@ -31,6 +31,8 @@ export interface DerivedKey {
   readonly principalMac: HmacKey;
   /** HMAC-SHA256 of the mismatch hints and of the header proof that authenticates them. */
   readonly hintMac: HmacKey;
+  /** HMAC-SHA256 of the tickets the server mints (`state/tickets.ts`). */
+  readonly ticketMac: HmacKey;
 }
 
 /** A validated ring: the sealing key plus every key that may open, by key id. */
@@ -109,6 +111,7 @@ function deriveKey(ikm: Uint8Array, primitives: CryptoPrimitives): DerivedKey {
     aead: primitives.aesGcmKey(expand('aes-256-gcm key', 32)),
     principalMac: primitives.hmacKey(expand('principal hmac key', 32)),
     hintMac: primitives.hmacKey(expand('mismatch hint hmac key', 32)),
+    ticketMac: primitives.hmacKey(expand('ticket hmac key', 32)),
   };
 }
 

@@ -19,10 +19,12 @@ import {
   sealingInternalError,
 } from './errors.js';
 import type { InternalSealingOptions, ResolvedSealingOptions, SealingFormat } from './options.js';
+import { processKeyRing } from './keys.js';
 import { resolveSealingOptions } from './options.js';
 import type { CryptoPrimitives } from './primitives.js';
 import type { OpenOutcome } from './token.js';
 import { builtinTokens, MAX_ISSUED_AT } from './token.js';
+import { createTickets, type Tickets } from './tickets.js';
 import { createLogLimiter } from '../logLimiter.js';
 import { isPromiseLike } from '../promise.js';
 
@@ -39,6 +41,8 @@ export interface RequestStateSealer {
   open(this: void, token: unknown, binding: RequestBinding, refused?: (reason: string) => void): Promise<Uint8Array>;
   /** Logs once, naming `hosting`, when the keys are this process's own (state dies with the process). */
   warnIfLocal(this: void, hosting: string): void;
+  /** The tickets this server mints and recognizes, under its key ring (with a codec: this process's own key). */
+  readonly tickets: Tickets;
 }
 
 /** One token format: a sealing that may fail (`undefined`) and an opening that names its failure. */
@@ -185,5 +189,6 @@ export function createSealer(serverName: string, options?: InternalSealingOption
     logLocalKeys(logger, hosting);
   };
 
-  return { audience: resolved.audience, seal, open, warnIfLocal };
+  const ring = resolved.format.kind === 'builtin' ? resolved.format.ring : processKeyRing(primitives);
+  return { audience: resolved.audience, seal, open, warnIfLocal, tickets: createTickets(ring, primitives) };
 }

@@ -7,7 +7,7 @@
  */
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import type { ToolContext } from '../context.js';
+import { answerAttempts, type ToolContext } from '../context.js';
 import { resolvePlan } from '../round/passes.js';
 import { refusedInputRequired } from '../round/roundState.js';
 import type { InstanceServices } from '../round/services.js';
@@ -22,6 +22,7 @@ import type { TaskRecord } from './store.js';
 import { TaskStrategy } from './strategy.js';
 import type { Caller } from '../channels/channel.js';
 import { chooseChannels } from '../channels/choice.js';
+import { answeringPerson } from '../channels/requestClient.js';
 
 /** Runs the tasks of one server's tools in this process. */
 export class TaskExecution {
@@ -54,11 +55,15 @@ export class TaskExecution {
         return;
       }
       const capabilities = record.call.clientCapabilities;
-      const ctx: ToolContext = { ...base, clientCapabilities: capabilities };
+      // Refused answers count against the task's principal and tool, as on the call's other channels.
+      const person = () => answeringPerson(record.principal, base.http?.req);
+      const counter = { attempts: services.attempts, target: record.call.tool, person };
+      const ctx: ToolContext = { ...base, clientCapabilities: capabilities, [answerAttempts]: counter };
       const channels =
         services.channels.length === 0 ? undefined : { providers: services.channels, caller: () => callerOf(record) };
       const round = { ctx, secret: () => record.taskId, legacyTimeoutMs: services.legacyQuestionTimeoutMs };
       const strategy = new TaskStrategy(
+        ctx,
         record.answers,
         chooseChannels(round, channels),
         record.attempts,

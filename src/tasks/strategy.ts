@@ -11,10 +11,12 @@
 import { inputRequired } from '@modelcontextprotocol/server';
 
 import type { ChannelChoice } from '../channels/choice.js';
+import type { ToolContext } from '../context.js';
 import { pinOf } from '../questions/ledger.js';
 import { ownEntry, setOwn } from '../ownKeys.js';
 import type { ElicitationResult } from '../questions/markers.js';
-import { readAnswerTo, RejectedAnswer } from '../questions/read.js';
+import { readCountedAnswer } from '../questions/attempts.js';
+import { RejectedAnswer } from '../questions/read.js';
 import { attemptsOf } from '../questions/reask.js';
 import type { Question } from '../questions/render.js';
 import { identified } from '../questions/render.js';
@@ -38,6 +40,8 @@ export class TaskStrategy implements RoundStrategy {
   readonly attempts: Record<string, number>;
 
   constructor(
+    /** The run's context: its answers count against the task's person (`readCountedAnswer`). */
+    private readonly ctx: ToolContext,
     answers: Readonly<Record<string, TaskAnswer>>,
     /** The channel of each question (the task's client capabilities, the server's channels). */
     private readonly channelOf: ChannelChoice,
@@ -60,7 +64,7 @@ export class TaskStrategy implements RoundStrategy {
       recorded.digest === pinOf(question.rendered) ? await channel.answer(question, recorded.response) : undefined;
     if (response !== undefined) {
       try {
-        return await readAnswerTo(question, response);
+        return await readCountedAnswer(this.ctx, question, response);
       } catch (error) {
         // A rejected answer asks again, until the question's attempts run out: then the task fails with the reason.
         if (!(error instanceof RejectedAnswer)) throw error;

@@ -1,7 +1,8 @@
 /**
  * `attempts` is a limit the client cannot get around: on 2026-07-28 the count lives in the sealed
  * state, so rounds that leave the answer out in between do not reset it; a task counts on its
- * record, so a task is not asked again forever.
+ * record, so a task is not asked again forever; and a fresh task of the same person does not reopen
+ * a question whose attempts another task spent.
  */
 import { elicit, resolver } from 'mcp-resolve';
 import { taskOf, updateTask } from 'mcp-resolve/client';
@@ -11,6 +12,7 @@ import { z } from 'zod';
 import type { LegResult } from '../resolvers/helpers.js';
 import { accept, connectManual, newServer, textOf } from '../resolvers/helpers.js';
 import { connectTasks, until } from '../tasks/helpers.js';
+import { closedQuestion, lastAttempt } from './spent.js';
 
 const Quantity = z.object({ quantity: z.number().int().min(1) });
 
@@ -28,8 +30,9 @@ function quantityServer(task: boolean) {
   return { server, runs };
 }
 
-const FAILED =
-  "Resolver 'quantity': the answer does not match the requested schema. The answer does not fit the form: check quantity.";
+const FAILED = lastAttempt(
+  "Resolver 'quantity': the answer does not match the requested schema. The answer does not fit the form: check quantity.",
+);
 
 describe('attempts on 2026-07-28', () => {
   it('holds when rounds that leave the answer out come between invalid answers', async () => {
@@ -52,7 +55,7 @@ describe('attempts on 2026-07-28', () => {
     expect(outcome.kind).toBe('complete');
     if (outcome.kind !== 'complete') return;
     expect(outcome.result.isError).toBe(true);
-    expect(textOf(outcome.result)).toBe(FAILED);
+    expect(textOf(outcome.result)).toMatch(FAILED);
     expect([invalid, runs.body]).toEqual([3, 0]);
   });
 
@@ -88,7 +91,36 @@ describe('attempts in a task', () => {
       task = await until(client, handle.taskId, 'input_required');
     }
     expect(task.status).toBe('completed');
-    expect(task.result).toMatchObject({ isError: true, content: [{ type: 'text', text: FAILED }] });
+    expect(task.result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringMatching(FAILED) }],
+    });
     expect([invalid, runs.body]).toEqual([3, 0]);
+  });
+
+  it('a fresh task of the same person finds the question closed once a task spent its attempts', async () => {
+    const { server, runs } = quantityServer(true);
+    const { client } = await connectTasks(server);
+    const start = async () => {
+      const handle = taskOf(await client.callTool({ name: 'order', arguments: {} }));
+      if (handle === undefined) throw new Error('no task');
+      return handle.taskId;
+    };
+    const answer = async (taskId: string, quantity: number) => {
+      const waiting = await until(client, taskId, 'input_required');
+      const key = Object.keys(waiting.inputRequests ?? {})[0] ?? '';
+      await updateTask(client, taskId, { [key]: { action: 'accept', content: { quantity } } });
+    };
+    const first = await start();
+    for (let i = 0; i < 3; i++) await answer(first, 0);
+    const fresh = await start();
+    await answer(fresh, 2);
+    const task = await until(client, fresh, 'input_required');
+    expect(task.status).toBe('completed');
+    expect(task.result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringMatching(closedQuestion('quantity')) }],
+    });
+    expect(runs.body).toBe(0);
   });
 });

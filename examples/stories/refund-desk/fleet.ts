@@ -44,8 +44,9 @@ export async function serveDeskInFleet(
   where: string,
   onClose?: () => Promise<void>,
 ): Promise<void> {
-  // The replay guard goes to the server (a sealed state is used once, fleet-wide); the sessions to the host.
-  const desk = create({ requestState: { replayGuard: fleet.replayStore } });
+  // The replay guard and the attempt counters go to the server (a sealed state is used once, a
+  // question's attempts are counted, fleet-wide); the sessions to the host.
+  const desk = create({ requestState: { replayGuard: fleet.replayStore }, answerAttempts: { store: fleet.attempts } });
   await serveDeskOnHttp(desk, port, {
     http: { sessionFleet: fleet.sessions, clientAddress: clientBehindBalancer },
     suffix: ` (instance ${fleet.sessions.instanceId}, redis ${where})`,
