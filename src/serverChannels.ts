@@ -38,16 +38,26 @@ function reportPageFailure(error: Error): void {
 
 /**
  * The channels and routes `options` turn on, checked and built once (at construction, naming
- * `api`); `principal` reads a request's principal (the server's option).
+ * `api`); `principal` reads a request's principal (the server's option). Answers given on a page or
+ * in the app are held to the server's `maxAnswerBytes`, as in-band ones are (an invalid value is
+ * left to the server's own check, which names it).
  */
 export function serverChannelsOf(
   api: string,
-  options: ChannelOptions,
+  options: ChannelOptions & { readonly maxAnswerBytes?: number },
   principal: (ctx: ServerContext) => string | undefined,
 ): ServerChannels {
+  const { maxAnswerBytes } = options;
+  const answerBound =
+    maxAnswerBytes !== undefined && Number.isSafeInteger(maxAnswerBytes) && maxAnswerBytes > 0
+      ? { maxAnswerBytes }
+      : {};
   const answerPage =
-    options.answerPage === undefined ? undefined : answerPageChannels(api, options.answerPage, reportPageFailure);
-  const apps = options.apps === undefined ? undefined : appsChannels(api, options.apps, principal);
+    options.answerPage === undefined
+      ? undefined
+      : answerPageChannels(api, { ...options.answerPage, ...answerBound }, reportPageFailure);
+  const apps =
+    options.apps === undefined ? undefined : appsChannels(api, { ...options.apps, ...answerBound }, principal);
   // Priority order: app attached to the form (SEP-3118) → in-chat app → page by URL → page by link.
   return {
     providers: [...(apps?.providers ?? []), ...(answerPage?.providers ?? [])],

@@ -97,13 +97,14 @@ export function checkedPublicOrigin(api: string, publicOrigin: string): string {
 /** Builds a server's answer pages from its `answerPage` option (checked here, at construction). */
 export function answerPageChannels(
   api: string,
-  options: AnswerPageOptions,
+  options: AnswerPageOptions & { readonly maxAnswerBytes?: number },
   onerror: (error: Error) => void,
 ): AnswerPageChannels {
   const publicOrigin = options.publicOrigin === undefined ? undefined : checkedPublicOrigin(api, options.publicOrigin);
   const store = createAnswerPageStore({
     ...(options.backend !== undefined && { backend: options.backend }),
     ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }),
+    ...(options.maxAnswerBytes !== undefined && { maxAnswerBytes: options.maxAnswerBytes }),
   });
   const path = options.path ?? DEFAULT_ANSWER_PAGE_PATH;
   const serve = createAnswerPageHandler({

@@ -50,7 +50,7 @@ export interface AppsOptions {
 /** Builds what the `apps` option adds to a server (checked here, at construction). */
 export function appsChannels(
   api: string,
-  options: AppsOptions,
+  options: AppsOptions & { readonly maxAnswerBytes?: number },
   principal: (ctx: ServerContext) => string | undefined,
 ): Omit<ServerChannels, 'httpRoutes'> {
   const { appScript } = options;
@@ -65,6 +65,7 @@ export function appsChannels(
   const store = createAnswerPageStore({
     ...(options.backend !== undefined && { backend: options.backend }),
     ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }),
+    ...(options.maxAnswerBytes !== undefined && { maxAnswerBytes: options.maxAnswerBytes }),
   });
   const pages = createFormPages({ store, path: '' });
   return {

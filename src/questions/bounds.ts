@@ -13,13 +13,16 @@ import { utf8 } from '../state/bytes.js';
 /** The largest answer a server accepts by default, in bytes of JSON (64 KiB). */
 export const DEFAULT_MAX_ANSWER_BYTES = 65_536;
 
-/** The size of `response` as JSON, in UTF-8 bytes (0 for a value JSON cannot carry). */
+/**
+ * The size of `response` as JSON, in UTF-8 bytes: 0 for no value (`undefined`), and `Infinity` for
+ * one JSON cannot write (nested too deep for the stack, cyclic), so every bound refuses it.
+ */
 export function answerBytes(response: unknown): number {
   let json: string | undefined;
   try {
     json = JSON.stringify(response);
   } catch {
-    return 0;
+    return Number.POSITIVE_INFINITY;
   }
   return json === undefined ? 0 : utf8(json).length;
 }
@@ -27,7 +30,7 @@ export function answerBytes(response: unknown): number {
 /** The error for an answer over `maxAnswerBytes`, in words for the client (`where` names the question). */
 export function oversizedAnswer(where: string, bytes: number, maxAnswerBytes: number): ToolError {
   return new ToolError(
-    `${where}: the answer is too large (got ${bytes} bytes; this server takes at most ${maxAnswerBytes}, its maxAnswerBytes option). Send a shorter answer.`,
+    `${where}: the answer is too large (${Number.isFinite(bytes) ? `got ${bytes} bytes` : 'nested too deep to measure'}; this server takes at most ${maxAnswerBytes}, its maxAnswerBytes option). Send a shorter answer.`,
   );
 }
 

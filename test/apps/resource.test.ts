@@ -83,6 +83,27 @@ describe.each(ERAS)('the question app resource (%s)', (era) => {
     ]);
   });
 
+  it("holds an answer in the app to the server's maxAnswerBytes, as in-band", async () => {
+    const forms: string[] = [];
+    const connection = await connect(refundDesk({ apps: {}, maxAnswerBytes: 200 }).server, {
+      era,
+      capabilities: SEP_3118,
+      elicit: async (params) => {
+        const { page } = params._meta?.[ELICITATION_META] as { page: string };
+        const form = submission({ amount: '7', reason: 'x'.repeat(300) });
+        const refused = await connection.client.callTool({
+          name: ANSWER_TOOL,
+          arguments: { page, form, elicitation: true },
+        });
+        forms.push((refused.structuredContent as { form: string }).form);
+        return { action: 'decline' };
+      },
+    });
+    await call(connection, 'refund', { order_id: 'ORD-1' });
+    expect(forms).toHaveLength(1);
+    expect(forms[0]).toMatch(/The answer is too long \(\d+ bytes; this server takes at most 200\)\. Shorten it\./);
+  });
+
   it('never reads a question the client sends, and bounds what the app sends: a page id, the form', async () => {
     const connection = await connect(refundDesk().server, { era, capabilities: SEP_3118 });
     const tool = (args: Record<string, unknown>) => connection.client.callTool({ name: ANSWER_TOOL, arguments: args });

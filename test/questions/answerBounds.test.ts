@@ -98,6 +98,24 @@ describe('maxAnswerBytes', () => {
     );
   });
 
+  it('modern: an answer nested too deep to measure fails the call as too large', async () => {
+    const manual = await connectManual(twoQuestions());
+    const r1 = asked(await manual.round('pair', {}));
+    let deep: unknown = 'x';
+    for (let depth = 0; depth < 200_000; depth++) deep = [deep];
+    const result = completed(
+      await manual.round(
+        'pair',
+        {},
+        { requestState: r1.requestState, inputResponses: { first: accept({ name: deep as string }) } },
+      ),
+    );
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      "Resolver 'first': the answer is too large (nested too deep to measure; this server takes at most 65536, its maxAnswerBytes option). Send a shorter answer.",
+    );
+  });
+
   it('legacy: a pushed question’s answer over the limit fails the call the same way', async () => {
     const connection = await connect(twoQuestions({ maxAnswerBytes: 1_000 }), {
       era: 'legacy',
