@@ -79,7 +79,7 @@ export async function openSession(
   if (refused !== undefined) return refused;
   const sessionOptions = { ...requestOptions, parsedBody: body };
   const share = { bytes, client };
-  const binding: SessionBinding = { owner: await ownerOf(requestOptions.authInfo), streamKey: newStreamKey() };
+  const binding: SessionBinding = { owner: ownerOf(requestOptions.authInfo), streamKey: newStreamKey() };
   const session = await table.create(request, sessionOptions, {
     sessionId: () => crypto.randomUUID(),
     share,
@@ -132,7 +132,7 @@ export async function serveOnSession(
 ): Promise<Response> {
   const { table, fleet, report, notFound } = parts;
   const method = request.method.toUpperCase();
-  const caller = await ownerOf(requestOptions.authInfo);
+  const caller = ownerOf(requestOptions.authInfo);
   // An answer waits out a stalled store as its relay does (fleetRelay.ts), rather than being refused.
   const answering = method === 'POST' && carriesAnswers(requestOptions.parsedBody);
   const binding = await sessionBindingOf(parts, sessionId, answering);

@@ -6,6 +6,7 @@
  * serves whoever holds its id, as the 2025-11-25 transport does.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import { sha256 } from '@noble/hashes/sha2.js';
 
 import { principalFrom } from '../../state/binding.js';
 import { equalBytes, fromHex, utf8 } from '../../state/bytes.js';
@@ -14,11 +15,10 @@ import { equalBytes, fromHex, utf8 } from '../../state/bytes.js';
 const OWNER_LABEL = 'mcp-resolve legacy session owner v1\n';
 
 /** The owner digest of a request (64 hex digits), or `undefined` when it carries no principal. */
-export async function ownerOf(authInfo: AuthInfo | undefined): Promise<string | undefined> {
+export function ownerOf(authInfo: AuthInfo | undefined): string | undefined {
   const principal = principalFrom(authInfo);
   if (principal === undefined) return undefined;
-  const digest = await crypto.subtle.digest('SHA-256', utf8(OWNER_LABEL + principal));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return Array.from(sha256(utf8(OWNER_LABEL + principal)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /**
