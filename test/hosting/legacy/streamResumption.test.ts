@@ -128,6 +128,23 @@ describe('a resumed stream is answered with an error per request', () => {
     );
     await stop();
   });
+
+  it('saying only the masked text with a ref when the fleet cannot tell; the cause goes to the error sink', async () => {
+    const member = createMemorySessionHub().member('b');
+    const failing = { ...member, listening: () => Promise.reject(new Error('The client is offline')) };
+    const reported: Error[] = [];
+    const [answer] = await read(
+      await answerResumedStream(failing, { instance: 'a', requests: [7] }, (error) => reported.push(error as Error)),
+    );
+    const ref = /^Internal error \(ref ([0-9a-f]{12})\): the server could not complete this request\./.exec(
+      answer?.error.message ?? '',
+    )?.[1];
+    expect(ref).toBeDefined();
+    expect(JSON.stringify(answer)).not.toContain('offline');
+    expect(reported.map((error) => error.message)).toEqual([
+      `The legacy session backend failed to check the instance of a resumed stream: The client is offline [ref ${ref}]`,
+    ]);
+  });
 });
 
 describe('the official client, its call on an instance that stops mid-push', () => {
