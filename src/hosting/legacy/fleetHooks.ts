@@ -8,6 +8,7 @@ import { isJSONRPCRequest } from '@modelcontextprotocol/server';
 import { recordPush } from './fleetRelay.js';
 import { awaitPush, cancelPush, newPushId } from './pushIds.js';
 import type { LegacySessionFleet } from './sessionFleet.js';
+import { maskBackendFailure } from './sessionStoreError.js';
 import type { Relay } from './sessionTransport.js';
 
 /** What {@link fleetHooks} needs beside the fleet. */
@@ -18,7 +19,7 @@ export interface FleetHooksOptions {
   readonly pushed: () => void;
   /** Forgets the shared record of a push this instance no longer waits for. */
   readonly forget: (sessionId: string | undefined, wireId: string) => void;
-  /** The server's error sink (a push the store could not record). */
+  /** The server's error sink (a push the store could not record, a message it could not relay). */
   readonly report: (error: unknown) => void;
 }
 
@@ -41,10 +42,16 @@ export function fleetHooks(fleet: LegacySessionFleet, options: FleetHooksOptions
     },
     async toStreamHolder(sessionId, message) {
       if (sessionId === undefined) return false;
-      const holder = await fleet.streamHolder(sessionId);
-      if (holder === undefined || holder === fleet.instanceId) return false;
-      await fleet.send(holder, { kind: 'deliver', sessionId, message });
-      return true;
+      try {
+        const holder = await fleet.streamHolder(sessionId);
+        if (holder === undefined || holder === fleet.instanceId) return false;
+        await fleet.send(holder, { kind: 'deliver', sessionId, message });
+        return true;
+      } catch (error) {
+        // The sender (a tool's push, a notification) reads only the masked text; the cause is reported.
+        const masked = maskBackendFailure("relay a message to the session's GET stream", error, report);
+        throw new Error(masked, { cause: error });
+      }
     },
   };
 }
