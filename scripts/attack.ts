@@ -28,6 +28,7 @@ import { laneCases } from './attack/lane.js';
 import { pageCases } from './attack/pages.js';
 import { relayCases } from './attack/relay.js';
 import { replayCases } from './attack/replay.js';
+import { sessionBindingCases } from './attack/sessionBinding.js';
 import { sessionCases } from './attack/sessions.js';
 import { taskCases } from './attack/tasks.js';
 
@@ -37,6 +38,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CASES: readonly Case[] = [
   ...replayCases,
   ...sessionCases,
+  ...sessionBindingCases,
   ...relayCases,
   ...taskCases,
   ...answerCases,

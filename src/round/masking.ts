@@ -70,7 +70,7 @@ function needsOperator(error: Error): boolean {
 }
 
 /** A fresh correlation id: 12 hex digits (48 random bits) from Web Crypto. */
-function newRef(): string {
+export function newRef(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

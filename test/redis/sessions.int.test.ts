@@ -40,8 +40,8 @@ async function stopAll(): Promise<void> {
   }
 }
 
-/** Starts `count` desk instances sharing Redis (under `keyPrefix`) and the sealing key. */
-async function startFleet(count: number, keyPrefix: string) {
+/** Starts `count` desk instances sharing Redis (under `keyPrefix`) and the sealing key; `onerror` gets their serving failures. */
+async function startFleet(count: number, keyPrefix: string, onerror?: (error: Error) => void) {
   const instances: DualEraHandler[] = [];
   for (let index = 0; index < count; index++) {
     const fleet = await connectRedisFleet({
@@ -53,7 +53,10 @@ async function startFleet(count: number, keyPrefix: string) {
     const desk = createRefundDesk({
       requestState: { keys: [KEY_A], replayGuard: fleet.replayStore, logger: { warn: () => {} } },
     });
-    const handler = createDualEraHandler(desk.createServer, { sessionFleet: fleet.sessions });
+    const handler = createDualEraHandler(desk.createServer, {
+      sessionFleet: fleet.sessions,
+      ...(onerror !== undefined && { onerror }),
+    });
     running.push({ handler, fleet });
     instances.push(handler);
   }
@@ -173,8 +176,9 @@ describe('the refund desk as a Redis fleet (round-robin, no affinity)', () => {
     await replayEverywhere();
   });
 
-  it('answers 503 with the reason when Redis does not answer, and serves the session again when it is back', async () => {
-    const instances = await startFleet(2, `t${prefix++}:`);
+  it('answers 503 with the masked text and a ref when Redis does not answer, and serves the session again when it is back', async () => {
+    const errors: Error[] = [];
+    const instances = await startFleet(2, `t${prefix++}:`, (error) => errors.push(error));
     const sessionId = await openLegacySession({ url: URL_, fetch: hosted(instances[0]!) });
     const onSecond = { url: URL_, sessionId, fetch: hosted(instances[1]!) };
     redis.pause();
@@ -183,8 +187,13 @@ describe('the refund desk as a Redis fleet (round-robin, no affinity)', () => {
       expect(refused.status).toBe(503);
       const { error } = (await refused.json()) as { error: { code: number; message: string } };
       expect(error.code).toBe(-32000);
-      expect(error.message).toMatch(
-        /^Service Unavailable: The legacy session store failed to load the session: .+; retry later$/,
+      const ref = /^Internal error \(ref ([0-9a-f]{12})\): the server could not complete this request\./.exec(
+        error.message,
+      )?.[1];
+      expect(ref).toBeDefined();
+      // The cause (the Redis client's words) reaches the server's error sink under the same ref, never the client.
+      expect(errors.map((cause) => cause.message)).toContainEqual(
+        expect.stringMatching(new RegExp(`^The legacy session store failed to load the session: .+ \\[ref ${ref}\\]$`)),
       );
     } finally {
       redis.resume();
@@ -216,7 +225,7 @@ describe('the refund desk as a Redis fleet (round-robin, no affinity)', () => {
         {
           type: 'text',
           text: expect.stringMatching(
-            /^The answer to the elicitation\/create request cannot reach this server\. The fleet relay to instance desk-[01] was interrupted while this request waited for its answer \(the check failed: .+\), so the answer may never arrive\. Call the tool again\.$/,
+            /^The answer to the elicitation\/create request cannot reach this server\. Internal error \(ref [0-9a-f]{12}\): the server could not complete this request\./,
           ),
         },
       ]);

@@ -21,7 +21,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { ANSWER_UNREACHABLE } from '../../questions/push.js';
 import { jsonRpcErrorResponse } from '../jsonRpcError.js';
 import type { FleetMessage, LegacySessionFleet } from './sessionFleet.js';
-import { viaStore } from './sessionStoreError.js';
+import { maskBackendFailure, viaStore } from './sessionStoreError.js';
 
 /** How long an instance relaying an answer waits for a failing store to answer its check, in ms. */
 const RELAY_PATIENCE_MS = 5_000;
@@ -34,32 +34,31 @@ export const DEFAULT_MAX_RELAYED_ANSWER_BYTES = 1_048_576;
 
 /**
  * Records in the shared store that this instance waits for the answer to push `wireId`; a store
- * failure fails the push (`ANSWER_UNREACHABLE`), since no other instance could relay its answer.
+ * failure fails the push (`ANSWER_UNREACHABLE`, the masked text; its cause reported under the
+ * ref), since no other instance could relay its answer.
  */
 export async function recordPush(
   fleet: LegacySessionFleet,
-  sessionId: string,
-  wireId: string,
-  method: string,
+  push: { readonly sessionId: string; readonly wireId: string; readonly method: string },
   ttlMs: number,
+  report: (error: unknown) => void,
 ): Promise<void> {
+  const { sessionId, wireId, method } = push;
   try {
     await fleet.awaitAnswer(sessionId, wireId, { method }, ttlMs);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ProtocolError(
-      ProtocolErrorCode.InternalError,
-      `The legacy session store failed to record the ${method} request (${reason}), so its answer could not be relayed. Call the tool again.`,
-      { reason: ANSWER_UNREACHABLE },
-    );
+    const masked = maskBackendFailure(`record the ${method} request`, error, report);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, masked, { reason: ANSWER_UNREACHABLE });
   }
 }
 
-/** An answer posted on session `sessionId` for a push of instance `target`. */
+/** An answer posted on session `sessionId` for a push of instance `target`, by a request whose owner digest is `owner`. */
 export interface AnswerToRelay {
   readonly sessionId: string;
   readonly target: string;
   readonly message: JSONRPCResponse;
+  /** The owner digest of the request that carried the answer (see sessionOwner.ts); `undefined`: anonymous. */
+  readonly owner: string | undefined;
 }
 
 /**
@@ -75,7 +74,8 @@ export async function relayAnswer(
   maxBytes: number,
   report: (error: unknown) => void,
 ): Promise<Response | undefined> {
-  const { sessionId, target, message } = answer;
+  const { sessionId, target, message, owner } = answer;
+  const from = owner === undefined ? {} : { owner };
   const wireId = String(message.id);
   const push = await patiently(() => viaStore('take the answered push', () => fleet.takeAnswer(sessionId, wireId)));
   if (push === undefined) {
@@ -94,6 +94,7 @@ export async function relayAnswer(
       const refused: FleetMessage = {
         kind: 'answer',
         sessionId,
+        ...from,
         message: { jsonrpc: '2.0', id: message.id, error: { code: ProtocolErrorCode.InvalidParams, message: error } },
       };
       await fleet.send(target, refused).catch(() => undefined);
@@ -104,19 +105,22 @@ export async function relayAnswer(
       `Payload Too Large: the answer to the ${push.method} request is ${size} bytes; this server relays answers of at most ${maxBytes} bytes (maxRelayedAnswerBytes)`,
     );
   }
-  let failure = listening ? undefined : 'it is not listening (it stopped, or lost its connection to the fleet)';
-  if (failure === undefined) {
+  if (listening) {
     try {
-      await fleet.send(target, { kind: 'answer', sessionId, message });
+      await fleet.send(target, { kind: 'answer', sessionId, ...from, message });
       return undefined;
     } catch (error) {
-      failure = `the relay failed (${error instanceof Error ? error.message : String(error)})`;
+      return jsonRpcErrorResponse(
+        503,
+        -32000,
+        maskBackendFailure(`relay an answer to instance ${target}`, error, report),
+      );
     }
   }
   return jsonRpcErrorResponse(
     503,
     -32000,
-    `The answer to the ${push.method} request cannot reach this server. Instance ${target}, which asked, cannot receive it: ${failure}. Call the tool again.`,
+    `The answer to the ${push.method} request cannot reach this server. Instance ${target}, which asked, cannot receive it: it is not listening (it stopped, or lost its connection to the fleet). Call the tool again.`,
   );
 }
 
@@ -125,7 +129,7 @@ export async function relayAnswer(
  * store (a failover, a pause) comes back within it, and the answer's bytes wait here meanwhile.
  * Only a check is repeated, never a publish, so no retry puts the answer through the store twice.
  */
-async function patiently<T>(operation: () => Promise<T>): Promise<T> {
+export async function patiently<T>(operation: () => Promise<T>): Promise<T> {
   const until = Date.now() + RELAY_PATIENCE_MS;
   for (;;) {
     try {
@@ -146,6 +150,8 @@ export interface RelayWatchOptions {
   interrupted(reason: string): void;
   /** Fails the waiting pushes whose sessions the shared store no longer holds (it lost its data). */
   verify(): Promise<void>;
+  /** The server's error sink: a failed check's cause goes there, the pushes fail with the masked text. */
+  readonly report: (error: unknown) => void;
 }
 
 /** A running watch: `wake` after a push is sent, `stop` when the instance closes. */
@@ -171,16 +177,17 @@ export function watchRelay(options: RelayWatchOptions): RelayWatch {
       timer = undefined;
       return;
     }
-    const failure = await fleet.listening().then(
-      (listening) => (listening ? undefined : 'its subscription was down'),
-      (error: unknown) => `the check failed: ${error instanceof Error ? error.message : String(error)}`,
+    // A failed check is a backend failure: the client reads the masked text, the cause is reported.
+    const interruption = await fleet.listening().then(
+      (listening) =>
+        listening
+          ? undefined
+          : `The fleet relay to instance ${fleet.instanceId} was interrupted while this request waited for its answer ` +
+            `(its subscription was down), so the answer may never arrive. Call the tool again.`,
+      (error: unknown) => maskBackendFailure('check that relays reach this instance', error, options.report),
     );
-    if (failure !== undefined && !stopped) {
-      options.interrupted(
-        `The fleet relay to instance ${fleet.instanceId} was interrupted while this request waited for its answer ` +
-          `(${failure}), so the answer may never arrive. Call the tool again.`,
-      );
-    } else if (!stopped) await options.verify();
+    if (interruption !== undefined && !stopped) options.interrupted(interruption);
+    else if (!stopped) await options.verify();
     timer = undefined;
     schedule();
   }

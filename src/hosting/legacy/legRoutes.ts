@@ -1,21 +1,33 @@
 /**
  * The two request paths of the legacy leg: a POST whose `initialize` opens a session
- * ({@link openSession}), and a request on an open session ({@link serveOnSession}), with the fleet's
- * part of each: the new session recorded in the shared store, a lost stream resumed, answers
- * relayed, a session ended everywhere.
+ * ({@link openSession}, bound to the principal that opened it: sessionOwner.ts), and a request on
+ * an open session ({@link serveOnSession}: refused exactly as an unknown session unless it carries
+ * that principal), with the fleet's part of each: the new session recorded in the shared store, a
+ * lost stream resumed, answers relayed, a session ended everywhere.
  */
 import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
+import { isJSONRPCResponse } from '@modelcontextprotocol/server';
 
 import type { LegacyClient } from '../clientAddressing.js';
 import { clientOf } from '../clientOf.js';
+import { patiently } from './fleetRelay.js';
 import { keptInitialize } from './keptInitialize.js';
 import { fleetRefusal } from './sessionAdmission.js';
+import { takeLocalAnswers } from './pushIds.js';
 import type { LegacySessionFleet, SessionRefusal, SharedSessionRecord } from './sessionFleet.js';
 import type { FleetLink } from './sessionFleetLink.js';
 import type { SessionLocator } from './sessionLocator.js';
+import { mayUse, ownerOf } from './sessionOwner.js';
 import { viaStore } from './sessionStoreError.js';
-import { answerResumedStream, resumableStream, resumedStream } from './streamResumption.js';
-import type { SessionTable } from './sessionTable.js';
+import {
+  answerResumedStream,
+  isStreamEventId,
+  newStreamKey,
+  resumableStream,
+  resumedStream,
+} from './streamResumption.js';
+import type { SessionBinding, SessionTable } from './sessionTable.js';
+import type { Relay } from './sessionTransport.js';
 
 /** The request options of the legacy leg: the SDK's, plus whom a new session counts against. */
 export interface LegacyRequestOptions extends McpHandlerRequestOptions, LegacyClient {}
@@ -42,6 +54,8 @@ export interface LegacySessionLimits {
 export interface LegParts {
   readonly limits: LegacySessionLimits;
   readonly table: SessionTable;
+  /** The hooks every session transport takes: the fleet link's, or the process-only leg's. */
+  readonly relay: Relay;
   readonly locate: SessionLocator;
   /** Both set in a fleet, both `undefined` for this process only. */
   readonly fleet: { readonly store: LegacySessionFleet; readonly link: FleetLink } | undefined;
@@ -56,7 +70,7 @@ export async function openSession(
   request: Request,
   requestOptions: LegacyRequestOptions,
 ): Promise<Response> {
-  const { limits, table, fleet } = parts;
+  const { limits, table, fleet, relay } = parts;
   const opening = keptInitialize(requestOptions.parsedBody, limits);
   if (opening instanceof Response) return opening;
   const { body, params, bytes } = opening;
@@ -65,10 +79,12 @@ export async function openSession(
   if (refused !== undefined) return refused;
   const sessionOptions = { ...requestOptions, parsedBody: body };
   const share = { bytes, client };
+  const binding: SessionBinding = { owner: ownerOf(requestOptions.authInfo), streamKey: newStreamKey() };
   const session = await table.create(request, sessionOptions, {
     sessionId: () => crypto.randomUUID(),
     share,
-    relay: fleet?.link.relay,
+    binding,
+    relay,
   });
   let response: Response;
   try {
@@ -79,7 +95,11 @@ export async function openSession(
   }
   if (fleet !== undefined && session.id !== undefined) {
     const id = session.id;
-    const record: SharedSessionRecord = { initialize: params };
+    const record: SharedSessionRecord = {
+      initialize: params,
+      ...(binding.owner !== undefined && { owner: binding.owner }),
+      ...(binding.streamKey !== undefined && { streamKey: binding.streamKey }),
+    };
     const { maxSessions, budgetHeldBytes, maxPerClient } = limits;
     const admission = { client: client ?? '', maxSessions, budgetHeldBytes, maxPerClient };
     let refusal: SessionRefusal | undefined;
@@ -99,7 +119,11 @@ export async function openSession(
   return response;
 }
 
-/** Serves a request on session `sessionId`: here, on a copy recreated from the shared store, or across the fleet. */
+/**
+ * Serves a request on session `sessionId`: here, on a copy recreated from the shared store, or
+ * across the fleet. A session that does not exist, or that another principal opened, is answered
+ * alike (the leg's 404), before anything else is looked at.
+ */
 export async function serveOnSession(
   parts: LegParts,
   sessionId: string,
@@ -107,37 +131,47 @@ export async function serveOnSession(
   requestOptions: LegacyRequestOptions,
 ): Promise<Response> {
   const { table, fleet, report, notFound } = parts;
-  const idleMs = parts.limits.idleMs;
   const method = request.method.toUpperCase();
-  const resumed =
-    fleet !== undefined && method === 'GET' ? resumedStream(request.headers.get('last-event-id')) : undefined;
-  if (fleet !== undefined && resumed !== undefined) {
+  const caller = ownerOf(requestOptions.authInfo);
+  // An answer waits out a stalled store as its relay does (fleetRelay.ts), rather than being refused.
+  const answering = method === 'POST' && carriesAnswers(requestOptions.parsedBody);
+  const binding = await sessionBindingOf(parts, sessionId, answering);
+  if (binding === undefined) return notFound();
+  if (!mayUse(binding.owner, caller)) {
+    report(new Error(`Refused a request on session ${sessionId}: another principal opened it`));
+    return notFound();
+  }
+  const lastEventId = method === 'GET' ? request.headers.get('last-event-id') : null;
+  if (fleet !== undefined && isStreamEventId(lastEventId)) {
+    const resumed = resumedStream(lastEventId, { sessionId, streamKey: binding.streamKey });
+    if (resumed === undefined) {
+      report(new Error(`Refused a resumption on session ${sessionId}: its Last-Event-ID names no stream of it`));
+      return notFound();
+    }
     // A response stream lost before its response: its requests end now, whichever instance served them.
     report(new Error(`Resumed a lost response stream of session ${sessionId} (instance ${resumed.instance})`));
-    return answerResumedStream(fleet.store, resumed);
+    return answerResumedStream(fleet.store, resumed, report);
   }
   if (fleet !== undefined && method === 'DELETE' && table.get(sessionId) === undefined) {
     // Ending a session needs no local copy: forget it and tell every instance.
-    const record = await viaStore('load the session', () => fleet.store.load(sessionId, idleMs));
-    if (record === undefined) return notFound();
     await endEverywhere(fleet.store, sessionId);
     return new Response(null, { status: 200 });
   }
   let parsedBody = requestOptions.parsedBody;
   if (fleet !== undefined && method === 'POST' && parsedBody !== undefined) {
-    const routed = await fleet.link.routeAnswers(sessionId, parsedBody);
+    const routed = await fleet.link.routeAnswers(sessionId, parsedBody, caller);
     if ('refused' in routed) return routed.refused;
     parsedBody = routed.rest;
-    if (parsedBody === undefined || (Array.isArray(parsedBody) && parsedBody.length === 0)) {
-      // Every message was an answer relayed to another instance (or dropped: no such push in the fleet).
-      const exists =
-        table.get(sessionId) !== undefined ||
-        (await viaStore('load the session', () => fleet.store.load(sessionId, idleMs))) !== undefined;
-      return exists ? new Response(null, { status: 202 }) : notFound();
-    }
+    // Every message was an answer relayed to another instance (or dropped: no such push in the fleet).
+    if (nothingLeft(parsedBody)) return new Response(null, { status: 202 });
   }
   const session = await parts.locate(sessionId, request, requestOptions);
   if (session instanceof Response) return session;
+  if (fleet === undefined && method === 'POST' && parsedBody !== undefined) {
+    parsedBody = takeLocalAnswers(session.transport, parsedBody, report);
+    // Every message was an answer (or dropped: it named no push of this session).
+    if (nothingLeft(parsedBody)) return new Response(null, { status: 202 });
+  }
   const response = await table.serve(session, request, {
     ...requestOptions,
     ...(parsedBody !== undefined && { parsedBody }),
@@ -145,7 +179,37 @@ export async function serveOnSession(
   if (fleet === undefined) return response;
   if (method === 'DELETE' && response.ok) await endEverywhere(fleet.store, sessionId);
   if (method !== 'POST') return response;
-  return resumableStream(response, fleet.store.instanceId, parsedBody, request.headers.get('mcp-protocol-version'));
+  const stream = { sessionId, streamKey: session.streamKey };
+  const version = request.headers.get('mcp-protocol-version');
+  return resumableStream(response, fleet.store.instanceId, stream, parsedBody, version);
+}
+
+/**
+ * Whose session `sessionId` is: this instance's copy's binding, else (in a fleet) the shared
+ * record's, read `patient`ly while the store stalls when asked; `undefined`: no such session.
+ */
+async function sessionBindingOf(
+  parts: LegParts,
+  sessionId: string,
+  patient: boolean,
+): Promise<SessionBinding | undefined> {
+  const local = parts.table.get(sessionId);
+  if (local !== undefined) return local;
+  const { fleet, limits } = parts;
+  if (fleet === undefined) return undefined;
+  const load = () => viaStore('load the session', () => fleet.store.load(sessionId, limits.idleMs));
+  const record = await (patient ? patiently(load) : load());
+  return record && { owner: record.owner, streamKey: record.streamKey };
+}
+
+/** Whether a parsed POST body carries a JSON-RPC response (a client's answer to a push). */
+function carriesAnswers(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((message) => isJSONRPCResponse(message)) : isJSONRPCResponse(body);
+}
+
+/** Whether a POST body routed of its answers has nothing left for the transport. */
+function nothingLeft(body: unknown): boolean {
+  return body === undefined || (Array.isArray(body) && body.length === 0);
 }
 
 async function endEverywhere(store: LegacySessionFleet, sessionId: string): Promise<void> {

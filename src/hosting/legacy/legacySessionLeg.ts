@@ -23,8 +23,9 @@ import type { LegacyRequestOptions, LegacySessionLimits, LegParts } from './legR
 import { openSession, serveOnSession } from './legRoutes.js';
 import type { FleetNotification, LegacySessionFleet } from './sessionFleet.js';
 import { linkToFleet } from './sessionFleetLink.js';
+import { localRelay } from './pushIds.js';
 import { createSessionLocator } from './sessionLocator.js';
-import { SessionStoreError } from './sessionStoreError.js';
+import { SessionStoreError, maskBackendFailure } from './sessionStoreError.js';
 import { createSessionTable } from './sessionTable.js';
 
 export type { LegacyRequestOptions } from './legRoutes.js';
@@ -74,10 +75,12 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
     report(new Error('Session not found'));
     return jsonRpcErrorResponse(404, -32001, 'Session not found');
   };
-  const locate = createSessionLocator({ table, fleet, relay: link?.relay, idleMs, report, notFound });
+  const relay = link?.relay ?? localRelay();
+  const locate = createSessionLocator({ table, fleet, relay, idleMs, report, notFound });
   const parts: LegParts = {
     limits: options,
     table,
+    relay,
     locate,
     fleet: fleet && link && { store: fleet, link },
     report,
@@ -106,8 +109,7 @@ export function createLegacySessionLeg(factory: McpServerFactory, options: Legac
         return await route(request, requestOptions);
       } catch (error) {
         if (!(error instanceof SessionStoreError)) throw error;
-        report(error);
-        return jsonRpcErrorResponse(503, -32000, `Service Unavailable: ${error.message}; retry later`, {
+        return jsonRpcErrorResponse(503, -32000, maskBackendFailure('serve the request', error, report), {
           'Retry-After': '1',
         });
       }

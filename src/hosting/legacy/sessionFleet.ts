@@ -13,6 +13,10 @@ import { heldBytes } from '../../state/heldBytes.js';
 export interface SharedSessionRecord {
   /** The `params` of the client's `initialize` request (protocol version, capabilities, client info). */
   readonly initialize: Readonly<Record<string, unknown>>;
+  /** SHA-256 digest (hex) of the principal that opened the session, never the principal; absent: anonymous. */
+  readonly owner?: string;
+  /** The secret that signs the event ids of the session's resumable streams (hex); absent: none resumes. */
+  readonly streamKey?: string;
 }
 
 /** The limits a new session is saved under, checked and counted atomically in the shared store. */
@@ -42,8 +46,8 @@ export type FleetNotification =
 
 /** A message between instances. */
 export type FleetMessage =
-  /** The client's answer to a push the addressed instance sent (its JSON-RPC response). */
-  | { readonly kind: 'answer'; readonly sessionId: string; readonly message: JSONRPCMessage }
+  /** The client's answer to a push the addressed instance sent, with the owner digest of its request (absent: anonymous). */
+  | { readonly kind: 'answer'; readonly sessionId: string; readonly message: JSONRPCMessage; readonly owner?: string }
   /** A server-to-client message for the session's GET stream, which the addressed instance holds. */
   | { readonly kind: 'deliver'; readonly sessionId: string; readonly message: JSONRPCMessage }
   /** The session was ended (DELETE): every instance closes its copy. */
@@ -90,7 +94,7 @@ export interface PendingPush {
  * that recorded its push, only while its session exists, and at most once.
  */
 export interface SharedPushStore {
-  /** Records that this instance waits for the answer to push `pushId` (`mcpr:<this instance>:<n>`) of session `sessionId`, for at most `ttlMs`. */
+  /** Records that this instance waits for the answer to push `pushId` (`mcpr:<this instance>:<random>`) of session `sessionId`, for at most `ttlMs`. */
   awaitAnswer(sessionId: string, pushId: string, push: PendingPush, ttlMs: number): Promise<void>;
   /** Takes the record of push `pushId` of session `sessionId`: `undefined` when the session or the push is unknown, or it was taken already. */
   takeAnswer(sessionId: string, pushId: string): Promise<PendingPush | undefined>;

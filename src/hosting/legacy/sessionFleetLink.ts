@@ -10,6 +10,7 @@ import { isJSONRPCResponse } from '@modelcontextprotocol/server';
 import { fleetHooks } from './fleetHooks.js';
 import { relayAnswer, watchRelay } from './fleetRelay.js';
 import type { FleetMessage, FleetNotification, LegacySessionFleet } from './sessionFleet.js';
+import { mayUse } from './sessionOwner.js';
 import type { SessionTable } from './sessionTable.js';
 import type { Relay, SessionTransport } from './sessionTransport.js';
 import { pushOwner } from './sessionTransport.js';
@@ -23,10 +24,11 @@ export interface FleetLink {
   /** The hooks every session transport of this instance gets. */
   readonly relay: Relay;
   /**
-   * Relays answers to other instances' pushes and maps this instance's back: what is left of the
-   * body for the local transport, or the response refusing an answer that cannot be relayed.
+   * Relays answers to other instances' pushes (with `owner`, the owner digest of the request that
+   * carried them) and maps this instance's back, dropping any that names no push: what is left of
+   * the body for the local transport, or the response refusing an answer that cannot be relayed.
    */
-  routeAnswers(sessionId: string, body: unknown): Promise<RoutedBody>;
+  routeAnswers(sessionId: string, body: unknown, owner: string | undefined): Promise<RoutedBody>;
   /** Publishes a notification to every instance (this one included). */
   publish(notification: FleetNotification): void;
   /** Settles once this instance receives relays (a failure to subscribe is reported). */
@@ -67,15 +69,17 @@ export function linkToFleet(fleet: LegacySessionFleet, table: SessionTable, opti
     waiting: () => [...table.live].some((session) => session.transport.pushes.size > 0),
     interrupted: (reason) => void failPushes(reason),
     verify: orphanedPushCheck(fleet, { live: table.live, idleMs, forget, report }),
+    report,
   });
   const takePush: TakePush = (sessionId, wireId, dropped) =>
     takeWaitingPush(table.get(sessionId)?.transport, sessionId, wireId, dropped, report);
 
   /**
    * Relays the answers in `body` meant for other instances (only those whose push the store
-   * records for this session, see fleetRelay.ts); maps this instance's to their local ids.
+   * records for this session, see fleetRelay.ts); maps this instance's to their local ids; drops
+   * (reported) an answer whose id is no push id.
    */
-  async function routeAnswers(sessionId: string, body: unknown): Promise<RoutedBody> {
+  async function routeAnswers(sessionId: string, body: unknown, owner: string | undefined): Promise<RoutedBody> {
     const messages: unknown[] = Array.isArray(body) ? body : [body];
     const kept: unknown[] = [];
     let refused: Response | undefined;
@@ -84,10 +88,12 @@ export function linkToFleet(fleet: LegacySessionFleet, table: SessionTable, opti
         kept.push(message);
         continue;
       }
-      const owner = pushOwner(message.id);
-      if (owner === undefined) kept.push(message);
-      else if (owner !== fleet.instanceId) {
-        const refusal = await relayAnswer(fleet, { sessionId, target: owner, message }, maxRelayedAnswerBytes, report);
+      const target = pushOwner(message.id);
+      if (target === undefined) {
+        report(new Error(`Dropped an answer: ${JSON.stringify(message.id)} is no push id of session ${sessionId}`));
+      } else if (target !== fleet.instanceId) {
+        const answer = { sessionId, target, message, owner };
+        const refusal = await relayAnswer(fleet, answer, maxRelayedAnswerBytes, report);
         refused ??= refusal;
       } else {
         const push = takePush(sessionId, message.id, 'Dropped an answer');
@@ -110,7 +116,7 @@ export function linkToFleet(fleet: LegacySessionFleet, table: SessionTable, opti
     });
 
   return {
-    relay: fleetHooks(fleet, { idleMs, pushed: () => watch.wake(), forget }),
+    relay: fleetHooks(fleet, { idleMs, pushed: () => watch.wake(), forget, report }),
     routeAnswers,
     publish: (notification) => void fleet.broadcast({ kind: 'notify', notification }).catch(report),
     subscribed: stopping.then(() => undefined),
@@ -156,6 +162,11 @@ function receive(
       return;
     }
     case 'answer': {
+      const session = table.get(message.sessionId);
+      if (session !== undefined && !mayUse(session.owner, message.owner)) {
+        report(new Error(`Dropped a relayed answer: session ${message.sessionId} belongs to another principal`));
+        return;
+      }
       const wireId = isJSONRPCResponse(message.message) ? message.message.id : undefined;
       const push = takePush(message.sessionId, wireId, 'Dropped a relayed answer');
       if (push !== undefined) push.transport.onmessage?.({ ...message.message, id: push.localId });

@@ -24,8 +24,8 @@ export type SessionLocator = (
 export interface SessionLocatorOptions {
   readonly table: SessionTable;
   readonly fleet: LegacySessionFleet | undefined;
-  /** The fleet link's hooks for the transport of a recreated copy. */
-  readonly relay: Relay | undefined;
+  /** The hooks for the transport of a recreated copy (the fleet link's). */
+  readonly relay: Relay;
   readonly idleMs: number;
   readonly report: (error: unknown) => void;
   /** The 404 answer for an unknown session. */
@@ -65,7 +65,8 @@ export function createSessionLocator(options: SessionLocatorOptions): SessionLoc
     const share = { bytes: heldBytes(record.initialize), client: undefined };
     const refused = table.admit(share);
     if (refused !== undefined) return refused;
-    const session = await table.create(request, requestOptions, { sessionId: () => sessionId, share, relay });
+    const binding = { owner: record.owner, streamKey: record.streamKey };
+    const session = await table.create(request, requestOptions, { sessionId: () => sessionId, share, binding, relay });
     const { authInfo } = requestOptions;
     const replay = (body: unknown, headers: Record<string, string>) =>
       session.transport.handleRequest(

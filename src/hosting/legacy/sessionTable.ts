@@ -11,11 +11,11 @@ import { observeBody } from './observeBody.js';
 import type { AdmissionLimits } from './sessionAdmission.js';
 import { admitSession } from './sessionAdmission.js';
 import type { FleetNotification, LegacySessionFleet } from './sessionFleet.js';
-import type { Session, SessionShare } from './session.js';
+import type { Session, SessionBinding, SessionShare } from './session.js';
 import type { Relay } from './sessionTransport.js';
 import { SessionTransport } from './sessionTransport.js';
 
-export type { Session, SessionShare } from './session.js';
+export type { Session, SessionBinding, SessionShare } from './session.js';
 
 /** What the table needs from the leg: the limits it admits sessions by, and whom it tells of them. */
 export interface SessionTableOptions extends AdmissionLimits {
@@ -28,8 +28,10 @@ export interface SessionOpening {
   /** Names the session once its `initialize` is accepted. */
   readonly sessionId: () => string;
   readonly share: SessionShare;
-  /** In a fleet: the fleet link's hooks on the session's transport; `undefined`: this process only. */
-  readonly relay: Relay | undefined;
+  /** Whose the session is, and its event ids' secret. */
+  readonly binding: SessionBinding;
+  /** The hooks on the session's transport: the fleet link's, or the process-only leg's (pushIds.ts). */
+  readonly relay: Relay;
 }
 
 /** The sessions of one instance. */
@@ -134,7 +136,7 @@ export function createSessionTable(factory: McpServerFactory, options: SessionTa
       { sessionIdGenerator: opening.sessionId, onsessioninitialized },
       opening.relay,
     );
-    const session = newSession(server, transport, opening.share);
+    const session = newSession(server, transport, opening.share, opening.binding);
     // Set before connect: the protocol layer chains these hooks.
     transport.onclose = () => void close(session);
     transport.onerror = report;
@@ -155,14 +157,21 @@ export function createSessionTable(factory: McpServerFactory, options: SessionTa
   return { live, get: (sessionId) => byId.get(sessionId), create, serve, admit, armIdle, close, notifyAll };
 }
 
-/** A session just opened on `server` and `transport`, idle, holding `share`. */
-function newSession(server: Session['server'], transport: SessionTransport, share: SessionShare): Session {
+/** A session just opened on `server` and `transport`, idle, holding `share`, bound as `binding` says. */
+function newSession(
+  server: Session['server'],
+  transport: SessionTransport,
+  share: SessionShare,
+  binding: SessionBinding,
+): Session {
   return {
     id: undefined,
     server,
     transport,
     bytes: share.bytes,
     client: share.client,
+    owner: binding.owner,
+    streamKey: binding.streamKey,
     busy: 0,
     idleSince: Date.now(),
     idleTimer: undefined,

@@ -10,14 +10,14 @@ import {
   isJSONRPCResponse,
 } from '@modelcontextprotocol/server';
 
-/** Prefix of the JSON-RPC ids of pushes in a fleet: `mcpr:<instance id>:<local id>` names the instance that waits for the answer. */
+/** Prefix of the JSON-RPC ids of pushes: `mcpr:<instance id>:<random>` names the instance that waits for the answer (pushIds.ts). */
 export const WIRE_ID_PREFIX = 'mcpr:';
 
-/** How an instance takes part in a fleet, as its sessions' transports see it. */
+/** How an instance gives its pushes ids and takes part in a fleet, as its sessions' transports see it. */
 export interface Relay {
   /**
-   * Rewrites an outgoing message: push ids become fleet-unique (and recorded in the shared store),
-   * cancellations follow them; `call` is the client request a push is related to.
+   * Rewrites an outgoing message: push ids become random (and, in a fleet, recorded in the shared
+   * store), cancellations follow them; `call` is the client request a push is related to.
    */
   outbound(transport: SessionTransport, message: JSONRPCMessage, call: RequestId | undefined): Promise<JSONRPCMessage>;
   /** Sends a message meant for the GET stream to the instance holding it; `false` when no other instance does. */
@@ -33,23 +33,22 @@ export interface Relay {
 export class SessionTransport extends WebStandardStreamableHTTPServerTransport {
   /** Open standalone GET streams of this session on this instance (0 or 1). */
   standaloneStreams = 0;
-  /** In a fleet: pushes waiting for the client's answer by wire id: the local id, and the client request it is related to. */
+  /** Pushes waiting for the client's answer by wire id: the local id, and the client request it is related to. */
   readonly pushes = new Map<string, { readonly localId: RequestId; readonly call: RequestId | undefined }>();
   /** Who waits for the response to a client request (see {@link SessionTransport.responded}). */
   private readonly responseWaiters = new Map<RequestId, Array<() => void>>();
 
   constructor(
     options: ConstructorParameters<typeof WebStandardStreamableHTTPServerTransport>[0],
-    private readonly relay: Relay | undefined,
+    private readonly relay: Relay,
   ) {
     super(options);
   }
 
   override async send(message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
-    const outgoing =
-      this.relay === undefined ? message : await this.relay.outbound(this, message, options?.relatedRequestId);
+    const outgoing = await this.relay.outbound(this, message, options?.relatedRequestId);
     if (options?.relatedRequestId === undefined && !isJSONRPCResponse(outgoing) && this.standaloneStreams === 0) {
-      if (this.relay !== undefined && (await this.relay.toStreamHolder(this.sessionId, outgoing))) return;
+      if (await this.relay.toStreamHolder(this.sessionId, outgoing)) return;
       if (isJSONRPCRequest(outgoing)) {
         throw new Error(
           `Cannot send '${outgoing.method}' to the client: it is not related to an in-flight request and the ` +

@@ -115,6 +115,7 @@ describe('declared capabilities and kept initialize params', () => {
         capabilities: { sampling: {} },
         clientInfo: { name: 'raw', version: '1' },
       },
+      streamKey: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
   });
 });

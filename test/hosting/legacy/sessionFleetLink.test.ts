@@ -292,3 +292,56 @@ describe('the relay carries only what it may (in-memory hub)', () => {
     }
   });
 });
+
+describe('a push the shared store cannot record', () => {
+  it('ends its call with the masked text and a ref; the store client’s words go to onerror only', async () => {
+    const member = createMemorySessionHub().member('a');
+    const fleet: LegacySessionFleet = {
+      ...member,
+      awaitAnswer: () => Promise.reject(new Error('The client is offline')),
+    };
+    const errors: string[] = [];
+    const handler = createDualEraHandler(askNameServer, {
+      sessionFleet: fleet,
+      onerror: (e) => errors.push(e.message),
+    });
+    handlers.push(handler);
+    const target = { url: URL_, fetch: hosted(handler) };
+    const sessionId = await openLegacySession(target);
+    const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'greet', arguments: {} } };
+    const reply = JSON.stringify(await new SseReader(await post({ ...target, sessionId }, call)).next());
+    const ref = /Internal error \(ref ([0-9a-f]{12})\): the server could not complete this request\./.exec(reply)?.[1];
+    expect(ref).toBeDefined();
+    expect(reply).not.toContain('offline');
+    expect(errors).toContain(
+      `The legacy session backend failed to record the elicitation/create request: The client is offline [ref ${ref}]`,
+    );
+  });
+});
+
+describe('a message for a GET stream the shared store cannot locate', () => {
+  it('fails its push with the masked text and a ref; the store client’s words go to onerror only', async () => {
+    const member = createMemorySessionHub().member('a');
+    const fleet: LegacySessionFleet = {
+      ...member,
+      streamHolder: () => Promise.reject(new Error('The client is offline')),
+    };
+    const errors: string[] = [];
+    const handler = createDualEraHandler(askNameServer, {
+      sessionFleet: fleet,
+      onerror: (e) => errors.push(e.message),
+    });
+    handlers.push(handler);
+    const target = { url: URL_, fetch: hosted(handler) };
+    const sessionId = await openLegacySession(target);
+    const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'greet_unrelated', arguments: {} } };
+    const response = await post({ ...target, sessionId }, call);
+    const reply = JSON.stringify(await new SseReader(response).next());
+    const ref = /Internal error \(ref ([0-9a-f]{12})\): the server could not complete this request\./.exec(reply)?.[1];
+    expect(ref).toBeDefined();
+    expect(reply).not.toContain('offline');
+    expect(errors).toContain(
+      `The legacy session backend failed to relay a message to the session's GET stream: The client is offline [ref ${ref}]`,
+    );
+  });
+});

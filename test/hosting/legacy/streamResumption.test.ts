@@ -27,34 +27,59 @@ afterEach(async () => {
 });
 
 const CALL = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'greet', arguments: {} } };
+const SESSION = { sessionId: 'session-1', streamKey: 'ab'.repeat(32) };
 const eventStream = (text: string): Response =>
   new Response(text, { headers: { 'Content-Type': 'text/event-stream' } });
 
 describe('a resumable response stream', () => {
   it('opens with an event id naming the instance and the requests, and a retry, before the stream itself', async () => {
-    const primed = resumableStream(eventStream('event: message\ndata: {}\n\n'), 'desk-1', [CALL], '2025-11-25');
+    const primed = resumableStream(
+      eventStream('event: message\ndata: {}\n\n'),
+      'desk-1',
+      SESSION,
+      [CALL],
+      '2025-11-25',
+    );
     const text = await primed.text();
     const id = /^id: (.+)\n/.exec(text)?.[1];
     expect(text).toBe(`id: ${id}\nretry: ${STREAM_RETRY_MS}\ndata: \n\nevent: message\ndata: {}\n\n`);
-    expect(resumedStream(id ?? null)).toEqual({ instance: 'desk-1', requests: [7] });
+    expect(resumedStream(id ?? null, SESSION)).toEqual({ instance: 'desk-1', requests: [7] });
+  });
+
+  it('is resumed only on its own session, with its event id as it was signed', async () => {
+    const text = await resumableStream(eventStream(''), 'desk-1', SESSION, [CALL], '2025-11-25').text();
+    const id = /^id: (.+)\n/.exec(text)?.[1] ?? '';
+    expect(resumedStream(id, { ...SESSION, sessionId: 'session-2' })).toBeUndefined();
+    expect(resumedStream(id, { ...SESSION, streamKey: 'cd'.repeat(32) })).toBeUndefined();
+    expect(resumedStream(id, { ...SESSION, streamKey: undefined })).toBeUndefined();
+    const altered = id.replace('desk-1', 'desk-2');
+    expect(altered).not.toBe(id);
+    expect(resumedStream(altered, SESSION)).toBeUndefined();
+    expect(resumedStream(id.slice(0, id.lastIndexOf(':')), SESSION)).toBeUndefined();
+  });
+
+  it('opens with no event id on a session without a stream key', () => {
+    const stream = eventStream('');
+    expect(resumableStream(stream, 'desk-1', { ...SESSION, streamKey: undefined }, [CALL], '2025-11-25')).toBe(stream);
   });
 
   it('keeps instance ids with colons and string request ids', () => {
-    const primed = resumableStream(eventStream(''), 'eu:desk:1', [{ ...CALL, id: 'a:b' }], '2025-11-25');
+    const primed = resumableStream(eventStream(''), 'eu:desk:1', SESSION, [{ ...CALL, id: 'a:b' }], '2025-11-25');
     return primed.text().then((text) => {
       const id = /^id: (.+)\n/.exec(text)?.[1] ?? null;
-      expect(resumedStream(id)).toEqual({ instance: 'eu:desk:1', requests: ['a:b'] });
+      expect(resumedStream(id, SESSION)).toEqual({ instance: 'eu:desk:1', requests: ['a:b'] });
     });
   });
 
   it('leaves a JSON response, a body without requests and a client before 2025-11-25 as they are', () => {
     const json = Response.json({});
-    expect(resumableStream(json, 'desk-1', CALL, '2025-11-25')).toBe(json);
+    expect(resumableStream(json, 'desk-1', SESSION, CALL, '2025-11-25')).toBe(json);
     const notification = eventStream('');
-    expect(resumableStream(notification, 'desk-1', { jsonrpc: '2.0', method: 'x' }, '2025-11-25')).toBe(notification);
+    const note = { jsonrpc: '2.0', method: 'x' };
+    expect(resumableStream(notification, 'desk-1', SESSION, note, '2025-11-25')).toBe(notification);
     const older = eventStream('');
-    expect(resumableStream(older, 'desk-1', CALL, '2025-06-18')).toBe(older);
-    expect(resumableStream(older, 'desk-1', CALL, null)).toBe(older);
+    expect(resumableStream(older, 'desk-1', SESSION, CALL, '2025-06-18')).toBe(older);
+    expect(resumableStream(older, 'desk-1', SESSION, CALL, null)).toBe(older);
   });
 
   it.each([
@@ -65,7 +90,7 @@ describe('a resumable response stream', () => {
     ['an id of the wrong type', 'mcpr-stream:desk-1:%5B%7B%7D%5D'],
     ['a malformed escape', 'mcpr-stream:desk%E0-1:%5B7%5D'],
   ])('names no stream of ours for %s', (_what, header) => {
-    expect(resumedStream(header)).toBeUndefined();
+    expect(resumedStream(header, SESSION)).toBeUndefined();
   });
 });
 
@@ -78,7 +103,7 @@ describe('a resumed stream is answered with an error per request', () => {
 
   it('saying the instance stopped when it no longer listens to the fleet', async () => {
     const hub = createMemorySessionHub();
-    const [answer] = await read(await answerResumedStream(hub.member('b'), { instance: 'a', requests: [7] }));
+    const [answer] = await read(await answerResumedStream(hub.member('b'), { instance: 'a', requests: [7] }, () => {}));
     expect(answer).toEqual({
       jsonrpc: '2.0',
       id: 7,
@@ -94,12 +119,31 @@ describe('a resumed stream is answered with an error per request', () => {
   it('saying only the stream was lost when the instance still listens', async () => {
     const hub = createMemorySessionHub();
     const stop = await hub.member('a').subscribe(() => {});
-    const answers = await read(await answerResumedStream(hub.member('b'), { instance: 'a', requests: [7, 'x'] }));
+    const answers = await read(
+      await answerResumedStream(hub.member('b'), { instance: 'a', requests: [7, 'x'] }, () => {}),
+    );
     expect(answers.map((answer) => answer.id)).toEqual([7, 'x']);
     expect(answers[0]?.error.message).toBe(
       'The response stream of this request was lost before its response (instance a served it). This server keeps no copy of it: send the request again.',
     );
     await stop();
+  });
+
+  it('saying only the masked text with a ref when the fleet cannot tell; the cause goes to the error sink', async () => {
+    const member = createMemorySessionHub().member('b');
+    const failing = { ...member, listening: () => Promise.reject(new Error('The client is offline')) };
+    const reported: Error[] = [];
+    const [answer] = await read(
+      await answerResumedStream(failing, { instance: 'a', requests: [7] }, (error) => reported.push(error as Error)),
+    );
+    const ref = /^Internal error \(ref ([0-9a-f]{12})\): the server could not complete this request\./.exec(
+      answer?.error.message ?? '',
+    )?.[1];
+    expect(ref).toBeDefined();
+    expect(JSON.stringify(answer)).not.toContain('offline');
+    expect(reported.map((error) => error.message)).toEqual([
+      `The legacy session backend failed to check the instance of a resumed stream: The client is offline [ref ${ref}]`,
+    ]);
   });
 });
 
