@@ -10,6 +10,8 @@ import type { AnswerPageOptions } from './answerPage/options.js';
 import { answerPageChannels } from './answerPage/options.js';
 import type { AppsOptions } from './apps/options.js';
 import { appsChannels } from './apps/options.js';
+import type { MaskingOptions } from './round/masking.js';
+import { createErrorMasker } from './round/masking.js';
 
 /** The options of `McpResolveServer` that turn channels on. */
 export interface ChannelOptions {
@@ -40,11 +42,12 @@ function reportPageFailure(error: Error): void {
  * The channels and routes `options` turn on, checked and built once (at construction, naming
  * `api`); `principal` reads a request's principal (the server's option). Answers given on a page or
  * in the app are held to the server's `maxAnswerBytes`, as in-band ones are (an invalid value is
- * left to the server's own check, which names it).
+ * left to the server's own check, which names it), and a failure of the app's tool is masked as a
+ * tool's is (`onError`, `exposeErrorMessages`).
  */
 export function serverChannelsOf(
   api: string,
-  options: ChannelOptions & { readonly maxAnswerBytes?: number },
+  options: ChannelOptions & MaskingOptions & { readonly maxAnswerBytes?: number },
   principal: (ctx: ServerContext) => string | undefined,
 ): ServerChannels {
   const { maxAnswerBytes } = options;
@@ -57,7 +60,9 @@ export function serverChannelsOf(
       ? undefined
       : answerPageChannels(api, { ...options.answerPage, ...answerBound }, reportPageFailure);
   const apps =
-    options.apps === undefined ? undefined : appsChannels(api, { ...options.apps, ...answerBound }, principal);
+    options.apps === undefined
+      ? undefined
+      : appsChannels(api, { ...options.apps, ...answerBound }, principal, createErrorMasker(options));
   // Priority order: app attached to the form (SEP-3118) → in-chat app → page by URL → page by link.
   return {
     providers: [...(apps?.providers ?? []), ...(answerPage?.providers ?? [])],

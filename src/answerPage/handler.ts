@@ -22,6 +22,7 @@ import { createFormTokens, FORM_COOKIE } from './formToken.js';
 import { donePage, invalidLinkPage, notYoursPage, pageHeaders, plainPage, refusedPostPage } from './html.js';
 import type { AnswerPage, AnswerPageStore } from './store.js';
 import { isPageId } from './store.js';
+import { newRef } from '../round/masking.js';
 import type { PostBudget } from './postBudget.js';
 import { createPostBudget, PAGE_POSTS_PER_MINUTE } from './postBudget.js';
 
@@ -51,7 +52,11 @@ export interface AnswerPageHandlerOptions {
    * a proxy that terminates TLS). A request that came in over https always gets a `Secure` cookie.
    */
   readonly publicOrigin?: string | undefined;
-  /** Receives the errors behind a "cannot be shown right now" page (a store that failed). */
+  /**
+   * Receives the errors behind a "cannot be shown right now" page (a store that failed): an `Error`
+   * whose message starts `answer page failure [ref <ref>]`, the ref the page shows, its `cause` the
+   * store's own error.
+   */
   readonly onerror?: (error: Error) => void;
 }
 
@@ -98,12 +103,15 @@ export function createAnswerPageHandler(options: AnswerPageHandlerOptions): Answ
   const path = checkedPath(api, options.path ?? DEFAULT_ANSWER_PAGE_PATH);
   const tokens = createFormTokens(keyOf(api, options.formSecret));
   const { store, browserUser } = options;
-  const report = (error: unknown): void => {
+  const report = (error: unknown): string => {
+    const ref = newRef();
     try {
-      options.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      const cause = error instanceof Error ? error : new Error(String(error));
+      options.onerror?.(new Error(`answer page failure [ref ${ref}]: ${cause.message}`, { cause }));
     } catch {
       // Reporting never changes a response.
     }
+    return ref;
   };
   const allowed = async (request: Request, page: AnswerPage): Promise<boolean> =>
     browserUser === undefined || page.principal === undefined || answersFor(page.principal, await browserUser(request));
@@ -123,8 +131,10 @@ export function createAnswerPageHandler(options: AnswerPageHandlerOptions): Answ
     try {
       return method === 'GET' ? await show(context, request, url, pageId) : await answer(context, request, url, pageId);
     } catch (error) {
-      report(error);
-      return plainPage(503, 'This page cannot be shown right now', 'Try again in a moment.', { 'Retry-After': '5' });
+      const ref = report(error);
+      return plainPage(503, 'This page cannot be shown right now', `Try again in a moment. (ref ${ref})`, {
+        'Retry-After': '5',
+      });
     }
   };
 }
@@ -136,8 +146,8 @@ interface PageContext {
   readonly allowed: (request: Request, page: AnswerPage) => Promise<boolean>;
   /** Whether the form cookie is `Secure` for a request to `url`. */
   readonly secure: (url: URL) => boolean;
-  /** Hands a store failure to `onerror` (the person sees only that it failed). */
-  readonly report: (error: unknown) => void;
+  /** Hands a store failure to `onerror` under a fresh ref, which it returns (the person sees only that it failed, and the ref). */
+  readonly report: (error: unknown) => string;
   /** How often each page may be posted to. */
   readonly posts: PostBudget;
 }
@@ -212,8 +222,8 @@ async function answer(context: PageContext, request: Request, url: URL, pageId: 
     stored = await store.submit(pageId, checked.answer);
   } catch (error) {
     // Nothing was stored and the page is still open: the person sends the same answer again.
-    context.report(error);
-    return again(503, NOT_SAVED, {});
+    const ref = context.report(error);
+    return again(503, `${NOT_SAVED} (ref ${ref})`, {});
   }
   if (!stored) return invalidLinkPage();
   const cleared = `${FORM_COOKIE}=; Path=${answerPagePath(pageId, context.path)}; Max-Age=0; HttpOnly; SameSite=Strict${context.secure(url) ? '; Secure' : ''}`;

@@ -21,6 +21,7 @@ import type { FormQuestion } from '../form/submission.js';
 import { checkSubmission } from '../form/submission.js';
 import type { AnswerPageStore } from '../answerPage/store.js';
 import { isPageId } from '../answerPage/store.js';
+import type { ErrorMasker } from '../round/masking.js';
 import { ANSWER_TOOL, QUESTION_APP_URI } from './wire.js';
 
 /** What the tool answers, as `structuredContent`. */
@@ -43,6 +44,8 @@ export interface AnswerToolOptions {
   readonly store: AnswerPageStore;
   /** The principal of a request (the server's `principal` option). */
   readonly principal: (ctx: ServerContext) => string | undefined;
+  /** What the client reads when the tool fails (a store that failed): the server's masked text with a ref, the cause to its `onError`. */
+  readonly mask: ErrorMasker;
 }
 
 function result(structured: AnswerToolResult): CallToolResult {
@@ -87,19 +90,28 @@ export function installAnswerTool(mcp: McpServer, options: AnswerToolOptions): v
       _meta: { ui: { resourceUri: QUESTION_APP_URI, visibility: ['app'] } },
     },
     async (args, ctx): Promise<CallToolResult> => {
-      const page = isPageId(args.page) ? await store.page(args.page) : undefined;
-      if (page === undefined || (page.principal !== undefined && page.principal !== options.principal(ctx))) {
-        return result({ status: 'closed', message: CLOSED_QUESTION });
+      try {
+        return await answer(args, ctx);
+      } catch (error) {
+        const text = options.mask(error, { method: 'tools/call', name: ANSWER_TOOL });
+        return { content: [{ type: 'text', text }], isError: true };
       }
-      if (args.form === undefined) return result({ status: 'form', form: appForm(page) });
-      const form = new URLSearchParams(args.form);
-      const checked = checkSubmission(page, form, maxAnswerBytes);
-      if (!checked.ok)
-        return result({ status: 'invalid', form: appForm(page, form, checked.summary, checked.fieldErrors) });
-      if (args.elicitation === true) return result({ status: 'checked', answer: checked.answer });
-      if (!(await store.submit(page.pageId, checked.answer)))
-        return result({ status: 'closed', message: CLOSED_QUESTION });
-      return result({ status: 'answered', action: checked.answer.action });
     },
   );
+
+  async function answer(args: z.infer<typeof input>, ctx: ServerContext): Promise<CallToolResult> {
+    const page = isPageId(args.page) ? await store.page(args.page) : undefined;
+    if (page === undefined || (page.principal !== undefined && page.principal !== options.principal(ctx))) {
+      return result({ status: 'closed', message: CLOSED_QUESTION });
+    }
+    if (args.form === undefined) return result({ status: 'form', form: appForm(page) });
+    const form = new URLSearchParams(args.form);
+    const checked = checkSubmission(page, form, maxAnswerBytes);
+    if (!checked.ok)
+      return result({ status: 'invalid', form: appForm(page, form, checked.summary, checked.fieldErrors) });
+    if (args.elicitation === true) return result({ status: 'checked', answer: checked.answer });
+    if (!(await store.submit(page.pageId, checked.answer)))
+      return result({ status: 'closed', message: CLOSED_QUESTION });
+    return result({ status: 'answered', action: checked.answer.action });
+  }
 }

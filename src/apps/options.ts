@@ -16,6 +16,7 @@ import { inChatAppChannel, inChatToolListing } from './inChat.js';
 import { installedAppBundle, installQuestionApp, questionAppDocument } from './resource.js';
 import { APPS_BUNDLE, inlinedApp, NOT_THE_BUNDLE } from './appHtml.js';
 import { invalidOption } from '../optionChecks.js';
+import type { ErrorMasker } from '../round/masking.js';
 import { UI_EXTENSION } from './wire.js';
 
 /** What names the option in the missing peer's message. */
@@ -52,6 +53,7 @@ export function appsChannels(
   api: string,
   options: AppsOptions & { readonly maxAnswerBytes?: number },
   principal: (ctx: ServerContext) => string | undefined,
+  mask: ErrorMasker,
 ): Omit<ServerChannels, 'httpRoutes'> {
   const { appScript } = options;
   if (appScript !== undefined && inlinedApp(appScript) === undefined) {
@@ -73,7 +75,7 @@ export function appsChannels(
     setups: [
       (mcp) => {
         installQuestionApp(mcp, document);
-        installAnswerTool(mcp, { store, principal });
+        installAnswerTool(mcp, { store, principal, mask });
         if (attach) mcp.server.registerCapabilities({ extensions: { [UI_EXTENSION]: { elicitation: {} } } });
       },
     ],

@@ -166,7 +166,10 @@ describe('the answer page handler', () => {
     const handler = createAnswerPageHandler({ store: failing, onerror: (error) => errors.push(error) });
     const response = (await handler(new Request(ORIGIN + answerPagePath(newPageId()))))!;
     expect(response.status).toBe(503);
-    expect(errors.map((error) => error.message)).toEqual(['store down']);
+    const ref = /\(ref ([0-9a-f]{12})\)/.exec(await response.text())?.[1];
+    expect(ref).toBeDefined();
+    expect(errors.map((error) => error.message)).toEqual([`answer page failure [ref ${ref}]: store down`]);
+    expect((errors[0]!.cause as Error).message).toBe('store down');
     const small = createAnswerPageHandler({ store: createAnswerPageStore({ maxAnswerBytes: 10 }) });
     const big = await small(
       new Request(ORIGIN + answerPagePath(newPageId()), {
@@ -244,7 +247,8 @@ describe('the answer page handler', () => {
     expect(html).toContain(NOT_SAVED);
     expect(html).toContain('Box was crushed');
     expect(html).not.toContain('OOM');
-    expect(errors.map((error) => error.message)).toEqual(['SET: OOM']);
+    const ref = /\(ref ([0-9a-f]{12})\)/.exec(html)?.[1];
+    expect(errors.map((error) => error.message)).toEqual([`answer page failure [ref ${ref}]: SET: OOM`]);
     expect(await store.take(ALICE_CALL)).toBeUndefined();
     expect((await open()).response.status).toBe(200);
     const done = await posted(refundForm({ 'field.note': 'Box was crushed' }));

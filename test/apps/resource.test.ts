@@ -7,6 +7,7 @@
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { describe, expect, it } from 'vitest';
 
+import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
 import { inlinedApp, questionAppHtml } from '../../src/apps/appHtml.js';
 import { ANSWER_TOOL, APP_MIME_TYPE, ELICITATION_META, QUESTION_APP_URI, UI_EXTENSION } from '../../src/apps/wire.js';
 import { FORM_STYLE } from '../../src/form/style.js';
@@ -132,5 +133,29 @@ describe.each(ERAS)('a server without the apps option (%s)', (era) => {
     ]);
     expect(connection.client.getServerCapabilities()?.extensions?.[UI_EXTENSION]).toBeUndefined();
     expect(connection.client.getServerCapabilities()?.resources).toBeUndefined();
+  });
+});
+
+describe.each(ERAS)("the app-only tool's failures (%s)", (era) => {
+  it("reach the client masked with a ref, the cause only the server's onError", async () => {
+    const memory = createMemoryAnswerPageBackend();
+    const backend = {
+      ...memory,
+      open: memory.open.bind(memory),
+      answer: memory.answer.bind(memory),
+      take: memory.take.bind(memory),
+      page: () => Promise.reject(new Error('ECONNREFUSED 10.0.0.7:6379 (the Redis client is offline)')),
+    };
+    const seen: Array<{ error: unknown; ref: string }> = [];
+    const { server } = refundDesk({ apps: { backend }, onError: (error, info) => seen.push({ error, ref: info.ref }) });
+    const connection = await connect(server, { era, capabilities: APPS_ONLY });
+    const failed = await connection.client.callTool({ name: ANSWER_TOOL, arguments: { page: 'A'.repeat(22) } });
+    expect(failed.isError).toBe(true);
+    const text = textOf(failed);
+    expect(text).toMatch(/^Internal error \(ref [0-9a-f]{12}\): the server could not complete this request\./);
+    expect(text).not.toMatch(/ECONNREFUSED|Redis|10\.0\.0\.7/);
+    expect(seen).toHaveLength(1);
+    expect(text).toContain(seen[0]!.ref);
+    expect((seen[0]!.error as Error).message).toContain('ECONNREFUSED');
   });
 });
