@@ -57,3 +57,24 @@ export function hostnameList(api: string, name: string, value: string[] | undefi
 export function invalidOption(api: string, option: string, problem: string, fix: string): McpResolveError {
   return new McpResolveError('invalid_options', `${api}: ${option} ${problem}. ${fix}`, { data: { api, option } });
 }
+
+/**
+ * `backend` when it is a page backend, else the error naming `option`: a Promise (an un-awaited
+ * `createRedisAnswerPageBackend()`) or anything without the backend's methods.
+ */
+export function checkedPageBackend<T extends object>(api: string, option: string, backend: T): T {
+  const methods = ['open', 'page', 'answer', 'take'] as const;
+  if (typeof (backend as { then?: unknown }).then === 'function') {
+    throw invalidOption(api, option, 'is a Promise', 'Await createRedisAnswerPageBackend() before passing its result.');
+  }
+  const missing = methods.filter((name) => typeof (backend as Record<string, unknown>)[name] !== 'function');
+  if (missing.length > 0) {
+    throw invalidOption(
+      api,
+      option,
+      `has no ${missing.join(', ')} method`,
+      'Pass createMemoryAnswerPageBackend() or createRedisAnswerPageBackend().',
+    );
+  }
+  return backend;
+}

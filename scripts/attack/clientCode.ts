@@ -132,6 +132,38 @@ async function authorPattern(scope: Scope): Promise<Outcome[]> {
   ];
 }
 
+/** Rows 1 and 2 on two fleet members sharing a Redis: the question stored by one, planted and near-miss answers sent to the other. */
+async function onAFleet(scope: Scope): Promise<Outcome[]> {
+  const redis = await scope.redis();
+  const [a, b] = await Promise.all(
+    ['a', 'b'].map((instanceId) => scope.server({ apps: true, redis: { url: redis.url, instanceId } })),
+  );
+  const asker = await manualHttp(a!.url, { capabilities: APPS_ONLY });
+  const answerer = await manualHttp(b!.url, { capabilities: APPS_ONLY });
+  scope.defer(async () => void (await Promise.all([asker.close(), answerer.close()])));
+  const handOff = await asker.client.callTool({ name: 'letters', arguments: { text: 'fleet' } });
+  const page = (handOff._meta?.[QUESTION_META] as { page?: string } | undefined)?.page;
+  const attack = oneByOne(20, async (index) => {
+    const args =
+      index % 2 === 0
+        ? { page, form: nearMissForm }
+        : { question: { message: 'Unlock?', requestedSchema: CATASTROPHIC_SCHEMA }, form: nearMissForm };
+    const result = await answerer.client.callTool({ name: ANSWER_TOOL, arguments: args });
+    return result.isError === true ? 'refused' : (result.structuredContent as { status?: string } | undefined)?.status;
+  });
+  const slowest = await otherUsersSlowest(b!, attack);
+  const statuses = await attack;
+  const invalid = statuses.filter((status) => status === 'invalid').length;
+  const refused = statuses.filter((status) => status === 'refused').length;
+  return [
+    outcome(
+      'client code paths on a fleet',
+      page !== undefined && invalid === 10 && refused === 10 && slowest < 100,
+      `a question stored by one member (Redis), answered on the other: ${invalid} of 10 near-miss answers refused by the stored form, ${refused} of 10 planted schemas refused; another user's slowest call ${slowest} ms (limit: all refused, < 100 ms)`,
+    ),
+  ];
+}
+
 /** Row 2: distinct 30 kB schemas sent to the app tool, then 10,000 invalid answers to stored questions. */
 async function validatorFlood(scope: Scope): Promise<Outcome[]> {
   const server = await scope.server({ apps: true });
@@ -235,4 +267,5 @@ export const clientCodeCases: readonly Case[] = [
   { name: 'author pattern', timeoutMs: 90_000, run: authorPattern },
   { name: 'validator flood', timeoutMs: 180_000, run: validatorFlood },
   { name: 'page posts', timeoutMs: 30_000, run: pagePosts },
+  { name: 'client code paths on a fleet', timeoutMs: 60_000, run: onAFleet },
 ];

@@ -44,7 +44,7 @@ export interface ServerConfig {
   readonly answerPage?: { readonly backend: 'memory' | 'redis'; readonly bounds?: Record<string, unknown> };
   /** Exports spans to an in-memory counter (read with `GET /spans` on the probe port). */
   readonly otel?: boolean;
-  /** Turns the `apps` option on (the question app: SEP-3118 and in the chat), on its defaults. */
+  /** Turns the `apps` option on (the question app: SEP-3118 and in the chat), on its defaults (its questions in Redis on a fleet member). */
   readonly apps?: boolean;
   readonly port: number;
   readonly probePort: number;
@@ -123,7 +123,8 @@ const serverOptions = {
     // The page rows flood with anonymous clients of every kind, those without elicitation included.
     answerPage: { backend: await answerPageBackend(config.answerPage), anonymousLinksShareAnswers: true },
   }),
-  ...(config.apps && { apps: {} }),
+  // On a fleet member the app's questions live in its Redis, as a fleet keeps them.
+  ...(config.apps && { apps: fleet ? { backend: await createRedisAnswerPageBackend(fleet.redis) } : {} }),
   ...(fleet && { requestState: { replayGuard: fleet.replayStore }, answerAttempts: { store: fleet.attempts } }),
   ...(taskStore && { tasks: { store: taskStore, pollIntervalMs: 200 } }),
   ...(tracerProvider && { telemetry: otel({ tracerProvider, ...config.server }) }),

@@ -3,7 +3,7 @@
  * route beside the MCP endpoint) and the two page channels over them, built once per server.
  */
 import type { ChannelProvider, HttpRoute } from '../channels/channel.js';
-import { invalidOption } from '../optionChecks.js';
+import { checkedPageBackend, invalidOption } from '../optionChecks.js';
 import { LOOPBACK_HOSTS } from '../questions/urlQuestion.js';
 import type { AnswerPageBackend } from './backend.js';
 import type { BrowserUser } from './browserUser.js';
@@ -102,7 +102,7 @@ export function answerPageChannels(
 ): AnswerPageChannels {
   const publicOrigin = options.publicOrigin === undefined ? undefined : checkedPublicOrigin(api, options.publicOrigin);
   const store = createAnswerPageStore({
-    ...(options.backend !== undefined && { backend: options.backend }),
+    ...(options.backend !== undefined && { backend: checkedPageBackend(api, 'answerPage.backend', options.backend) }),
     ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }),
     ...(options.maxAnswerBytes !== undefined && { maxAnswerBytes: options.maxAnswerBytes }),
   });

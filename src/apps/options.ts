@@ -15,7 +15,7 @@ import { attachedAppChannel } from './attached.js';
 import { inChatAppChannel, inChatToolListing } from './inChat.js';
 import { installedAppBundle, installQuestionApp, questionAppDocument } from './resource.js';
 import { APPS_BUNDLE, inlinedApp, NOT_THE_BUNDLE } from './appHtml.js';
-import { invalidOption } from '../optionChecks.js';
+import { checkedPageBackend, invalidOption } from '../optionChecks.js';
 import type { ErrorMasker } from '../round/masking.js';
 import { UI_EXTENSION } from './wire.js';
 
@@ -65,7 +65,7 @@ export function appsChannels(
   const attach = options.attachToForms !== false;
   const inChat = options.inChat !== false;
   const store = createAnswerPageStore({
-    ...(options.backend !== undefined && { backend: options.backend }),
+    ...(options.backend !== undefined && { backend: checkedPageBackend(api, 'apps.backend', options.backend) }),
     ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }),
     ...(options.maxAnswerBytes !== undefined && { maxAnswerBytes: options.maxAnswerBytes }),
   });

@@ -30,6 +30,13 @@ describe('inlinedApp', () => {
       "new McpResolveServer(): apps.appScript is not @modelcontextprotocol/ext-apps' app-with-deps bundle",
     );
     expect(() => questionAppHtml('nope')).toThrow('The question app cannot be built: the installed');
+    const pending = Promise.resolve(createMemoryAnswerPageBackend());
+    expect(() => new McpResolveServer({ name: 't', version: '1' }, { apps: { backend: pending as never } })).toThrow(
+      'new McpResolveServer(): apps.backend is a Promise. Await createRedisAnswerPageBackend() before passing its result.',
+    );
+    expect(() => new McpResolveServer({ name: 't', version: '1' }, { answerPage: { backend: {} as never } })).toThrow(
+      'new McpResolveServer(): answerPage.backend has no open, page, answer, take method. Pass createMemoryAnswerPageBackend() or createRedisAnswerPageBackend().',
+    );
   });
 });
 
