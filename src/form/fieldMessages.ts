@@ -39,6 +39,9 @@ function lengthRule(field: FormField, value: string): { text: string; broken: bo
   if (minlength === undefined && maxlength === undefined) return undefined;
   const length = [...value].length;
   const broken = (minlength !== undefined && length < minlength) || (maxlength !== undefined && length > maxlength);
+  if (minlength !== undefined && minlength === maxlength) {
+    return { text: `Enter exactly ${minlength} character${minlength === 1 ? '' : 's'}.`, broken };
+  }
   if (minlength !== undefined && maxlength !== undefined) {
     return { text: `Enter from ${minlength} to ${maxlength} characters.`, broken };
   }

@@ -52,6 +52,8 @@ describe('fieldErrorText', () => {
     [{ minLength: 3 }, 'ab', 'Enter at least 3 characters.'],
     [{ maxLength: 100 }, 'x'.repeat(101), 'Enter at most 100 characters.'],
     [{ minLength: 2, maxLength: 5 }, 'x', 'Enter from 2 to 5 characters.'],
+    [{ minLength: 6, maxLength: 6 }, 'x', 'Enter exactly 6 characters.'],
+    [{ minLength: 1, maxLength: 1 }, 'xy', 'Enter exactly 1 character.'],
   ])('states the length of %j', (limits, value, text) => {
     expect(fieldErrorText(field({ type: 'string', ...limits }), value)).toBe(text);
   });
