@@ -6,7 +6,7 @@
  * properties: no 5xx but a 503 (a masked, retryable refusal), no internal text in any body (a stack,
  * an error class, a backend's words), and no event-loop stall over 100 ms (one that the same request
  * causes again when sent twice more, so a machine busy elsewhere fails nothing); the heap after the run
- * stays within 4 MB of the heap after its first quarter.
+ * grows less than 8 MB in the second half of the run (the bounded tables fill in the first).
  *
  * The seeds in scripts/fuzz/seeds.json (cases found before, and the attacks of issue 47) are sent
  * first, every run. A failing case is printed as a seed; outside CI it is also appended there.
@@ -38,8 +38,12 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SEEDS = join(ROOT, 'scripts/fuzz/seeds.json');
 /** The longest event-loop delay a request may cause. */
 const MAX_STALL_MS = 100;
-/** How much the heap may grow from the first quarter of the run to its end. */
-const MAX_HEAP_GROWTH = 4e6;
+/**
+ * How much the heap may grow in the second half of the run: quarters of a 60 s run measured 33.1,
+ * 34.8, 36.2 and 32.4 MB (the bounded tables and the collector's timing move it by a few MB); the
+ * leaks this guards against grew tens of kB a request, hundreds of MB in a run.
+ */
+const MAX_HEAP_GROWTH = 8e6;
 /** Text no client may read: a stack frame, an error class, a backend's own words. */
 const LEAK =
   /\n\s+at |\b(TypeError|ReferenceError|RangeError|SyntaxError)\b|ECONNREFUSED|ECONNRESET|Redis|The client is offline|node:internal/;
@@ -186,11 +190,12 @@ try {
   }
   await server.stall();
   const started = performance.now();
-  let heapAtQuarter: number | undefined;
+  const heaps: number[] = [];
   const result = await fc.check(
     fc.asyncProperty(fuzzRequests(recorded), async (request) => {
-      if (heapAtQuarter === undefined && performance.now() - started > (SECONDS * 1000) / 4)
-        heapAtQuarter = await server.heap();
+      // The heap at each quarter of the run (after a full GC).
+      if (performance.now() - started > ((heaps.length + 1) * SECONDS * 1000) / 4 && heaps.length < 3)
+        heaps.push(await server.heap());
       checked += 1;
       const why = await broken(server, request);
       if (why !== undefined) throw new Error(why);
@@ -211,13 +216,14 @@ try {
     console.log(`fuzz: a new seed:\n${JSON.stringify(seed, null, 2)}`);
     if (process.env.CI === undefined) writeFileSync(SEEDS, `${JSON.stringify([...seeds, seed], null, 2)}\n`);
   }
-  const heapAtEnd = await server.heap();
-  if (heapAtQuarter !== undefined && heapAtEnd - heapAtQuarter > MAX_HEAP_GROWTH)
-    failures.push(
-      `the heap grew ${((heapAtEnd - heapAtQuarter) / 1e6).toFixed(1)} MB after the first quarter (limit 4 MB)`,
-    );
+  heaps.push(await server.heap());
+  // The bounded tables (sessions a client, pages a client, digests, patterns) fill in the first half; after it the heap stays flat.
+  const half = heaps[1] ?? heaps[0]!;
+  const end = heaps[heaps.length - 1]!;
+  if (end - half > MAX_HEAP_GROWTH)
+    failures.push(`the heap grew ${((end - half) / 1e6).toFixed(1)} MB in the second half of the run (limit 8 MB)`);
   console.log(
-    `fuzz: ${checked} requests in ${((performance.now() - started) / 1000).toFixed(0)} s (${seeds.length} seeds first), heap ${((heapAtQuarter ?? 0) / 1e6).toFixed(1)} → ${(heapAtEnd / 1e6).toFixed(1)} MB`,
+    `fuzz: ${checked} requests in ${((performance.now() - started) / 1000).toFixed(0)} s (${seeds.length} seeds first), heap at each quarter ${heaps.map((bytes) => (bytes / 1e6).toFixed(1)).join(' → ')} MB`,
   );
 } catch (error) {
   failures.push(`the run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

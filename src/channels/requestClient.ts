@@ -16,13 +16,14 @@ const clients = new WeakMap<Request, RequestClient>();
 
 /**
  * Whom the answers of a request acting for `principal` count against (a question's attempts): the
- * principal; else the address its host saw `request` come from; else (in process, behind a proxy
- * the host cannot see past) every anonymous client together, so none gets more than the rest.
+ * principal; else the address its host saw `request` come from; else nobody (in process, behind a
+ * proxy the host cannot see past): one budget shared by every anonymous client would let one of
+ * them close a question for all, so such answers are bounded per call only.
  */
-export function answeringPerson(principal: string | undefined, request: Request | undefined): string {
+export function answeringPerson(principal: string | undefined, request: Request | undefined): string | undefined {
   if (principal !== undefined) return `principal:${principal}`;
   const client = requestClientOf(request);
-  return client !== undefined && 'address' in client ? `address:${client.address}` : 'anonymous';
+  return client !== undefined && 'address' in client ? `address:${client.address}` : undefined;
 }
 
 /** Remembers whom `request` counts against (the host, once per MCP request). */

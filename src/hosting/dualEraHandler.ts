@@ -141,8 +141,8 @@ export function hostDualEra(
       legacy !== undefined &&
       !claimsModern(request, parsedBody) &&
       (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxRequestBodyBytes }));
-    // A server with routes of its own (its channels') bounds what each anonymous client holds there.
-    const counted = routes.length > 0 && authInfo === undefined;
+    // Whom an anonymous request counts against: its channels' bounds (pages a client), a question's attempts.
+    const counted = authInfo === undefined;
     // Decided once: the legacy leg's (with its proxy warning), else only when the routes need it.
     const client = toLegacy
       ? legacyClient(request, init.clientAddress)

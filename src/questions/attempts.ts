@@ -6,8 +6,9 @@
  * attempts are spent is refused, unread, until its window ends, so fresh calls do not reopen it.
  *
  * One counter per person, tool and question digest: the person is the principal, else the address
- * its host saw the request come from (an IPv6 /64), else every anonymous client together (in
- * process, or behind a proxy the host cannot see past: one shared budget, so no client gets more).
+ * its host saw the request come from (an IPv6 /64). With neither (in process, or behind a proxy the
+ * host cannot see past) nothing is counted across calls: each call bounds its own answers, since one
+ * budget shared by every anonymous client would let one of them close a question for all.
  */
 import { answerAttempts, type ToolContext } from '../context.js';
 import { ToolError } from '../errors.js';
@@ -22,8 +23,8 @@ import type { Question } from './render.js';
 const hashing = defaultPrimitives();
 
 /** The key of `question`'s counter for `counter`'s person and tool (a digest: no principal or address in clear). */
-function counterKeyOf(counter: AttemptCounter, question: Question): string {
-  const text = `mcp-resolve attempts\n${counter.person()}\n${counter.target}\n${question.rendered.digest}`;
+function counterKeyOf(counter: AttemptCounter, person: string, question: Question): string {
+  const text = `mcp-resolve attempts\n${person}\n${counter.target}\n${question.rendered.digest}`;
   return hashing.encodeBase64url(hashing.sha256([utf8(text)]));
 }
 
@@ -70,10 +71,12 @@ export async function readCountedAnswer(
   response: unknown,
 ): Promise<ElicitationResult<unknown>> {
   const counter = ctx[answerAttempts];
-  if (counter === undefined || askKind(question.ask) !== 'elicit') return readAnswerTo(question, response);
+  const person = counter?.person();
+  if (counter === undefined || person === undefined || askKind(question.ask) !== 'elicit')
+    return readAnswerTo(question, response);
   const { store, windowMs } = counter.attempts;
   const limit = attemptsOf(question.ask);
-  const key = counterKeyOf(counter, question);
+  const key = counterKeyOf(counter, person, question);
   const tally = await store.count(key, windowMs);
   if (tally.count > limit) throw new AttemptsSpent(question.label, limit, windowMs, tally);
   try {

@@ -55,8 +55,8 @@ export interface AttemptCounter {
   readonly attempts: AnswerAttempts;
   /** The tool (or prompt) that asks. */
   readonly target: string;
-  /** Whom its answers count against (`answeringPerson`). */
-  person(): string;
+  /** Whom its answers count against (`answeringPerson`); `undefined`: nobody known, each call bounds its own. */
+  person(): string | undefined;
 }
 
 /** Options of {@link createMemoryAttemptStore}. */

@@ -20,9 +20,9 @@ import { closedQuestion, lastAttempt } from './spent.js';
 const Code = z.object({ code: z.string().meta({ title: 'Code' }) });
 const WRONG = "Resolver 'code': the answer was not accepted. That is not the code.";
 
-/** A lock whose `unlock` tool asks for a 4-digit code (`4821`), 3 attempts; `principal` names who calls. */
+/** A lock whose `unlock` tool asks for a 4-digit code (`4821`), 3 attempts; `principal` names who calls (alice until changed). */
 function lock(options: McpResolveServerOptions = {}) {
-  const who = { principal: undefined as string | undefined };
+  const who = { principal: 'alice' as string | undefined };
   const code = resolver({ name: 'code' }, () =>
     elicit('Enter the code', Code, {
       attempts: 3,
@@ -66,6 +66,15 @@ describe.each(ERAS)('attempts across calls, in-band (%s)', (era) => {
     expect(textOf(await call(second, 'unlock'))).toMatch(lastAttempt(WRONG));
     const third = await connect(server, { era, elicit: guesses('4821') });
     expect(textOf(await call(third, 'unlock'))).toMatch(closedQuestion('code'));
+  });
+
+  it('counts nothing across calls for a caller with no principal and no address: each call bounds its own', async () => {
+    const { server, who } = lock();
+    who.principal = undefined;
+    const first = await connect(server, { era, elicit: guesses('0000', '0001', '0002') });
+    expect(textOf(await call(first, 'unlock'))).toBe(WRONG);
+    const fresh = await connect(server, { era, elicit: guesses('4821') });
+    expect(textOf(await call(fresh, 'unlock'))).toBe('Unlocked');
   });
 
   it('leaves another principal unaffected, and takes answers again once the window ends', async () => {

@@ -23,7 +23,7 @@ import { closedQuestion, lastAttempt } from './spent.js';
 const Code = z.object({ code: z.string().meta({ title: 'Code' }) });
 const WRONG = "Resolver 'code': the answer was not accepted. That is not the code.";
 
-/** A lock whose `unlock` tool asks for a 4-digit code (`4821`), 3 attempts. */
+/** A lock whose `unlock` tool asks for a 4-digit code (`4821`), 3 attempts; every call acts for alice (counted across calls). */
 function lock(options: McpResolveServerOptions) {
   const code = resolver({ name: 'code' }, () =>
     elicit('Enter the code', Code, {
@@ -32,11 +32,10 @@ function lock(options: McpResolveServerOptions) {
     }),
   );
   const sealing = { requestState: { keys: [new Uint8Array(32).fill(9)] } };
-  return new McpResolveServer({ name: 'lock', version: '1.0.0' }, { ...sealing, ...options }).tool(
-    'unlock',
-    { resolve: { code } },
-    () => 'Unlocked',
-  );
+  return new McpResolveServer(
+    { name: 'lock', version: '1.0.0' },
+    { ...sealing, principal: () => 'alice', ...options },
+  ).tool('unlock', { resolve: { code } }, () => 'Unlocked');
 }
 
 const ENDPOINT = new URL('http://localhost/mcp');

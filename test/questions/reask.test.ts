@@ -4,18 +4,7 @@ import { elicit, McpResolveError, resolver } from 'mcp-resolve';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { lastAttempt } from './spent.js';
-import {
-  accept,
-  asked,
-  call,
-  completed,
-  connect,
-  connectManual,
-  ERAS,
-  newServer,
-  textOf,
-} from '../resolvers/helpers.js';
+import { accept, asked, call, completed, connect, connectManual, ERAS, newServer, textOf } from '../resolvers/helpers.js';
 
 const Quantity = z.object({ quantity: z.number().int().min(1) });
 
@@ -89,7 +78,7 @@ describe.each(ERAS)('re-asking (%s)', (era) => {
     });
     const result = await call(connection, 'order');
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(lastAttempt("Resolver 'quantity': the answer was not accepted. Not today."));
+    expect(textOf(result)).toBe("Resolver 'quantity': the answer was not accepted. Not today.");
     expect(messages).toEqual([
       'How many?',
       'The answer does not fit the form: check quantity.\n\nHow many?',
@@ -103,11 +92,8 @@ describe.each(ERAS)('re-asking (%s)', (era) => {
     const messages: string[] = [];
     const connection = await connect(once.server, { era, elicit: person([accept({ quantity: 0 })], messages) });
     const result = await call(connection, 'order');
-    expect(textOf(result)).toMatch(
-      lastAttempt(
-        "Resolver 'quantity': the answer does not match the requested schema. The answer does not fit the form: check quantity.",
-        1,
-      ),
+    expect(textOf(result)).toBe(
+      "Resolver 'quantity': the answer does not match the requested schema. The answer does not fit the form: check quantity.",
     );
     expect(messages).toEqual(['How many?']);
 
