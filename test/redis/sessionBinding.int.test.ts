@@ -4,7 +4,6 @@
  * it, also for answers relayed between instances and for resumption; the record in Redis holds only
  * a digest of that principal; a Redis that is down reaches clients as the masked text with a ref.
  */
-import type { AuthInfo } from '@modelcontextprotocol/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import type { HttpServerHandle } from '../../src/node/index.js';
@@ -16,18 +15,11 @@ import { startRedisServer } from '../../scripts/lib/processes.js';
 import type { Target } from '../../scripts/lib/wire.js';
 import { SseReader, openLegacySession, post, send } from '../../scripts/lib/wire.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
+import { as, authenticateByName as authenticate, MADE_UP_SESSION } from '../fixtures/bearerNames.js';
 
 const GREET = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'greet', arguments: {} } };
-const MADE_UP = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
 const MASKED = /^Internal error \(ref ([0-9a-f]{12})\): the server could not complete this request\./;
 
-function authenticate(request: Request): AuthInfo | Response {
-  const name = /^Bearer token-(\w+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
-  return name === undefined
-    ? new Response(null, { status: 401 })
-    : { token: `token-${name}`, clientId: name, scopes: [] };
-}
-const as = (name: string) => ({ authorization: `Bearer token-${name}` });
 const answer = (id: unknown, name: string) => ({
   jsonrpc: '2.0' as const,
   id: String(id),
@@ -105,7 +97,7 @@ describe('a session on a Redis fleet', () => {
     expect(push.id).toMatch(/^mcpr:s-0:[0-9a-f]{32}$/);
     const bobOnB: Target = { url: b, sessionId: alice.sessionId, headers: as('bob') };
     const refused = await seen(await post(bobOnB, answer(push.id, 'Bob')));
-    const madeUp = await seen(await post({ ...bobOnB, sessionId: MADE_UP }, answer(push.id, 'Bob')));
+    const madeUp = await seen(await post({ ...bobOnB, sessionId: MADE_UP_SESSION }, answer(push.id, 'Bob')));
     expect(refused.status).toBe(404);
     expect(refused).toEqual(madeUp);
     // A relay published straight to s-0 over Redis, naming another owner, reaches nothing of alice's session.
@@ -130,9 +122,11 @@ describe('a session on a Redis fleet', () => {
     expect(eventId).toMatch(/^mcpr-stream:s-0:/);
     const resume = (target: Target) =>
       send(target, { method: 'GET', headers: { 'last-event-id': eventId! } }).then(seen);
-    const unknown = await seen(await send({ url: b, sessionId: MADE_UP, headers: as('bob') }, { method: 'GET' }));
+    const unknown = await seen(
+      await send({ url: b, sessionId: MADE_UP_SESSION, headers: as('bob') }, { method: 'GET' }),
+    );
     expect(unknown.status).toBe(404);
-    expect(await resume({ url: b, sessionId: MADE_UP, headers: as('bob') })).toEqual(unknown);
+    expect(await resume({ url: b, sessionId: MADE_UP_SESSION, headers: as('bob') })).toEqual(unknown);
     expect(await resume({ url: b, sessionId: alice.sessionId, headers: as('bob') })).toEqual(unknown);
     expect((await resume({ url: b, sessionId: alice.sessionId, headers: as('alice') })).status).toBe(200);
   });

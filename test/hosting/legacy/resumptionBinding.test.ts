@@ -4,7 +4,6 @@
  * for an event id one of that session's streams opened with; anything else is answered exactly as
  * a made-up session id is, so it tells nothing about the fleet's instances.
  */
-import type { AuthInfo } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createMemorySessionHub } from '../../../src/contracts/index.js';
@@ -13,18 +12,10 @@ import { serveHttp } from '../../../src/node/index.js';
 import { askNameServer } from '../../testing/fixtures/askNameServer.js';
 import type { Target } from '../../../scripts/lib/wire.js';
 import { openLegacySession, post, send } from '../../../scripts/lib/wire.js';
+import { as, authenticateByName as authenticate, MADE_UP_SESSION } from '../../fixtures/bearerNames.js';
 
 const GREET = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'greet', arguments: {} } };
-const MADE_UP = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
 const VERSION = { 'mcp-protocol-version': '2025-11-25' };
-
-function authenticate(request: Request): AuthInfo | Response {
-  const name = /^Bearer token-(\w+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
-  return name === undefined
-    ? new Response(null, { status: 401 })
-    : { token: `token-${name}`, clientId: name, scopes: [] };
-}
-const as = (name: string) => ({ authorization: `Bearer token-${name}` });
 
 const served: HttpServerHandle[] = [];
 afterEach(async () => {
@@ -79,7 +70,7 @@ describe('a Last-Event-ID', () => {
     const alice: Target = { url: a, headers: as('alice') };
     alice.sessionId = await openLegacySession(alice);
     const eventId = await firstEventId(await post(alice, GREET, VERSION));
-    const madeUp: Target = { url: b, sessionId: MADE_UP, headers: as('bob') };
+    const madeUp: Target = { url: b, sessionId: MADE_UP_SESSION, headers: as('bob') };
     const unknown = await seen(await send(madeUp, { method: 'GET' }));
     expect(unknown.status).toBe(404);
     // A crafted id naming any instance, on a made-up session: no answer per request, no liveness.
@@ -97,7 +88,7 @@ describe('a Last-Event-ID', () => {
     const alice: Target = { url: a, headers: as('alice') };
     alice.sessionId = await openLegacySession(alice);
     const eventId = await firstEventId(await post(alice, GREET, VERSION));
-    const unknown = await seen(await send({ ...alice, url: b, sessionId: MADE_UP }, { method: 'GET' }));
+    const unknown = await seen(await send({ ...alice, url: b, sessionId: MADE_UP_SESSION }, { method: 'GET' }));
     const signatureAt = eventId.lastIndexOf(':');
     const forged = [
       eventId.replace('mcpr-stream:a:', 'mcpr-stream:ghost:'),

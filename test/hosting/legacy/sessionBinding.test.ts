@@ -14,19 +14,10 @@ import { serveHttp } from '../../../src/node/index.js';
 import { askNameServer } from '../../testing/fixtures/askNameServer.js';
 import type { Target } from '../../../scripts/lib/wire.js';
 import { SseReader, openLegacySession, post, send } from '../../../scripts/lib/wire.js';
+import { as, authenticateByName as authenticate, MADE_UP_SESSION } from '../../fixtures/bearerNames.js';
 
 const GREET = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'greet', arguments: {} } };
 const PING = { jsonrpc: '2.0', id: 9, method: 'ping' };
-const MADE_UP = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
-
-/** `Authorization: Bearer token-<name>` authenticates `<name>`. */
-function authenticate(request: Request): AuthInfo | Response {
-  const name = /^Bearer token-(\w+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
-  return name === undefined
-    ? new Response(null, { status: 401 })
-    : { token: `token-${name}`, clientId: name, scopes: [] };
-}
-const as = (name: string) => ({ authorization: `Bearer token-${name}` });
 
 const served: HttpServerHandle[] = [];
 afterEach(async () => {
@@ -45,7 +36,7 @@ async function seen(response: Response): Promise<{ status: number; body: string 
 
 /** What the same request gets on a made-up session id. */
 function onMadeUp(target: Target, init: Parameters<typeof send>[1]) {
-  return send({ ...target, sessionId: MADE_UP }, init).then(seen);
+  return send({ ...target, sessionId: MADE_UP_SESSION }, init).then(seen);
 }
 
 /** Starts alice's `greet` call and reads its push (an elicitation) off the call's stream. */
