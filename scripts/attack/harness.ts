@@ -114,9 +114,16 @@ export class Scope {
     this.cleanups.push(cleanup);
   }
 
-  /** Stops everything the case started. */
+  /** Stops everything the case started; a cleanup that has not ended in 5 s is left (nothing waits forever). */
   async close(): Promise<void> {
-    for (const cleanup of this.cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+    for (const cleanup of this.cleanups.splice(0).reverse()) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, 5_000);
+      });
+      await Promise.race([cleanup().catch(() => undefined), late]);
+      clearTimeout(timer);
+    }
   }
 
   /** A redis-server (extra args e.g. `--maxmemory 40mb --maxmemory-policy volatile-lru`). */
@@ -127,7 +134,8 @@ export class Scope {
     const client = createClient({ url: server.url });
     client.on('error', () => undefined);
     await client.connect();
-    this.defer(async () => void (await client.quit().catch(() => undefined)));
+    // destroy(), not quit(): a quit waits for Redis to answer, and a case may have stopped or restarted it.
+    this.defer(async () => void client.destroy());
     const configSet = async (name: string, value: string) => void (await client.configSet(name, value));
     for (let index = 0; index < args.length; index += 2)
       await configSet(args[index]!.replace(/^--/, ''), args[index + 1]!);

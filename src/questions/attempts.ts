@@ -61,7 +61,9 @@ export class AttemptsSpent extends ToolError {
 /**
  * Reads `response` as the answer to `question` (`readAnswerTo`), counting it against the person's
  * attempts at the question first (atomically, so concurrent answers cannot read more than
- * `attempts` in a window) and taking the count back when it is not refused. A refused answer that
+ * `attempts` in a window) and taking the count back when it is not refused. In one process a
+ * counter's answers are read one at a time, so answers in flight together are never refused for
+ * one another; across a fleet, as many as there are instances may be in flight at once. A refused answer that
  * leaves attempts throws its `RejectedAnswer` (the question is asked again); one that spends the
  * last, or any answer once they are spent, throws {@link AttemptsSpent}, which ends the call.
  */
@@ -74,21 +76,24 @@ export async function readCountedAnswer(
   const person = counter?.person();
   if (counter === undefined || person === undefined || askKind(question.ask) !== 'elicit')
     return readAnswerTo(question, response);
-  const { store, windowMs } = counter.attempts;
+  const { store, windowMs, turns } = counter.attempts;
   const limit = attemptsOf(question.ask);
   const key = counterKeyOf(counter, person, question);
-  const tally = await store.count(key, windowMs);
-  if (tally.count > limit) throw new AttemptsSpent(question.label, limit, windowMs, tally);
-  try {
-    const outcome = await readAnswerTo(question, response);
-    await store.uncount(key);
-    return outcome;
-  } catch (error) {
-    if (!(error instanceof RejectedAnswer)) {
+  // One at a time per counter in this process: answers in flight together are read in turn, never refused for one another.
+  return turns.run(key, async () => {
+    const tally = await store.count(key, windowMs);
+    if (tally.count > limit) throw new AttemptsSpent(question.label, limit, windowMs, tally);
+    try {
+      const outcome = await readAnswerTo(question, response);
       await store.uncount(key);
+      return outcome;
+    } catch (error) {
+      if (!(error instanceof RejectedAnswer)) {
+        await store.uncount(key);
+        throw error;
+      }
+      if (tally.count >= limit) throw new AttemptsSpent(question.label, limit, windowMs, tally, error);
       throw error;
     }
-    if (tally.count >= limit) throw new AttemptsSpent(question.label, limit, windowMs, tally, error);
-    throw error;
-  }
+  });
 }

@@ -3,7 +3,7 @@ import type { Implementation, ServerContext } from '@modelcontextprotocol/server
 
 import { McpResolveError } from '../errors.js';
 import { MILLISECONDS, positiveInteger } from '../optionChecks.js';
-import { createMemoryAttemptStore, DEFAULT_ATTEMPTS_WINDOW_MS } from '../state/attemptStore.js';
+import { createKeyedTurns, createMemoryAttemptStore, DEFAULT_ATTEMPTS_WINDOW_MS } from '../state/attemptStore.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
 import { createErrorMasker } from '../round/masking.js';
@@ -45,6 +45,7 @@ export function roundDefaultsOf(
     }),
     attempts: {
       store: options.answerAttempts?.store ?? createMemoryAttemptStore(),
+      turns: createKeyedTurns(),
       windowMs: positiveInteger(
         SERVER_API,
         'answerAttempts.windowMs',

@@ -48,6 +48,32 @@ export interface AnswerAttempts {
   readonly store: AttemptStore;
   /** How long a window lasts, in ms, from the first refused answer it counts. */
   readonly windowMs: number;
+  /** One answer to one counter read at a time in this process, so answers in flight together are never refused for one another. */
+  readonly turns: KeyedTurns;
+}
+
+/** Runs work for one key at a time, in the order it arrives. */
+export interface KeyedTurns {
+  run<T>(key: string, work: () => Promise<T>): Promise<T>;
+}
+
+/** Fresh turns: the keys held are those with work in flight. */
+export function createKeyedTurns(): KeyedTurns {
+  const tails = new Map<string, Promise<void>>();
+  return {
+    run(key, work) {
+      const result = (tails.get(key) ?? Promise.resolve()).then(work);
+      const tail = result.then(
+        () => undefined,
+        () => undefined,
+      );
+      tails.set(key, tail);
+      void tail.then(() => {
+        if (tails.get(key) === tail) tails.delete(key);
+      });
+      return result;
+    },
+  };
 }
 
 /** Whose answers one round counts, and for which tool (on the context: `answerAttempts` in context.ts). */

@@ -68,6 +68,15 @@ describe.each(ERAS)('attempts across calls, in-band (%s)', (era) => {
     expect(textOf(await call(third, 'unlock'))).toMatch(closedQuestion('code'));
   });
 
+  it('takes every right answer of one person in flight at once: none is refused for the others', async () => {
+    const { server } = lock();
+    const connections = await Promise.all(
+      Array.from({ length: 6 }, () => connect(server, { era, elicit: guesses('4821') })),
+    );
+    const texts = await Promise.all(connections.map(async (connection) => textOf(await call(connection, 'unlock'))));
+    expect(texts).toEqual(Array.from({ length: 6 }, () => 'Unlocked'));
+  });
+
   it('counts nothing across calls for a caller with no principal and no address: each call bounds its own', async () => {
     const { server, who } = lock();
     who.principal = undefined;
