@@ -293,24 +293,33 @@ describe('the relay carries only what it may (in-memory hub)', () => {
   });
 });
 
+/** A legacy session on a member whose shared store fails one method with the Redis client's words; what `onerror` got. */
+async function sessionOnFailingStore(failing: Partial<LegacySessionFleet>) {
+  const fleet: LegacySessionFleet = { ...createMemorySessionHub().member('a'), ...failing };
+  const errors: string[] = [];
+  const handler = createDualEraHandler(askNameServer, { sessionFleet: fleet, onerror: (e) => errors.push(e.message) });
+  handlers.push(handler);
+  const target = { url: URL_, fetch: hosted(handler) };
+  const sessionId = await openLegacySession(target);
+  /** Calls `name` on the session; the first message of the reply's stream, as text. */
+  const call = async (name: string) => {
+    const request = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name, arguments: {} } };
+    return JSON.stringify(await new SseReader(await post({ ...target, sessionId }, request)).next());
+  };
+  return { call, errors };
+}
+
+/** The ref of the masked text in `reply`. */
+const maskedRef = (reply: string): string | undefined =>
+  /Internal error \(ref ([0-9a-f]{12})\): the server could not complete this request\./.exec(reply)?.[1];
+
 describe('a push the shared store cannot record', () => {
   it('ends its call with the masked text and a ref; the store client’s words go to onerror only', async () => {
-    const member = createMemorySessionHub().member('a');
-    const fleet: LegacySessionFleet = {
-      ...member,
+    const { call, errors } = await sessionOnFailingStore({
       awaitAnswer: () => Promise.reject(new Error('The client is offline')),
-    };
-    const errors: string[] = [];
-    const handler = createDualEraHandler(askNameServer, {
-      sessionFleet: fleet,
-      onerror: (e) => errors.push(e.message),
     });
-    handlers.push(handler);
-    const target = { url: URL_, fetch: hosted(handler) };
-    const sessionId = await openLegacySession(target);
-    const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'greet', arguments: {} } };
-    const reply = JSON.stringify(await new SseReader(await post({ ...target, sessionId }, call)).next());
-    const ref = /Internal error \(ref ([0-9a-f]{12})\): the server could not complete this request\./.exec(reply)?.[1];
+    const reply = await call('greet');
+    const ref = maskedRef(reply);
     expect(ref).toBeDefined();
     expect(reply).not.toContain('offline');
     expect(errors).toContain(
@@ -321,23 +330,11 @@ describe('a push the shared store cannot record', () => {
 
 describe('a message for a GET stream the shared store cannot locate', () => {
   it('fails its push with the masked text and a ref; the store client’s words go to onerror only', async () => {
-    const member = createMemorySessionHub().member('a');
-    const fleet: LegacySessionFleet = {
-      ...member,
+    const { call, errors } = await sessionOnFailingStore({
       streamHolder: () => Promise.reject(new Error('The client is offline')),
-    };
-    const errors: string[] = [];
-    const handler = createDualEraHandler(askNameServer, {
-      sessionFleet: fleet,
-      onerror: (e) => errors.push(e.message),
     });
-    handlers.push(handler);
-    const target = { url: URL_, fetch: hosted(handler) };
-    const sessionId = await openLegacySession(target);
-    const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'greet_unrelated', arguments: {} } };
-    const response = await post({ ...target, sessionId }, call);
-    const reply = JSON.stringify(await new SseReader(response).next());
-    const ref = /Internal error \(ref ([0-9a-f]{12})\): the server could not complete this request\./.exec(reply)?.[1];
+    const reply = await call('greet_unrelated');
+    const ref = maskedRef(reply);
     expect(ref).toBeDefined();
     expect(reply).not.toContain('offline');
     expect(errors).toContain(
