@@ -5,6 +5,7 @@ import { rememberRequestClient } from '../channels/requestClient.js';
 import { principalFrom } from '../state/binding.js';
 import { bareAddress } from './addresses.js';
 import type { LegacyClient } from './clientAddressing.js';
+import { toHex } from '../state/bytes.js';
 
 /** What {@link clientOf} reads of a request's options: its `authInfo`, and the client's address or proxy. */
 export interface ClientRequestOptions extends Pick<McpHandlerRequestOptions, 'authInfo'>, LegacyClient {}
@@ -26,7 +27,7 @@ export async function clientOf(requestOptions: ClientRequestOptions): Promise<st
         ? `address:${addressBucket(address)}`
         : 'unknown';
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(name));
-  return [...new Uint8Array(digest, 0, 16)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return toHex(new Uint8Array(digest, 0, 16));
 }
 
 /** An IPv4 address as it is (also when IPv4-mapped); an IPv6 address by its first four groups (its /64 network). */

@@ -11,6 +11,7 @@ import { McpResolveError, ToolError } from '../errors.js';
 import { isClientLeft } from '../clientLeft.js';
 import { createLogLimiter } from '../logLimiter.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
+import { toHex } from '../state/bytes.js';
 
 /** Where a masked failure happened, handed to the error hook with the cause. */
 export interface FailureInfo {
@@ -72,7 +73,7 @@ function needsOperator(error: Error): boolean {
 /** A fresh correlation id: 12 hex digits (48 random bits) from Web Crypto. */
 export function newRef(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(6));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return toHex(bytes);
 }
 
 /** Builds the masker a server's calls share. */

@@ -165,6 +165,11 @@ export function fromHex(text: string): Uint8Array | undefined {
   return out;
 }
 
+/** `bytes` as lowercase hex, two digits a byte. */
+export function toHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 /** Bytes of `text` in UTF-8, without encoding it. */
 export function utf8Bytes(text: string): number {
   let bytes = 0;

@@ -11,6 +11,7 @@ import { isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResponse } from '@mod
 
 import type { Relay, SessionTransport } from './sessionTransport.js';
 import { WIRE_ID_PREFIX } from './sessionTransport.js';
+import { toHex } from '../../state/bytes.js';
 
 /** The instance a process-only leg's push ids name. */
 const LOCAL_INSTANCE = 'local';
@@ -18,7 +19,7 @@ const LOCAL_INSTANCE = 'local';
 /** A fresh push id naming instance `instanceId`: `mcpr:<instance id>:<128 random bits as 32 hex digits>`. */
 export function newPushId(instanceId: string): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return `${WIRE_ID_PREFIX}${instanceId}:${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+  return `${WIRE_ID_PREFIX}${instanceId}:${toHex(bytes)}`;
 }
 
 /** Records that `transport` waits for the answer to push `wireId` (local id `localId`, related to client request `call`). */

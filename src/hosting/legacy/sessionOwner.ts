@@ -9,7 +9,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { sha256 } from '@noble/hashes/sha2.js';
 
 import { principalFrom } from '../../state/binding.js';
-import { equalBytes, fromHex, utf8 } from '../../state/bytes.js';
+import { equalBytes, fromHex, toHex, utf8 } from '../../state/bytes.js';
 
 /** What the digest is taken over, before the principal: no other digest of the library shares it. */
 const OWNER_LABEL = 'mcp-resolve legacy session owner v1\n';
@@ -18,7 +18,7 @@ const OWNER_LABEL = 'mcp-resolve legacy session owner v1\n';
 export function ownerOf(authInfo: AuthInfo | undefined): string | undefined {
   const principal = principalFrom(authInfo);
   if (principal === undefined) return undefined;
-  return Array.from(sha256(utf8(OWNER_LABEL + principal)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return toHex(sha256(utf8(OWNER_LABEL + principal)));
 }
 
 /**

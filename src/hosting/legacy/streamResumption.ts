@@ -15,7 +15,7 @@ import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 
-import { equalBytes, fromBase64urlStrict, fromHex, toBase64url, utf8 } from '../../state/bytes.js';
+import { equalBytes, fromBase64urlStrict, fromHex, toBase64url, toHex, utf8 } from '../../state/bytes.js';
 import { requestIds } from './requestIds.js';
 import type { FleetBus } from './sessionFleet.js';
 import { maskBackendFailure } from './sessionStoreError.js';
@@ -53,7 +53,7 @@ export interface StreamSession {
 
 /** A fresh stream key for a new session: 256 random bits as 64 hex digits. */
 export function newStreamKey(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return toHex(crypto.getRandomValues(new Uint8Array(32)));
 }
 
 /**
