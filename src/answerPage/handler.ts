@@ -8,7 +8,7 @@
  */
 import { readRequestBody } from '@modelcontextprotocol/server';
 
-import { McpResolveError } from '../errors.js';
+import { invalidOption } from '../optionChecks.js';
 import { utf8 } from '../state/bytes.js';
 import type { BrowserUser } from './browserUser.js';
 import { answersFor } from './browserUser.js';
@@ -73,25 +73,32 @@ export function answerPagePath(pageId: string, path = DEFAULT_ANSWER_PAGE_PATH):
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
-function keyOf(api: string, secret: string | Uint8Array | undefined): Uint8Array {
+/**
+ * The form-token key from a `formSecret` option named `option` of `api` (32 random bytes when it is
+ * absent); `invalid_options` when it is shorter than 32 bytes.
+ */
+export function formKey(api: string, option: string, secret: string | Uint8Array | undefined): Uint8Array {
   if (secret === undefined) return crypto.getRandomValues(new Uint8Array(32));
   const bytes = typeof secret === 'string' ? utf8(secret) : secret;
   if (bytes.length < 32) {
-    throw new McpResolveError(
-      'invalid_options',
-      `${api}: options.formSecret must be at least 32 bytes (got ${bytes.length}). Use 32 random bytes, the same on every instance.`,
-      { data: { api, option: 'formSecret' } },
+    throw invalidOption(
+      api,
+      option,
+      `must be at least 32 bytes (got ${bytes.length})`,
+      'Use 32 random bytes, the same on every instance (an environment variable that is not set reads as empty).',
     );
   }
   return bytes;
 }
 
-function checkedPath(api: string, path: string): string {
+/** `path` when it can hold pages (`option` of `api` names it), else `invalid_options`. */
+export function checkedPagePath(api: string, option: string, path: string): string {
   if (!path.startsWith('/') || path.endsWith('/') || /[?#\s]/.test(path)) {
-    throw new McpResolveError(
-      'invalid_options',
-      `${api}: options.path must start with '/', not end with '/' and hold no '?', '#' or space (got '${path}').`,
-      { data: { api, option: 'path' } },
+    throw invalidOption(
+      api,
+      option,
+      `must start with '/', not end with '/' and hold no '?', '#' or space (got '${path}')`,
+      "Give a path such as '/mcp-resolve/answer'.",
     );
   }
   return path;
@@ -100,8 +107,8 @@ function checkedPath(api: string, path: string): string {
 /** Creates the answer page handler. */
 export function createAnswerPageHandler(options: AnswerPageHandlerOptions): AnswerPageHandler {
   const api = 'createAnswerPageHandler()';
-  const path = checkedPath(api, options.path ?? DEFAULT_ANSWER_PAGE_PATH);
-  const tokens = createFormTokens(keyOf(api, options.formSecret));
+  const path = checkedPagePath(api, 'options.path', options.path ?? DEFAULT_ANSWER_PAGE_PATH);
+  const tokens = createFormTokens(formKey(api, 'options.formSecret', options.formSecret));
   const { store, browserUser } = options;
   const report = (error: unknown): string => {
     const ref = newRef();

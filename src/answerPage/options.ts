@@ -7,7 +7,7 @@ import { checkedPageBackend, invalidOption } from '../optionChecks.js';
 import { LOOPBACK_HOSTS } from '../questions/urlQuestion.js';
 import type { AnswerPageBackend } from './backend.js';
 import type { BrowserUser } from './browserUser.js';
-import { createAnswerPageHandler, DEFAULT_ANSWER_PAGE_PATH } from './handler.js';
+import { checkedPagePath, createAnswerPageHandler, DEFAULT_ANSWER_PAGE_PATH, formKey } from './handler.js';
 import { pageLinkChannel } from './linkChannel.js';
 import { createFormPages } from './pages.js';
 import { createAnswerPageStore } from './store.js';
@@ -106,13 +106,13 @@ export function answerPageChannels(
     ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }),
     ...(options.maxAnswerBytes !== undefined && { maxAnswerBytes: options.maxAnswerBytes }),
   });
-  const path = options.path ?? DEFAULT_ANSWER_PAGE_PATH;
+  const path = checkedPagePath(api, 'answerPage.path', options.path ?? DEFAULT_ANSWER_PAGE_PATH);
   const serve = createAnswerPageHandler({
     store,
     path,
     onerror,
     publicOrigin,
-    ...(options.formSecret !== undefined && { formSecret: options.formSecret }),
+    formSecret: formKey(api, 'answerPage.formSecret', options.formSecret),
     ...(options.browserUser !== undefined && { browserUser: options.browserUser }),
   });
   const pages = createFormPages({ store, path, publicOrigin });

@@ -185,7 +185,7 @@ describe('the answer page handler', () => {
     const store = createAnswerPageStore();
     expect(() => createAnswerPageHandler({ store, formSecret: 'short' })).toThrow(McpResolveError);
     expect(() => createAnswerPageHandler({ store, formSecret: 'short' })).toThrow(
-      'createAnswerPageHandler(): options.formSecret must be at least 32 bytes (got 5). Use 32 random bytes, the same on every instance.',
+      'createAnswerPageHandler(): options.formSecret must be at least 32 bytes (got 5). Use 32 random bytes, the same on every instance (an environment variable that is not set reads as empty).',
     );
     expect(() => createAnswerPageHandler({ store, path: 'answer/' })).toThrow(/options\.path must start with '\/'/);
   });

@@ -1,6 +1,6 @@
 /**
  * The `answerPage` option of `new McpResolveServer()`: checked at construction (`publicOrigin` is an
- * https origin, or http on loopback), its links on the public origin and path, its page route on the
+ * https origin, or http on loopback; `formSecret` and `path` are named as the server's options), its links on the public origin and path, its page route on the
  * server for HTTP hosting to serve; and the same server answers the same in process whether or not
  * an HTTP host was created for it.
  */
@@ -61,6 +61,20 @@ describe('answerPage.publicOrigin', () => {
       'http://[::1]:8080',
     ])
       expect(() => refundServer({ publicOrigin: origin })).not.toThrow();
+  });
+});
+
+describe('answerPage.formSecret and answerPage.path', () => {
+  it('refuses a secret an unset environment variable left empty, naming the server and the option', () => {
+    expect(() => refundServer({ formSecret: process.env['MCP_RESOLVE_UNSET_SECRET'] ?? '' })).toThrow(
+      'new McpResolveServer(): answerPage.formSecret must be at least 32 bytes (got 0). Use 32 random bytes, the same on every instance (an environment variable that is not set reads as empty).',
+    );
+  });
+
+  it('refuses a path that cannot hold pages, naming the server and the option', () => {
+    expect(() => refundServer({ path: 'answers/' })).toThrow(
+      "new McpResolveServer(): answerPage.path must start with '/', not end with '/' and hold no '?', '#' or space (got 'answers/'). Give a path such as '/mcp-resolve/answer'.",
+    );
   });
 });
 
