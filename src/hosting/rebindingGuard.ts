@@ -14,9 +14,15 @@ const LOGGED_NAMES_CAP = 100;
 /** Checks one request; a `Response` (400 or 403) when it must be refused. */
 export type RebindingGuard = (request: Request) => Response | undefined;
 
-/** The one stderr line for a refused `Host` or `Origin`, naming the option that admits it. */
-export function refusedNameLine(header: 'Host' | 'Origin', value: string, allowed: readonly string[]): string {
+/** The one stderr line for a refused `Host` or `Origin` (`null`: the request has none), naming the option that admits it. */
+export function refusedNameLine(header: 'Host' | 'Origin', value: string | null, allowed: readonly string[]): string {
   const option = header === 'Host' ? 'allowedHosts' : 'allowedOrigins';
+  if (value === null) {
+    return (
+      `mcp-resolve: refused a request without a ${header} header (403). HTTP clients always send one; ` +
+      `code that calls the fetch handler itself must set it to a name in ${option} [${allowed.join(', ')}].`
+    );
+  }
   const name = hostnameOf(header === 'Host' ? `http://${value}` : value);
   return (
     `mcp-resolve: refused a request with ${header} '${value}' (403): not in ${option} ` +
@@ -77,7 +83,7 @@ export function createRebindingGuard(
   log: (line: string) => void = (line) => console.warn(line),
 ): RebindingGuard {
   const logged = new Set<string>();
-  const refuse = (header: 'Host' | 'Origin', value: string, allowed: readonly string[]): void => {
+  const refuse = (header: 'Host' | 'Origin', value: string | null, allowed: readonly string[]): void => {
     const line = refusedNameLine(header, value, allowed);
     report(new Error(line));
     if (logged.has(`${header} ${value}`) || logged.size >= LOGGED_NAMES_CAP) return;
@@ -95,13 +101,13 @@ export function createRebindingGuard(
       }
       const host = hostHeaderValidationResponse(request, allowedHosts);
       if (host !== undefined) {
-        refuse('Host', value ?? '', allowedHosts);
+        refuse('Host', value, allowedHosts);
         return host;
       }
       if (value !== null && accepted.size < ACCEPTED_HOSTS_CAP) accepted.add(value);
     }
     const origin = originValidationResponse(request, allowedOrigins);
-    if (origin !== undefined) refuse('Origin', request.headers.get('origin') ?? '', allowedOrigins);
+    if (origin !== undefined) refuse('Origin', request.headers.get('origin'), allowedOrigins);
     return origin;
   };
 }

@@ -94,6 +94,26 @@ describe('DNS-rebinding guard', () => {
     }
   });
 
+  it('names a missing Host header as missing when the Web handler is called without one', async () => {
+    const reports: string[] = [];
+    const handler = createDualEraHandler(askNameServer, { onerror: (error) => reports.push(error.message) });
+    try {
+      const response = await handler.fetch(
+        new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: ACCEPT },
+          body: INITIALIZE,
+        }),
+      );
+      expect(response.status).toBe(403);
+      expect(reports).toEqual([
+        'mcp-resolve: refused a request without a Host header (403). HTTP clients always send one; code that calls the fetch handler itself must set it to a name in allowedHosts [localhost, 127.0.0.1, [::1]].',
+      ]);
+    } finally {
+      await handler.close();
+    }
+  });
+
   it('rejects a foreign Origin with 403 and accepts a loopback one', async () => {
     expect((await initializeWith({ origin: 'https://evil.example' })).status).toBe(403);
     expect((await initializeWith({ origin: `http://localhost:${served.url.port}` })).status).toBe(200);

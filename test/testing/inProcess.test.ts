@@ -1,8 +1,11 @@
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { z } from 'zod';
+
 import { McpResolveError } from '../../src/errors.js';
 import type { Era } from '../../src/index.js';
+import { elicit, McpResolveServer, resolver } from '../../src/index.js';
 import type { TestConnection } from '../../src/testing/index.js';
 import { connectInProcess } from '../../src/testing/index.js';
 import { answers, firstText } from './scripted.js';
@@ -104,4 +107,29 @@ describe('connectInProcess', () => {
     const attempt = connectInProcess(askNameServer, { era: 'ancient' });
     await expect(attempt).rejects.toMatchObject({ code: 'invalid_options' });
   });
+
+  it.each<Era>(['modern', 'legacy'])(
+    'carries authInfo on every request of a %s call that asks, as an HTTP host would',
+    async (era) => {
+      const seen: unknown[] = [];
+      const note = resolver({ name: 'note' }, () => elicit('Add a note', z.object({ note: z.string() })));
+      const desk = new McpResolveServer({ name: 'desk', version: '1.0.0' }).tool(
+        'whoami',
+        { resolve: { note } },
+        ({ note: { note: text } }, ctx) => {
+          seen.push(ctx.http?.authInfo?.extra?.['sub']);
+          return `${String(ctx.http?.authInfo?.extra?.['sub'])}: ${text}`;
+        },
+      );
+      const authInfo = { token: 't', clientId: 'chat', scopes: ['desk'], extra: { iss: 'https://id.example', sub: 'ann' } };
+      const { client } = await connect(desk, {
+        era,
+        authInfo,
+        elicit: () => ({ action: 'accept', content: { note: 'hi' } }),
+      });
+      const result = await client.callTool({ name: 'whoami', arguments: {} }, CALL);
+      expect(firstText(result)).toBe('ann: hi');
+      expect(seen).toEqual(['ann']);
+    },
+  );
 });
