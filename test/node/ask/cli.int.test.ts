@@ -93,6 +93,22 @@ describe('mcp-resolve ask, in a pseudo-terminal', () => {
     expect(screen).toContain('~ The server asks the model');
   });
 
+  it('reaches a bearer-protected server with --header', async () => {
+    const handle = await serveHttp(createRefundDesk().createServer, {
+      authenticate: (request) =>
+        request.headers.get('authorization') === 'Bearer desk-token'
+          ? { token: 'desk-token', clientId: 'ask', scopes: [] }
+          : new Response('Unauthorized', { status: 401 }),
+    });
+    handles.push(handle);
+    const refused = await playInTerminal([...BIN, 'ask', handle.url.href], []);
+    expect(refused.screen).toContain(`mcp-resolve ask: cannot connect to ${handle.url.href}: `);
+    const args = ['ask', '--header', 'Authorization: Bearer desk-token', handle.url.href];
+    const { screen, code } = await playInTerminal([...BIN, ...args], REFUNDS);
+    expect(screen).toContain(`Connected to refund-desk (${handle.url.href}`);
+    expect(code).toBe(0);
+  });
+
   it('refuses a bad command line with a usage line and exit 2', async () => {
     const { screen, code } = await playInTerminal([...BIN, 'ask', '--era', 'future', 'x'], []);
     expect(screen).toContain('mcp-resolve: --era must be modern or legacy (got "future")');
@@ -112,6 +128,7 @@ describe('parseAskArgs', () => {
     expect(parseAskArgs(['--era', 'legacy', 'node', 'server.js', '--port', '1'])).toEqual({
       era: 'legacy',
       roots: ['.'],
+      headers: {},
       target: { command: 'node', args: ['server.js', '--port', '1'] },
     });
     expect(parseAskArgs(['--', '--odd-command'])).toMatchObject({ target: { command: '--odd-command', args: [] } });
@@ -124,5 +141,16 @@ describe('parseAskArgs', () => {
     expect(() => parseAskArgs([])).toThrow('name a URL or a command to start');
     expect(() => parseAskArgs(['--root'])).toThrow('--root needs a value');
     expect(() => parseAskArgs(['--verbose', 'x'])).toThrow('unknown option --verbose');
+    expect(() => parseAskArgs(['--header', 'Bearer secret', 'http://127.0.0.1/mcp'])).toThrow(
+      "--header must read 'NAME: VALUE', such as 'Authorization: Bearer <token>'",
+    );
+    expect(() => parseAskArgs(['--header', 'X-A: 1', 'node', 'server.js'])).toThrow(
+      '--header applies to a URL only: a stdio server gets no HTTP requests',
+    );
+  });
+
+  it('reads --header as NAME: VALUE, repeatable', () => {
+    const args = ['--header', 'Authorization: Bearer t', '--header', 'X-Tenant:  acme ', 'http://127.0.0.1/mcp'];
+    expect(parseAskArgs(args).headers).toEqual({ authorization: 'Bearer t', 'x-tenant': 'acme' });
   });
 });
