@@ -107,8 +107,8 @@ export function checkedPagePath(api: string, option: string, path: string): stri
 /** Creates the answer page handler. */
 export function createAnswerPageHandler(options: AnswerPageHandlerOptions): AnswerPageHandler {
   const api = 'createAnswerPageHandler()';
-  const path = checkedPagePath(api, 'options.path', options.path ?? DEFAULT_ANSWER_PAGE_PATH);
-  const tokens = createFormTokens(formKey(api, 'options.formSecret', options.formSecret));
+  const path = checkedPagePath(api, 'path', options.path ?? DEFAULT_ANSWER_PAGE_PATH);
+  const tokens = createFormTokens(formKey(api, 'formSecret', options.formSecret));
   const { store, browserUser } = options;
   const report = (error: unknown): string => {
     const ref = newRef();

@@ -11,9 +11,9 @@ import canonicalize from 'canonicalize';
 import { ToolError } from '../errors.js';
 import type { FormAnswer, FormQuestion } from '../form/submission.js';
 import { positiveInteger } from '../optionChecks.js';
-import { answerBytes, DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
+import { DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
 import { isRecord } from '../ownKeys.js';
-import { utf8 } from '../state/bytes.js';
+import { jsonBytes, utf8 } from '../state/bytes.js';
 import { defaultPrimitives } from '../state/primitives.js';
 import type { AnswerPageBackend, AnswerPageRefusal } from './backend.js';
 import { refusalError } from './backend.js';
@@ -203,7 +203,7 @@ export function createAnswerPageStore(options: AnswerPageStoreOptions = {}): Ans
       return live(existing?.pageId, record) ?? create(binding, question, client);
     },
     async submit(pageId, answer) {
-      if (!isPageId(pageId) || answerBytes(answer) > limits.maxAnswerBytes) return false;
+      if (!isPageId(pageId) || jsonBytes(answer) > limits.maxAnswerBytes) return false;
       // The answer waits a whole TTL to be taken, however late in the page's life it came.
       const outcome = await backend.answer(pageId, JSON.stringify(answer), now() + limits.ttlMs);
       if (refused(outcome)) throw refusalError(outcome);

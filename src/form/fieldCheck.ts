@@ -3,10 +3,10 @@
  * Elicitation's schema is a closed set of flat primitives (a string with length, format and pattern;
  * a number or integer with a range; a boolean; a single or multiple choice), so the check is a
  * reading of the parsed {@link FormField}: nothing is compiled per question (no validator cache to
- * grow), and a `pattern` is matched by RE2 in linear time (`questions/patterns.ts`), never by a
+ * grow), and a `pattern` is matched by RE2 in linear time (`patterns.ts`), never by a
  * backtracking engine.
  */
-import { matchesPattern } from '../questions/patterns.js';
+import { matchesPattern } from './patterns.js';
 import type { FormField } from './fields.js';
 
 /** The formats a text field is checked against (what `format` may say in an elicitation schema), as RE2 patterns. */

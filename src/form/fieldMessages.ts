@@ -4,7 +4,7 @@
  * is refused is decided elsewhere, by the same check as an in-band answer; this only says what to fix,
  * naming the rule the value breaks when it can tell, else every rule of the field.
  */
-import { matchesPattern } from '../questions/patterns.js';
+import { matchesPattern } from './patterns.js';
 import type { FormField } from './fields.js';
 import { patternExample } from './patternExample.js';
 
@@ -63,6 +63,22 @@ function patternRule(field: FormField, value: string): { text: string; broken: b
   if (example !== undefined) return { text: `It must look like ${example}.`, broken };
   const hint = field.description !== undefined && field.description !== '' ? 'as the hint above says' : undefined;
   return { text: `It must be written ${hint ?? `to match the pattern ${pattern}`}.`, broken };
+}
+
+/**
+ * What a form client must be told of `field`'s pattern when `value` misses it, since the pattern
+ * does not travel on the wire (elicitation's string schema has none): "it must look like T-1234"
+ * (an example the pattern accepts), else "it must be written as its description says", else the
+ * pattern itself. `undefined` when the field has no pattern of its own or `value` matches it.
+ */
+export function missedPatternHint(field: FormField, value: unknown): string | undefined {
+  const { pattern } = field;
+  if (pattern === undefined || FORMAT_TEXT[field.inputType] !== undefined || typeof value !== 'string') return undefined;
+  if (matchesPattern(pattern, value)) return undefined;
+  const example = patternExample(pattern);
+  if (example !== undefined) return `it must look like ${example}`;
+  if (field.description !== undefined && field.description !== '') return 'it must be written as its description says';
+  return `it must match the pattern ${pattern}`;
 }
 
 /** What a text field's refusal says: the rules `value` breaks, else all of them. */

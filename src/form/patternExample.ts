@@ -4,7 +4,7 @@
  * `\w`, `\s`, `.`, classes without negation, groups, alternation, quantifiers); the example is kept
  * only when the pattern itself matches it, so anything not read right gives no example at all.
  */
-import { matchesPattern } from '../questions/patterns.js';
+import { matchesPattern } from './patterns.js';
 
 /** Patterns longer than this get no example. */
 const MAX_PATTERN_CHARS = 200;

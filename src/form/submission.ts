@@ -5,7 +5,7 @@
  * patterns in linear time). The author's own schema and `check` run when the call takes the answer,
  * as for any in-band answer. A refusal names the fields to fix, in the page's words.
  */
-import { answerBytes } from '../questions/bounds.js';
+import { jsonBytes } from '../state/bytes.js';
 import { refusedFields } from './fieldCheck.js';
 import { fieldErrorText } from './fieldMessages.js';
 import { formFields, readSubmission } from './fields.js';
@@ -48,7 +48,7 @@ export function checkSubmission(
   const fields = formFields(question.requestedSchema);
   const { content, unreadable } = readSubmission(fields, form);
   if (Object.keys(unreadable).length > 0) return { ok: false, summary: undefined, fieldErrors: unreadable };
-  const bytes = answerBytes({ action: 'accept', content });
+  const bytes = jsonBytes({ action: 'accept', content });
   if (bytes > maxAnswerBytes) {
     return {
       ok: false,

@@ -8,24 +8,10 @@ import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/ser
 
 import { ToolError } from '../errors.js';
 import { isRecord } from '../ownKeys.js';
-import { utf8 } from '../state/bytes.js';
+import { jsonBytes } from '../state/bytes.js';
 
 /** The largest answer a server accepts by default, in bytes of JSON (64 KiB). */
 export const DEFAULT_MAX_ANSWER_BYTES = 65_536;
-
-/**
- * The size of `response` as JSON, in UTF-8 bytes: 0 for no value (`undefined`), and `Infinity` for
- * one JSON cannot write (nested too deep for the stack, cyclic), so every bound refuses it.
- */
-export function answerBytes(response: unknown): number {
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(response);
-  } catch {
-    return Number.POSITIVE_INFINITY;
-  }
-  return json === undefined ? 0 : utf8(json).length;
-}
 
 /** The error for an answer over `maxAnswerBytes`, in words for the client (`where` names the question). */
 export function oversizedAnswer(where: string, bytes: number, maxAnswerBytes: number): ToolError {
@@ -37,7 +23,7 @@ export function oversizedAnswer(where: string, bytes: number, maxAnswerBytes: nu
 /** Throws {@link oversizedAnswer} when `response` is larger than `maxAnswerBytes`. */
 export function assertAnswerSize(where: string, response: unknown, maxAnswerBytes: number): void {
   if (response === undefined) return;
-  const bytes = answerBytes(response);
+  const bytes = jsonBytes(response);
   if (bytes > maxAnswerBytes) throw oversizedAnswer(where, bytes, maxAnswerBytes);
 }
 

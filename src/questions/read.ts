@@ -10,7 +10,9 @@ import { ToolError } from '../errors.js';
 import { isRecord } from '../ownKeys.js';
 import { QUESTION_KINDS } from './kinds.js';
 import type { Ask, AskKind, Elicit, ElicitationResult, ElicitUrl } from './markers.js';
-import { patternMisses } from './patterns.js';
+import { missedPatternHint } from '../form/fieldMessages.js';
+import { formFields } from '../form/fields.js';
+import { patternMisses } from '../form/patterns.js';
 import type { Question } from './render.js';
 
 /**
@@ -39,20 +41,25 @@ function issueFields(issues: ReadonlyArray<StandardSchemaV1.Issue>): string[] {
 /**
  * The person-facing reason an answer fails a schema: the fields to check, by the titles the form
  * shows (the property name where a field has no title), never the validator's own words (they can
- * carry internals such as type names and codes).
+ * carry internals such as type names and codes). A field whose `pattern` the answer misses also says
+ * what it must look like: the pattern does not reach the client's form (see `missedPatternHint`).
  */
-function schemaReason(names: readonly string[], requestedSchema: unknown): string {
+function schemaReason(names: readonly string[], requestedSchema: unknown, content: Record<string, unknown>): string {
   const properties =
     isRecord(requestedSchema) && isRecord(requestedSchema.properties) ? requestedSchema.properties : {};
-  const fields = new Set<string>();
+  const fields = new Map(formFields(requestedSchema).map((field) => [field.name, field]));
+  const checks = new Set<string>();
   for (const name of names) {
     const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
     const title = isRecord(property) && typeof property.title === 'string' ? property.title : undefined;
-    fields.add(title === undefined ? name : `"${title}"`);
+    const label = title === undefined ? name : `"${title}"`;
+    const field = fields.get(name);
+    const hint = field === undefined ? undefined : missedPatternHint(field, content[name]);
+    checks.add(hint === undefined ? label : `${label} (${hint})`);
   }
-  return fields.size === 0
+  return checks.size === 0
     ? 'The answer does not fit the form.'
-    : `The answer does not fit the form: check ${[...fields].join(', ')}.`;
+    : `The answer does not fit the form: check ${[...checks].join(', ')}.`;
 }
 
 /** The wire `requestedSchema` of a rendered form question (`undefined` for any other kind). */
@@ -110,7 +117,11 @@ export async function readAnswer(
       if (result === undefined || result.issues) {
         throw new RejectedAnswer(
           `Resolver '${label}': the answer does not match the requested schema.`,
-          schemaReason(result?.issues === undefined ? misses : issueFields(result.issues), requestedSchema),
+          schemaReason(
+            result?.issues === undefined ? misses : issueFields(result.issues),
+            requestedSchema,
+            view.content,
+          ),
         );
       }
       const rejected = await options.check?.(result.value);

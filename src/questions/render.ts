@@ -12,7 +12,7 @@ import { defaultPrimitives } from '../state/primitives.js';
 import { formProperty } from './forms.js';
 import type { Ask, AskKind, ElicitUrl } from './markers.js';
 import { askKind } from './markers.js';
-import { patternProblem, patternsOf } from './patterns.js';
+import { patternProblem, patternsOf } from '../form/patterns.js';
 import { defaultElicitationId } from './urlQuestion.js';
 
 /** A question ready to send: the wire request, its kind, and the digest answers are pinned to. */

@@ -201,3 +201,17 @@ const WIDE = /[\u0100-\uffff]/;
 export function heldTextBytes(text: string): number {
   return Math.max(utf8Bytes(text), WIDE.test(text) ? text.length * 2 : text.length);
 }
+
+/**
+ * The size of `value` as JSON, in UTF-8 bytes: 0 for no value (`undefined`), and `Infinity` for
+ * one JSON cannot write (nested too deep for the stack, cyclic), so every bound refuses it.
+ */
+export function jsonBytes(value: unknown): number {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+  return json === undefined ? 0 : utf8(json).length;
+}

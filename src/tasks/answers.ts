@@ -7,7 +7,8 @@
 import type { InputRequest } from '@modelcontextprotocol/server';
 import { inputResponse, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import { answerBytes, DEFAULT_MAX_ANSWER_BYTES, reducedAnswer } from '../questions/bounds.js';
+import { DEFAULT_MAX_ANSWER_BYTES, reducedAnswer } from '../questions/bounds.js';
+import { jsonBytes } from '../state/bytes.js';
 import { kindOfMethod } from '../questions/kinds.js';
 import type { TaskRecord } from './store.js';
 
@@ -46,7 +47,7 @@ export function recordAnswers(
   problems.push(
     ...answered.flatMap((key) => {
       const question = current.pending[key];
-      const bytes = answerBytes(responses[key]);
+      const bytes = jsonBytes(responses[key]);
       if (bytes > maxAnswerBytes) {
         return [
           `the response under '${key}' is too large (got ${bytes} bytes; this server takes at most ${maxAnswerBytes}, its maxAnswerBytes option)`,

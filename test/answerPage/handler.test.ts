@@ -185,9 +185,9 @@ describe('the answer page handler', () => {
     const store = createAnswerPageStore();
     expect(() => createAnswerPageHandler({ store, formSecret: 'short' })).toThrow(McpResolveError);
     expect(() => createAnswerPageHandler({ store, formSecret: 'short' })).toThrow(
-      'createAnswerPageHandler(): options.formSecret must be at least 32 bytes (got 5). Use 32 random bytes, the same on every instance (an environment variable that is not set reads as empty).',
+      'createAnswerPageHandler(): formSecret must be at least 32 bytes (got 5). Use 32 random bytes, the same on every instance (an environment variable that is not set reads as empty).',
     );
-    expect(() => createAnswerPageHandler({ store, path: 'answer/' })).toThrow(/options\.path must start with '\/'/);
+    expect(() => createAnswerPageHandler({ store, path: 'answer/' })).toThrow(/: path must start with '\/'/);
   });
 
   it('lets two handlers with the same form secret serve one page between them (a fleet)', async () => {

@@ -56,6 +56,27 @@ describe.each(ERAS)('re-asking (%s)', (era) => {
     expect(messages[1]).toBe('The answer does not fit the form: check "How many mugs".\n\nHow many?');
   });
 
+  it('says what a field must look like when the answer misses its pattern (the pattern is not on the wire)', async () => {
+    const CostCentre = z.object({ centre: z.string().regex(/^CC-\d{4}$/).meta({ title: 'Cost centre' }) });
+    const ask = resolver({ name: 'centre' }, () => elicit('Which cost centre?', CostCentre));
+    const server = newServer().tool('file', { resolve: { c: ask } }, ({ c }) => `filed to ${c.centre}`);
+    const messages: string[] = [];
+    const shown: unknown[] = [];
+    const answer = person([accept({ centre: 'marketing' }), accept({ centre: 'CC-1234' })], messages);
+    const connection = await connect(server, {
+      era,
+      elicit: (params) => {
+        shown.push('requestedSchema' in params ? params.requestedSchema.properties['centre'] : undefined);
+        return answer(params);
+      },
+    });
+    expect(textOf(await call(connection, 'file'))).toBe('filed to CC-1234');
+    expect(shown[0]).toEqual({ type: 'string', title: 'Cost centre' });
+    expect(messages[1]).toBe(
+      'The answer does not fit the form: check "Cost centre" (it must look like CC-1234).\n\nWhich cost centre?',
+    );
+  });
+
   it("asks again with the author's reason when check rejects an answer", async () => {
     const { server } = quantityServer({
       check: ({ quantity }) => (quantity > 5 ? 'We only have 5 in stock.' : undefined),

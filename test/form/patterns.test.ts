@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import { elicit } from '../../src/questions/markers.js';
-import { matchesPattern, patternMisses, patternProblem } from '../../src/questions/patterns.js';
+import { matchesPattern, patternMisses, patternProblem } from '../../src/form/patterns.js';
 import { readAnswer, RejectedAnswer } from '../../src/questions/read.js';
 import { renderQuestion } from '../../src/questions/render.js';
 
@@ -71,7 +71,7 @@ describe('a question with a pattern', () => {
       requestedSchema,
     );
     await expect(answer).rejects.toBeInstanceOf(RejectedAnswer);
-    await expect(answer).rejects.toMatchObject({ reason: 'The answer does not fit the form: check "Code".' });
+    await expect(answer).rejects.toMatchObject({ reason: 'The answer does not fit the form: check "Code" (it must look like a).' });
     await expect(
       readAnswer(ask, 'elicit', 'code', { action: 'accept', content: { code: 'aaaa' } }, requestedSchema),
     ).resolves.toEqual({ action: 'accept', value: { code: 'aaaa' } });
