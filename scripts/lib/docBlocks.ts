@@ -1,5 +1,7 @@
 /**
- * TypeScript blocks of the Markdown docs, for the docs check (test/package/docsCodeBlocks.test.ts).
+ * Code blocks of the Markdown docs: the TypeScript ones for the docs check
+ * (test/package/docsCodeBlocks.test.ts), and any one block a script runs as written (the nginx
+ * configuration of scaling.md, which the fleet runs use).
  * A block's info string says what it is: ```ts is a whole module that must type-check against the
  * built package; ```ts fragment is an excerpt and is not checked; ```ts run also runs (exit 0).
  */
@@ -41,4 +43,15 @@ export function docBlocks(root: string, file: string): DocBlock[] {
     index = end;
   }
   return blocks;
+}
+
+/** The code of the one block of `file` (read from `root`) fenced as ```` ```language ````; throws unless there is exactly one. */
+export function onlyBlock(root: string, file: string, language: string): string {
+  const lines = readFileSync(`${root}/${file}`, 'utf8').split('\n');
+  const starts = lines.flatMap((text, index) => (text.trim() === `\`\`\`${language}` ? [index] : []));
+  if (starts.length !== 1) throw new Error(`${file}: expected one \`\`\`${language} block, found ${starts.length}`);
+  const start = starts[0]! + 1;
+  const end = lines.findIndex((text, at) => at >= start && text.startsWith('```'));
+  if (end === -1) throw new Error(`${file}:${start}: code block is never closed`);
+  return lines.slice(start, end).join('\n') + '\n';
 }

@@ -7,8 +7,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { onlyBlock } from './docBlocks.js';
 import { waitForPort } from './processes.js';
 
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER = fileURLToPath(new URL('../../examples/stories/refund-desk/server.ts', import.meta.url));
 
 /** A running story instance. */
@@ -67,10 +69,24 @@ export async function startInstanceProcess(
 }
 
 /**
- * The nginx configuration of a plain round-robin balancer (no affinity) on `port` over `upstreams`,
- * with the two settings a fleet needs (docs/guides/scaling.md, "nginx in front of a fleet").
+ * The nginx configuration of a loopback fleet: the `server` block of docs/guides/scaling.md ("nginx
+ * in front of a fleet") as written, with its example upstreams and `listen 80` replaced by
+ * `upstreams` and `port` on loopback, inside the process settings a throwaway nginx needs (pid,
+ * temporary paths in `dir`). So the fleet, chaos and attack runs prove the configuration users copy.
  */
 export function nginxConfig(dir: string, port: number, upstreams: readonly number[]): string {
+  const documented = onlyBlock(ROOT, 'docs/guides/scaling.md', 'nginx');
+  const servers = /^( *)server 10\.0\.0\.\d+:3000 .*\n/gm;
+  const indent = servers.exec(documented)?.[1] ?? '  ';
+  let configured = documented.replace(servers, '');
+  configured = configured.replace(
+    'upstream desks {\n',
+    `upstream desks {\n${upstreams.map((upstream) => `${indent}server 127.0.0.1:${upstream} max_fails=1 fail_timeout=2s;`).join('\n')}\n`,
+  );
+  configured = configured.replace(/^( *)listen 80;/m, `$1listen 127.0.0.1:${port};`);
+  if (!configured.includes(`127.0.0.1:${upstreams[0]}`) || !configured.includes(`listen 127.0.0.1:${port};`)) {
+    throw new Error('docs/guides/scaling.md: the nginx block no longer has the `upstream desks` and `listen 80` lines the fleet runs replace');
+  }
   const temp = (name: string) => `${name}_temp_path ${join(dir, name)};`;
   return `worker_processes 1;
 daemon off;
@@ -80,30 +96,7 @@ events { worker_connections 1024; }
 http {
   access_log off;
   ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}
-  # Plain round-robin: no ip_hash, no sticky cookie, no hash on Mcp-Session-Id.
-  upstream desks {
-${upstreams.map((upstream) => `    server 127.0.0.1:${upstream} max_fails=1 fail_timeout=2s;`).join('\n')}
-  }
-  server {
-    listen 127.0.0.1:${port};
-    # No idle client connections: a reload closes them at once, racing a client's next request on one
-    # (a legacy answer lost so, its call waits for its timeout). Each request opens its own.
-    keepalive_timeout 0;
-    location /mcp {
-      # A request the instance never answered (it died) goes to the next one, POSTs included.
-      proxy_next_upstream error timeout non_idempotent;
-      proxy_pass http://desks;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host localhost;
-      # The client's address, replacing whatever the client sent (the desk reads X-Real-IP from nginx only).
-      proxy_set_header X-Real-IP $remote_addr;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_buffering off;
-      proxy_read_timeout 300s;
-    }
-  }
-}
+${configured}}
 `;
 }
 
