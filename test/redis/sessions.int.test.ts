@@ -127,7 +127,7 @@ describe('the refund desk as a Redis fleet (round-robin, no affinity)', () => {
       name: 'refund_order',
       arguments: { order_id: 'ORD-7002', reason: 'arrived broken' },
     });
-    expect(result.structuredContent).toEqual(RECEIPT);
+    expect(result.structuredContent, `the call's result: ${JSON.stringify(result)}`).toEqual(RECEIPT);
     // The call ran on one instance; at least one of its two answers was posted to another and relayed.
     // (The last answer's 202 may arrive after the call's result.)
     const isAnswer = (leg: Leg) => (leg.body as { result?: unknown } | undefined)?.result !== undefined;

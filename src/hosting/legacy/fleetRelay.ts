@@ -10,10 +10,11 @@
  *   retry would put the whole answer through Redis again. An answer A cannot receive is refused at
  *   once (HTTP 503, "cannot reach this server"); a push A made stays A's to fail.
  * - A, while pushes wait, checks every second that messages still reach it and that the store still
- *   holds the sessions they belong to ({@link watchRelay}); when messages may not reach it, or the
- *   store lost a session's records (an empty restart: no instance could relay its answers any
- *   more), it fails those pushes with `ANSWER_UNREACHABLE` (questions/push.ts), so the call ends
- *   at once with a clear error instead of hanging.
+ *   holds the sessions they belong to ({@link watchRelay}); when messages may not reach it (its
+ *   subscription is down, or the store failed every check for `RELAY_PATIENCE_MS`), or the store
+ *   lost a session's records (an empty restart: no instance could relay its answers any more), it
+ *   fails those pushes with `ANSWER_UNREACHABLE` (questions/push.ts), so the call ends at once
+ *   with a clear error instead of hanging. One slow check fails nothing.
  */
 import type { JSONRPCResponse } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
@@ -23,7 +24,7 @@ import { jsonRpcErrorResponse } from '../jsonRpcError.js';
 import type { FleetMessage, LegacySessionFleet } from './sessionFleet.js';
 import { maskBackendFailure, viaStore } from './sessionStoreError.js';
 
-/** How long an instance relaying an answer waits for a failing store to answer its check, in ms. */
+/** How long an instance relaying an answer, or waiting for one, bears with a failing store's checks, in ms. */
 const RELAY_PATIENCE_MS = 5_000;
 
 /** How often a holder with waiting pushes checks that relays reach it, in ms. */
@@ -172,24 +173,43 @@ export function watchRelay(options: RelayWatchOptions): RelayWatch {
     timer.unref?.();
   };
 
+  /** Since when every check failed (`undefined`: the last one answered). */
+  let failingSince: number | undefined;
+
   async function check(): Promise<void> {
     if (!options.waiting()) {
       timer = undefined;
       return;
     }
-    // A failed check is a backend failure: the client reads the masked text, the cause is reported.
-    const interruption = await fleet.listening().then(
-      (listening) =>
-        listening
-          ? undefined
-          : `The fleet relay to instance ${fleet.instanceId} was interrupted while this request waited for its answer ` +
-            `(its subscription was down), so the answer may never arrive. Call the tool again.`,
-      (error: unknown) => maskBackendFailure('check that relays reach this instance', error, options.report),
+    const outcome = await fleet.listening().then(
+      (listening) => ({ listening }),
+      (error: unknown) => ({ error }),
     );
-    if (interruption !== undefined && !stopped) options.interrupted(interruption);
-    else if (!stopped) await options.verify();
+    if (!stopped) await settle(outcome);
     timer = undefined;
     schedule();
+  }
+
+  /**
+   * Acts on one check: "not listening" fails the waiting pushes at once (their answers cannot reach
+   * this instance); a failed check does so only once checks have failed for {@link RELAY_PATIENCE_MS}
+   * (a slow store, a starved process or a failover is waited out, as a relaying instance does), with
+   * the masked text and the cause reported.
+   */
+  async function settle(outcome: { listening: boolean } | { error: unknown }): Promise<void> {
+    if ('error' in outcome) {
+      failingSince ??= Date.now();
+      if (Date.now() - failingSince < RELAY_PATIENCE_MS) return;
+      failingSince = undefined;
+      options.interrupted(maskBackendFailure('check that relays reach this instance', outcome.error, options.report));
+      return;
+    }
+    failingSince = undefined;
+    if (outcome.listening) return options.verify();
+    options.interrupted(
+      `The fleet relay to instance ${fleet.instanceId} was interrupted while this request waited for its answer ` +
+        `(its subscription was down), so the answer may never arrive. Call the tool again.`,
+    );
   }
 
   return {
