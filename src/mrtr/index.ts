@@ -16,8 +16,6 @@ export type { JournaledContext, JournaledHandler } from './journaledRun.js';
 export { journaled } from './journaled.js';
 export type { NotAcceptedAction, SuspendingContext, SuspendingHandler, SuspendingOptions } from './suspending.js';
 export { CONTINUATION_GONE, ElicitationDeclinedError, suspending } from './suspending.js';
-export type { LinearContext, LinearHandler, LinearOptions } from './suspending.js';
-export { linear } from './suspending.js';
 export type { ContinuationStore, ContinuationStoreOptions } from './continuations.js';
 export { createContinuationStore } from './continuations.js';
 export { once, withOnce } from './once.js';

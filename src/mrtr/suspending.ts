@@ -172,16 +172,14 @@ export function suspending<TArgs>(handler: SuspendingHandler<TArgs>, options: Su
       'invalid_usage',
       'suspending(): the store must be a ContinuationStore, an object with put(frame) and take(id): ' +
         'use createContinuationStore(), or an object that wraps one.',
-      { data: { api: 'linear()' } },
+      { data: { api: 'suspending()' } },
     );
   }
   if (typeof handler !== 'function') {
     throw new McpResolveError(
       'invalid_usage',
       `suspending(): the handler must be a function (got ${typeof handler}).`,
-      {
-        data: { api: 'linear()' },
-      },
+      { data: { api: 'suspending()' } },
     );
   }
   return async (args: TArgs, ctx: ToolContext): Promise<HandlerResult | InputRequiredResult> => {
@@ -219,24 +217,3 @@ export function suspending<TArgs>(handler: SuspendingHandler<TArgs>, options: Su
     }
   };
 }
-
-/**
- * The former name of {@link suspending}.
- * @deprecated Renamed suspending(): import { suspending } from 'mcp-resolve/mrtr'.
- */
-export const linear: typeof suspending = suspending;
-/**
- * The former name of {@link SuspendingContext}.
- * @deprecated Renamed SuspendingContext: import type { SuspendingContext } from 'mcp-resolve/mrtr'.
- */
-export type LinearContext = SuspendingContext;
-/**
- * The former name of {@link SuspendingHandler}.
- * @deprecated Renamed SuspendingHandler: import type { SuspendingHandler } from 'mcp-resolve/mrtr'.
- */
-export type LinearHandler<TArgs> = SuspendingHandler<TArgs>;
-/**
- * The former name of {@link SuspendingOptions}.
- * @deprecated Renamed SuspendingOptions: import type { SuspendingOptions } from 'mcp-resolve/mrtr'.
- */
-export type LinearOptions = SuspendingOptions;

@@ -44,13 +44,6 @@ type CheckedDeclaration<TInput extends ToolInput, TResolve extends ResolveShape,
   TOutput
 > & { readonly resolve?: CheckedResolve<InputValues<TInput>, TResolve> };
 
-/** A declared tool waiting for its body: what `.tool(name, declaration)` returns.
- * @deprecated Pass the body as the third argument: `.tool(name, declaration, body)`. */
-export interface ToolStep<TServer, TInput extends ToolInput, TResolve extends ResolveShape, TOutput> {
-  /** Registers the tool with `body` and returns the server; throws like `.tool(name, declaration, body)`. */
-  handle(body: ToolBody<TInput, TResolve, TOutput>): TServer;
-}
-
 /** An MCP server whose tools can take parameters from resolvers, served on both protocol eras. */
 export class McpResolveServer {
   /** The server's name and version, as advertised. */
@@ -103,26 +96,8 @@ export class McpResolveServer {
     declaration: CheckedDeclaration<TInput, TResolve, TOutput>,
     body: NoInfer<ToolBody<TInput, ResolvedOrNone<TResolve>, TOutput>>,
   ): this;
-  /**
-   * Declares a tool whose body comes next: `.tool(name, declaration).handle(body)` registers it.
-   * @deprecated Pass the body as the third argument: `.tool(name, declaration, body)` (a wrapper's
-   * `args` are typed from `input` there too). This form goes in the next minor version.
-   */
-  tool<
-    TInput extends ToolInput = Record<never, never>,
-    TResolve extends ResolveShape = Record<never, never>,
-    TOutput = undefined,
-  >(
-    name: string,
-    declaration: CheckedDeclaration<TInput, TResolve, TOutput>,
-  ): ToolStep<this, TInput, TResolve, TOutput>;
-  tool(
-    name: string,
-    declaration: ToolDeclaration<ToolInput, ResolveShape, unknown>,
-    ...body: [] | [unknown]
-  ): this | ToolStep<this, ToolInput, ResolveShape, unknown> {
-    if (body.length === 0) return { handle: (handler) => this.register(name, declaration, handler) };
-    return this.register(name, declaration, body[0]);
+  tool(name: string, declaration: ToolDeclaration<ToolInput, ResolveShape, unknown>, body: unknown): this {
+    return this.register(name, declaration, body);
   }
 
   private register(name: string, declaration: ToolDeclaration<ToolInput, ResolveShape, unknown>, body: unknown): this {

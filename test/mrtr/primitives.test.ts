@@ -9,7 +9,6 @@ import {
   createContinuationStore,
   ElicitationDeclinedError,
   eraOf,
-  linear,
   once,
   pushElicit,
   steps,
@@ -285,13 +284,12 @@ describe('suspending handlers (option H)', () => {
     expect(() => suspending(() => '', { store: undefined })).toThrow(message);
   });
 
-  it('keeps linear() as a deprecated alias, and its usage errors keep their code and data', () => {
-    expect(linear).toBe(suspending);
+  it('names itself in its usage errors, code and data', () => {
     // @ts-expect-error - the handler is a function
     expect(() => suspending('nope', { store: createContinuationStore() })).toThrow(
       expect.objectContaining({
         code: 'invalid_usage',
-        data: { api: 'linear()' },
+        data: { api: 'suspending()' },
         message: 'suspending(): the handler must be a function (got string).',
       }),
     );

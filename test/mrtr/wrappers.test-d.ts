@@ -1,21 +1,14 @@
 /**
  * `.tool(name, declaration, body)` types the body from the declaration, so every mrtr wrapper
  * passed as the body types its handler's `args` from `input` with no annotation, and reading a
- * property the input lacks does not compile. The deprecated builder step
- * `.tool(name, declaration).handle(body)` still types the same way.
+ * property the input lacks does not compile.
  */
-import type { ToolStep } from 'mcp-resolve';
 import { McpResolveServer, outcome, resolver } from 'mcp-resolve';
 import type {
   JournaledContext,
-  LinearContext,
-  LinearHandler,
-  LinearOptions,
   SuspendingContext,
-  SuspendingHandler,
-  SuspendingOptions,
 } from 'mcp-resolve/mrtr';
-import { byEra, createContinuationStore, journaled, linear, steps, suspending, withOnce } from 'mcp-resolve/mrtr';
+import { byEra, createContinuationStore, journaled, steps, suspending, withOnce } from 'mcp-resolve/mrtr';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 
@@ -25,22 +18,15 @@ type Args = { location: string; days?: number | undefined };
 const server = () => new McpResolveServer({ name: 'test', version: '1.0.0' });
 const store = createContinuationStore();
 
-describe('the deprecated .tool(name, declaration) without a body', () => {
-  it('returns a step whose handle() registers the tool and returns the server for chaining', () => {
-    const step = server().tool('weather', { input });
-    expectTypeOf(step).toEqualTypeOf<ToolStep<McpResolveServer, typeof input, Record<never, never>, undefined>>();
-    expectTypeOf(step.handle(({ location }) => location)).toEqualTypeOf<McpResolveServer>();
-  });
-
-  it('still takes a resolver tool in one call, and a resolver tool through the step', () => {
+describe('resolver tools', () => {
+  it('type a resolved parameter, and an outcome() one, in the body', () => {
     const units = resolver({ name: 'units' }, () => 'metric' as const);
     server()
       .tool('a', { input, resolve: { units } }, ({ location, units: u }) => {
         expectTypeOf(u).toEqualTypeOf<'metric'>();
         return location;
       })
-      .tool('b', { input, resolve: { units: outcome(units) } })
-      .handle(({ units: u }) => {
+      .tool('b', { input, resolve: { units: outcome(units) } }, ({ units: u }) => {
         expectTypeOf(u.action).toEqualTypeOf<'accept' | 'decline' | 'cancel'>();
         return 'ok';
       });
@@ -79,13 +65,6 @@ describe('wrappers infer args from the input', () => {
     );
   });
 
-  it('linear and its types: deprecated aliases of suspending', () => {
-    expectTypeOf(linear).toEqualTypeOf(suspending);
-    expectTypeOf<LinearContext>().toEqualTypeOf<SuspendingContext>();
-    expectTypeOf<LinearHandler<Args>>().toEqualTypeOf<SuspendingHandler<Args>>();
-    expectTypeOf<LinearOptions>().toEqualTypeOf<SuspendingOptions>();
-  });
-
   it('withOnce', () => {
     server().tool(
       'weather',
@@ -117,16 +96,6 @@ describe('wrappers infer args from the input', () => {
     );
   });
 
-  it('journaled, on the deprecated builder step', () => {
-    server()
-      .tool('weather', { input })
-      .handle(
-        journaled(async (args) => {
-          expectTypeOf(args).toEqualTypeOf<Args>();
-          return args.location;
-        }),
-      );
-  });
 
   it('steps', () => {
     server().tool(
