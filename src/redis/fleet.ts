@@ -6,14 +6,11 @@ import type { LegacySessionFleet } from '../hosting/legacy/sessionFleet.js';
 import type { AttemptStore } from '../state/attemptStore.js';
 import type { ReplayStore } from '../state/replay.js';
 import { McpResolveError } from '../errors.js';
-import type {
-  RedisClusterTarget,
-  RedisConnectOptions,
-  RedisConnection,
-  RedisSentinelTarget,
-  RedisTarget,
-} from './connection.js';
-import { describeRedisTarget, openRedis } from './connection.js';
+import type { RedisConnectOptions, RedisConnection } from './connection.js';
+import { openRedis } from './connection.js';
+import { ACL_RULE_HINT } from './connectRefusal.js';
+import type { RedisClusterTarget, RedisSentinelTarget, RedisTarget } from './target.js';
+import { describeRedisTarget } from './target.js';
 import { createRedisAttemptStore } from './attemptStore.js';
 import { claimReplayEpoch, createRedisReplayStore } from './replayStore.js';
 import { createRedisSessionFleet } from './sessionFleet.js';
@@ -123,10 +120,11 @@ export async function connectRedisFleet(options: RedisFleetOptions): Promise<Red
   };
 }
 
-/** What to do about a refused epoch record, by Redis's reason: out of memory, a replica, or anything else. */
+/** What to do about a refused epoch record, by Redis's reason: out of memory, a replica, an ACL refusal, or anything else. */
 function epochFix(reason: string): string {
   if (reason.includes('OOM'))
     return 'Redis is full (maxmemory reached): raise its maxmemory or free memory, then connect again';
   if (reason.includes('READONLY')) return 'this is a replica: connect to a writable primary';
+  if (reason.includes('NOPERM')) return ACL_RULE_HINT;
   return 'check that Redis is reachable and accepts writes (a writable primary), then connect again';
 }

@@ -67,6 +67,9 @@ if redis.call('SET', KEYS[1], '1', 'NX', 'PXAT', ARGV[1]) then return 1 end
 return 0
 `;
 
+/** Writes the epoch record unless it exists. */
+const CLAIM_EPOCH = "redis.call('SET', KEYS[1], ARGV[1], 'NX') return 1";
+
 /** The epoch record of the replay keys under `keyPrefix` (hash-tagged with them). */
 const epochKeyOf = (keyPrefix: string, api: string): string => `${slotPrefix(keyPrefix, api)}epoch`;
 
@@ -80,7 +83,11 @@ export async function claimReplayEpoch(
   keyPrefix = DEFAULT_REPLAY_KEY_PREFIX,
   at = Date.now(),
 ): Promise<void> {
-  await redis.set(epochKeyOf(keyPrefix, 'claimReplayEpoch()'), String(Math.floor(at)), { condition: 'NX' });
+  // A script, as every replay check is: an ACL user that may not run them is refused here, at start.
+  await redis.eval(CLAIM_EPOCH, {
+    keys: [epochKeyOf(keyPrefix, 'claimReplayEpoch()')],
+    arguments: [String(Math.floor(at))],
+  });
 }
 
 /** One connection to the primary. */
