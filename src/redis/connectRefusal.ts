@@ -39,10 +39,11 @@ function chain(error: unknown): { codes: string[]; text: string } {
  */
 export function accessFix(error: unknown, access: RedisAccess, sentinelCredentials: boolean): string | undefined {
   const { codes, text } = chain(error);
-  const fromSentinel = sentinelCredentials && text.startsWith('Sentinel Client (');
+  // node-redis words a sentinel's errors `Sentinel Client (host:port): …`, or `obseve client error: …` while it looks for the primary.
+  const fromSentinel = sentinelCredentials && /^(?:Redis reported: )?(?:Sentinel Client \(|obser?ve client error)/.test(text);
   const login = fromSentinel
-    ? "the sentinels' ACL user: set username and password in the Sentinel target"
-    : 'set username and password (or put them in the URL)';
+    ? "set username and password in the Sentinel target to the sentinels' ACL user"
+    : 'set username and password (or put them in the URL) to an ACL user Redis enables';
   if (codes.includes('ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED') || /certificate required/i.test(text))
     return 'Redis asks for a client certificate: set tls.cert and tls.key (PEM text of a certificate its tls-ca-cert-file trusts)';
   if (codes.some((code) => UNTRUSTED.has(code)))
@@ -53,10 +54,9 @@ export function accessFix(error: unknown, access: RedisAccess, sentinelCredentia
     return access.tls === undefined
       ? undefined
       : 'Redis does not speak TLS on that port: connect to its TLS port (tls-port), or remove tls (and use a redis:// URL)';
-  if (/\bWRONGPASS\b/.test(text))
-    return `Redis refused the user and password (${fromSentinel ? 'a sentinel' : 'the data node'} said WRONGPASS): ${login}, to an ACL user it enables`;
-  if (/\bNOAUTH\b/.test(text))
-    return `Redis requires a login (${fromSentinel ? 'a sentinel' : 'the data node'} said NOAUTH): ${login}`;
+  const who = fromSentinel ? 'a sentinel' : 'Redis';
+  if (/\bWRONGPASS\b/.test(text)) return `${who} refused the user and password (WRONGPASS): ${login}`;
+  if (/\bNOAUTH\b/.test(text)) return `${who} requires a login (NOAUTH): ${login}`;
   if (/\bNOPERM\b/.test(text)) return `Redis refused a command the connection needs (NOPERM): ${ACL_RULE_HINT}`;
   return undefined;
 }
