@@ -31,7 +31,9 @@ export interface RedisAccessSetup {
   /** redis-cli's TLS and login arguments. */
   cliArgs(): string[];
   /** node-redis options that log the admin in over TLS (with the client certificate). */
-  adminOptions(): Pick<RedisClientOptions, 'username' | 'password'> & { socket: { tls: true; ca: string; cert: string; key: string } };
+  adminOptions(): Pick<RedisClientOptions, 'username' | 'password'> & {
+    socket: { tls: true; ca: string; cert: string; key: string };
+  };
   /** Removes the files. */
   dispose(): void;
 }
@@ -59,8 +61,20 @@ function signed(dir: string, name: string, subject: string, ext?: string): void 
   const key = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   openssl(dir, ['req', ...key, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject]);
   openssl(dir, [
-    'x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial',
-    '-out', `${name}.crt`, '-days', '2', ...(ext === undefined ? [] : ['-extfile', ext]),
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    `${name}.crt`,
+    '-days',
+    '2',
+    ...(ext === undefined ? [] : ['-extfile', ext]),
   ]);
 }
 
@@ -69,7 +83,19 @@ export function createRedisAccess(options: RedisAccessOptions): RedisAccessSetup
   const dir = mkdtempSync(join(tmpdir(), 'mcp-resolve-tls-'));
   try {
     const key = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-    openssl(dir, ['req', '-x509', ...key, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=mcp-resolve test CA']);
+    openssl(dir, [
+      'req',
+      '-x509',
+      ...key,
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.crt',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=mcp-resolve test CA',
+    ]);
     writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
     signed(dir, 'server', '/CN=localhost', 'san.ext');
     signed(dir, 'client', '/CN=mcp-resolve test client');
@@ -79,14 +105,28 @@ export function createRedisAccess(options: RedisAccessOptions): RedisAccessSetup
   }
   const admin = `user ${ADMIN.username} on >${ADMIN.password} ~* &* +@all`;
   writeFileSync(join(dir, 'data.acl'), ['user default off', admin, ...options.users, ''].join('\n'));
-  writeFileSync(join(dir, 'sentinel.acl'), ['user default off', admin, ...(options.sentinelUsers ?? []), ''].join('\n'));
+  writeFileSync(
+    join(dir, 'sentinel.acl'),
+    ['user default off', admin, ...(options.sentinelUsers ?? []), ''].join('\n'),
+  );
   const file = (name: string) => join(dir, name);
   const pem = (name: string) => readFileSync(file(name), 'utf8');
   const authClients = options.authClients ?? 'optional';
   const tlsArgs = (port: number) => [
-    '--port', '0', '--tls-port', String(port),
-    '--tls-cert-file', file('server.crt'), '--tls-key-file', file('server.key'),
-    '--tls-ca-cert-file', file('ca.crt'), '--tls-auth-clients', authClients, '--tls-replication', 'yes',
+    '--port',
+    '0',
+    '--tls-port',
+    String(port),
+    '--tls-cert-file',
+    file('server.crt'),
+    '--tls-key-file',
+    file('server.key'),
+    '--tls-ca-cert-file',
+    file('ca.crt'),
+    '--tls-auth-clients',
+    authClients,
+    '--tls-replication',
+    'yes',
   ];
   return {
     ca: pem('ca.crt'),
@@ -96,8 +136,12 @@ export function createRedisAccess(options: RedisAccessOptions): RedisAccessSetup
     admin: ADMIN,
     serverArgs: (port) => [
       ...tlsArgs(port),
-      '--aclfile', file('data.acl'),
-      '--masteruser', ADMIN.username, '--masterauth', ADMIN.password,
+      '--aclfile',
+      file('data.acl'),
+      '--masteruser',
+      ADMIN.username,
+      '--masterauth',
+      ADMIN.password,
     ],
     sentinelArgs: tlsArgs,
     sentinelLines: (masterName) => [
@@ -108,8 +152,17 @@ export function createRedisAccess(options: RedisAccessOptions): RedisAccessSetup
       `sentinel sentinel-pass ${ADMIN.password}`,
     ],
     cliArgs: () => [
-      '--tls', '--cacert', file('ca.crt'), '--cert', file('client.crt'), '--key', file('client.key'),
-      '--user', ADMIN.username, '--pass', ADMIN.password,
+      '--tls',
+      '--cacert',
+      file('ca.crt'),
+      '--cert',
+      file('client.crt'),
+      '--key',
+      file('client.key'),
+      '--user',
+      ADMIN.username,
+      '--pass',
+      ADMIN.password,
     ],
     adminOptions: () => ({
       username: ADMIN.username,

@@ -52,7 +52,11 @@ export async function commandAt(port: number, args: string[], access?: RedisAcce
 }
 
 /** Asks one sentinel which port the primary is on. */
-export async function primaryPort(sentinelPort: number, masterName: string, access?: RedisAccessSetup): Promise<number> {
+export async function primaryPort(
+  sentinelPort: number,
+  masterName: string,
+  access?: RedisAccessSetup,
+): Promise<number> {
   const reply = await commandAt(sentinelPort, ['SENTINEL', 'get-master-addr-by-name', masterName], access);
   const port = Array.isArray(reply) ? Number(reply[1]) : Number.NaN;
   if (!Number.isInteger(port)) throw new Error(`sentinel :${sentinelPort} does not know ${masterName}`);

@@ -40,7 +40,8 @@ function chain(error: unknown): { codes: string[]; text: string } {
 export function accessFix(error: unknown, access: RedisAccess, sentinelCredentials: boolean): string | undefined {
   const { codes, text } = chain(error);
   // node-redis words a sentinel's errors `Sentinel Client (host:port): …`, or `obseve client error: …` while it looks for the primary.
-  const fromSentinel = sentinelCredentials && /^(?:Redis reported: )?(?:Sentinel Client \(|obser?ve client error)/.test(text);
+  const fromSentinel =
+    sentinelCredentials && /^(?:Redis reported: )?(?:Sentinel Client \(|obser?ve client error)/.test(text);
   const login = fromSentinel
     ? "set username and password in the Sentinel target to the sentinels' ACL user"
     : 'set username and password (or put them in the URL) to an ACL user Redis enables';

@@ -114,18 +114,25 @@ export async function openRedis(
   });
   // The optional peer `redis` is loaded here, so a missing package names its install line.
   const redis = await loadPeer(() => import('redis'), 'redis', api);
-  const client = createConnection(redis, target, { commandTimeoutMs, connectTimeout, access: options, api });
+  const client = createConnection(redis, target, { commandTimeoutMs, connectTimeout, access: options }, api);
   const sentinelLogin = typeof target !== 'string' && 'sentinels' in target;
   let firstError: Error | undefined;
   let connected = false;
   let refuse: (error: Error) => void = () => undefined;
   // TLS and ACL refusals never pass by retrying: the first one ends the connect.
   const refused = new Promise<never>((_, reject) => (refuse = reject));
+  // A connection closed at once may be a TLS-only port: asked once, a TLS answer ends the connect too.
+  let tlsProbe: Promise<string | undefined> | undefined;
+  const probeTls = () => tlsOnlyFix(targetAddresses(target), options, Math.min(connectTimeout, 1_000));
   client.on('error', (event: unknown) => {
     const error = errorOf(event);
     firstError ??= error;
     if (connected) options.onerror?.(error);
     else if (accessFix(error, options, sentinelLogin) !== undefined) refuse(error);
+    else if (tlsProbe === undefined && /ECONNRESET|Socket closed unexpectedly/.test(error.message)) {
+      tlsProbe = probeTls();
+      void tlsProbe.then((fix) => fix !== undefined && refuse(error));
+    }
   });
   const connecting = client.connect();
   const timeout = new Promise<never>((_, reject) => {
@@ -139,10 +146,7 @@ export async function openRedis(
   } catch (error) {
     await Promise.resolve(client.destroy()).catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);
-    const fix =
-      accessFix(error, options, sentinelLogin) ??
-      (await tlsOnlyFix(targetAddresses(target), options, Math.min(connectTimeout, 1_000))) ??
-      reachFix(target);
+    const fix = accessFix(error, options, sentinelLogin) ?? (await (tlsProbe ?? probeTls())) ?? reachFix(target);
     throw new McpResolveError(
       'redis_unavailable',
       `Cannot connect to Redis at ${describeRedisTarget(target)}: ${reason}. ${fix}.`,

@@ -8,25 +8,26 @@ import { hostPorts, sentinelNodes } from './target.js';
 import type { RedisAccess } from './transport.js';
 import { credentials, tlsSocket, urlFor } from './transport.js';
 
-/** How the client connects: deadlines, TLS and the ACL user, and the function messages name. */
+/** How the client connects: deadlines, TLS and the ACL user. */
 export interface ConnectionSettings {
   readonly commandTimeoutMs: number;
   readonly connectTimeout: number;
   readonly access: RedisAccess;
-  readonly api: string;
 }
 
 /**
  * An unconnected client for `target`: commands never queue offline and each has a deadline. TLS
  * and the ACL user apply to the server, to every node of a cluster (found or given), and to the
  * Sentinel-managed primary and replicas; the sentinels get the same TLS and the target's own login.
+ * Messages name `api`.
  */
 export function createConnection(
   redis: typeof Redis,
   target: RedisTarget,
   settings: ConnectionSettings,
+  api: string,
 ): RedisClientType | RedisSentinelType | RedisClusterType {
-  const { commandTimeoutMs, connectTimeout, access, api } = settings;
+  const { commandTimeoutMs, connectTimeout, access } = settings;
   const tls = tlsSocket(access, api);
   const socket = { connectTimeout, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) };
   const commandOptions = { timeout: commandTimeoutMs };
@@ -42,9 +43,13 @@ export function createConnection(
   }
   if ('nodes' in target) {
     if (target.nodes.length === 0) {
-      throw new McpResolveError('invalid_options', 'connectRedis(): a cluster target needs at least one node address.', {
-        data: { api: 'connectRedis()', option: 'nodes' },
-      });
+      throw new McpResolveError(
+        'invalid_options',
+        'connectRedis(): a cluster target needs at least one node address.',
+        {
+          data: { api: 'connectRedis()', option: 'nodes' },
+        },
+      );
     }
     return redis.createCluster({
       rootNodes: hostPorts(target.nodes, 'nodes').map((node) => ({ socket: { ...node, connectTimeout, ...tls } })),

@@ -37,12 +37,16 @@ describe('managed Redis, Cluster: connecting', () => {
     const nodes = redis.cluster().addresses;
     const plain = await connectRedis({ nodes }, { ...DATA_USER, connectTimeoutMs: 2_000 }).catch((e: unknown) => e);
     expect(plain).toBeInstanceOf(McpResolveError);
-    expect((plain as Error).message).toMatch(/127\.0\.0\.1:\d+ speaks only TLS: set tls \(or use a rediss:\/\/ URL\)\.$/);
+    expect((plain as Error).message).toMatch(
+      /127\.0\.0\.1:\d+ speaks only TLS: set tls \(or use a rediss:\/\/ URL\)\.$/,
+    );
     const wrong = await connectRedis(
       { nodes },
       { tls: { ca: access().ca }, username: DATA_USER.username, password: 'nope-1618', connectTimeoutMs: 2_000 },
     ).catch((e: unknown) => e);
-    expect((wrong as Error).message).toContain('Redis refused the user and password (WRONGPASS): set username and password');
+    expect((wrong as Error).message).toContain(
+      'Redis refused the user and password (WRONGPASS): set username and password',
+    );
     expect((wrong as Error).message).not.toContain('nope-1618');
   });
 });

@@ -46,8 +46,9 @@ describe('managed Redis, Sentinel: connecting', () => {
       { ...libraryOptions(access()), connectTimeoutMs: 2_000 },
     ).catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(McpResolveError);
-    expect((error as Error).message).toContain('WRONGPASS');
-    expect((error as Error).message).toContain('set username and password in the Sentinel target');
+    expect((error as Error).message).toMatch(
+      /a sentinel refused the user and password \(WRONGPASS\): set username and password in the Sentinel target to the sentinels' ACL user\.$/,
+    );
     expect((error as Error).message).not.toContain('nope-2718');
   });
 });
