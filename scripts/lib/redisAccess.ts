@@ -53,6 +53,7 @@ const ADMIN = { username: 'admin', password: 'admin-secret-7f3a' };
 /** Runs openssl with `args` in `dir`; throws its output when it fails. */
 function openssl(dir: string, args: string[]): void {
   const run = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
+  if (run.error !== undefined) throw new Error('openssl is not installed. Install it with: apt-get install -y openssl');
   if (run.status !== 0) throw new Error(`openssl ${args.join(' ')} failed:\n${run.stderr}`);
 }
 
