@@ -12,6 +12,13 @@ import type { RedisAccess } from './transport.js';
 export const ACL_RULE_HINT =
   'grant its ACL user the rule in the Managed Redis section of the scaling guide (the commands, ~{mcp-resolve:* keys and &mcp-resolve:* channels the library uses)';
 
+/** What a store's message says Redis did with a failed command: its ACL refused it (naming the grant), or it did not answer. */
+export function redisFailure(reason: string): string {
+  return /\bNOPERM\b/.test(reason)
+    ? `Redis's ACL refused the command (${reason}); ${ACL_RULE_HINT}`
+    : `Redis did not answer (${reason})`;
+}
+
 /** TLS codes of a server certificate that no trusted CA signed. */
 const UNTRUSTED = new Set([
   'SELF_SIGNED_CERT_IN_CHAIN',

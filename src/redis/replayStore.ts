@@ -19,6 +19,7 @@ import { McpResolveError } from '../errors.js';
 import type { RedisConnection } from './connection.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, isSentinelConnection, withDeadline } from './connection.js';
 import { clusterNodeFor, slotPrefix } from './keys.js';
+import { redisFailure } from './connectRefusal.js';
 
 /** Options of {@link createRedisReplayStore}. */
 export interface RedisReplayStoreOptions {
@@ -160,7 +161,7 @@ export function createRedisReplayStore(redis: RedisConnection, options: RedisRep
         const reason = error instanceof Error ? error.message : String(error);
         const failure = new McpResolveError(
           'redis_unavailable',
-          `Replay check failed: Redis did not answer (${reason}). The round is refused (its token may already count as used); start the call again once Redis answers.`,
+          `Replay check failed: ${redisFailure(reason)}. The round is refused (its token may already count as used); start the call again once Redis answers.`,
           { data: { operation: 'replay_check' }, cause: error },
         );
         options.onerror?.(failure);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { McpResolveError } from 'mcp-resolve';
 import type { RedisConnectOptions } from 'mcp-resolve/redis';
-import { connectRedis, connectRedisFleet } from 'mcp-resolve/redis';
+import { connectRedis, connectRedisFleet, createRedisTaskStore } from 'mcp-resolve/redis';
 
 import type { RedisServer } from '../../scripts/lib/processes.js';
 import { startRedisServer } from '../../scripts/lib/processes.js';
@@ -124,6 +124,23 @@ describe('managed Redis, one server: an ACL user without enough rights', () => {
     expect((error as Error).message).toContain(
       'grant its ACL user the rule in the Managed Redis section of the scaling guide',
     );
+  });
+
+  it("fails a replay check and a task read closed, naming the grant, on keys the user's ACL does not cover", async () => {
+    // Only the epoch record of the replay guard: the fleet starts, then each token's key is refused.
+    const options = await userWith('epoch-only', ['resetkeys', '~{mcp-resolve:replay:}epoch']);
+    const fleet = await connectRedisFleet({ url: started().url, ...options });
+    try {
+      const grant = "Redis's ACL refused the command (NOPERM";
+      const hint = 'grant its ACL user the rule in the Managed Redis section of the scaling guide';
+      const consumed = fleet.replayStore.consume('t-acl', Date.now() + 60_000, Date.now());
+      await expect(consumed).rejects.toThrow(/^Replay check failed: Redis's ACL refused the command \(NOPERM/);
+      await expect(consumed).rejects.toThrow(hint);
+      const tasks = createRedisTaskStore(fleet.redis);
+      await expect(tasks.get('task-acl')).rejects.toThrow(`Task store: the read of task task-acl failed: ${grant}`);
+    } finally {
+      await fleet.close();
+    }
   });
 
   it('starts with one warning naming the grant when the user may not run CONFIG GET', async () => {
