@@ -52,7 +52,9 @@ export interface RedisFleet {
  * fleet member shares; throws `McpResolveError` (`redis_unavailable`) naming the URL, the sentinels
  * and master name, or the cluster nodes when Redis cannot be reached, and (`invalid_options`) when
  * Redis may evict keys (its `maxmemory-policy` is not `noeviction`; on a cluster, on any node,
- * named) unless `allowEvictingRedis` is set; (`redis_unavailable`) when a cluster slot has no live primary.
+ * named) unless `allowEvictingRedis` is set; (`redis_unavailable`) when a cluster slot has no live
+ * primary, when TLS or the ACL refuses the connection (naming what to set, as `connectRedis` does),
+ * or when the ACL user may not write the epoch record (naming the grant).
  */
 export async function connectRedisFleet(options: RedisFleetOptions): Promise<RedisFleet> {
   const {
