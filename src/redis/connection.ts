@@ -146,7 +146,12 @@ export async function openRedis(
   } catch (error) {
     await Promise.resolve(client.destroy()).catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);
-    const fix = accessFix(error, options, sentinelLogin) ?? (await (tlsProbe ?? probeTls())) ?? reachFix(target);
+    // A port that does not speak TLS never answers a TLS client: the connect times out without an error.
+    const silentTls = firstError === undefined && options.tls !== undefined;
+    const fix =
+      accessFix(error, options, sentinelLogin) ??
+      (await (tlsProbe ?? probeTls())) ??
+      `${reachFix(target)}${silentTls ? ", or, with tls set, connect to Redis's TLS port (tls-port) or remove tls" : ''}`;
     throw new McpResolveError(
       'redis_unavailable',
       `Cannot connect to Redis at ${describeRedisTarget(target)}: ${reason}. ${fix}.`,

@@ -66,6 +66,18 @@ describe('managed Redis, one server: connecting', () => {
     expect(error.message).not.toContain(DATA_USER.password);
   });
 
+  it('names the TLS port when tls is set for a port that does not speak TLS (it never answers)', async () => {
+    const plain = await startRedisServer();
+    try {
+      const error = await refusal(plain.url, { tls: { ca: access().ca }, connectTimeoutMs: 500 });
+      expect(error.message).toBe(
+        `Cannot connect to Redis at redis://127.0.0.1:${plain.port}: connect timeout. Start redis-server or fix the URL (--redis / REDIS_URL), or, with tls set, connect to Redis's TLS port (tls-port) or remove tls.`,
+      );
+    } finally {
+      await plain.dispose();
+    }
+  });
+
   it("names tls.ca when the server's certificate is not signed by a trusted CA", async () => {
     const error = await refusal(started().url, { tls: true, ...DATA_USER });
     expect(error.message).toContain('self-signed certificate in certificate chain');
