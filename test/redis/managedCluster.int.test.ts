@@ -13,13 +13,13 @@ import { DATA_USER, libraryOptions, useRedisAccess } from '../fixtures/redisAcce
 import { useRedisCluster } from '../fixtures/redisCluster.js';
 import { managedStory } from './managedStory.js';
 
-const access = useRedisAccess();
+const access = useRedisAccess({ authClients: 'yes' });
 const redis = useRedisCluster(access);
 
 managedStory(
   'Cluster',
   async () => connectRedisFleet({ cluster: { nodes: redis.cluster().addresses }, ...libraryOptions(access()) }),
-  1,
+  { replicaAcks: 1 },
 );
 
 describe('managed Redis, Cluster: connecting', () => {
@@ -42,7 +42,7 @@ describe('managed Redis, Cluster: connecting', () => {
     );
     const wrong = await connectRedis(
       { nodes },
-      { tls: { ca: access().ca }, username: DATA_USER.username, password: 'nope-1618', connectTimeoutMs: 2_000 },
+      { ...libraryOptions(access()), password: 'nope-1618', connectTimeoutMs: 2_000 },
     ).catch((e: unknown) => e);
     expect((wrong as Error).message).toContain(
       'Redis refused the user and password (WRONGPASS): set username and password',

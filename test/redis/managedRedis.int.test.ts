@@ -34,7 +34,9 @@ const started = (): RedisServer => {
   return server;
 };
 
-managedStory('one server', async () => connectRedisFleet({ url: started().url, ...libraryOptions(access()) }), 0);
+managedStory('one server', async () => connectRedisFleet({ url: started().url, ...libraryOptions(access()) }), {
+  replicaAcks: 0,
+});
 
 /** The error `connectRedis` throws for `options`, with a short connect budget. */
 async function refusal(url: string, options: RedisConnectOptions): Promise<McpResolveError> {

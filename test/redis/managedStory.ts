@@ -18,8 +18,14 @@ import { createSealer } from '../../src/state/sealer.js';
 import { replayStoreContract, sessionFleetContract, taskStoreContract } from '../contracts/storeContracts.js';
 import { BINDING, FROZEN, KEY_A, bytes, captureLog, protocolRejection, wireOf } from '../state/helpers.js';
 
+/** How the story's own replay stores check: the fleet's `replicaAcks`, and a command deadline. */
+export interface StoryStores {
+  readonly replicaAcks: number;
+  readonly commandTimeoutMs?: number;
+}
+
 /** Runs the story on the fleet `connect` opens (once for the file, closed after it). */
-export function managedStory(name: string, connect: () => Promise<RedisFleet>, replicaAcks: number): void {
+export function managedStory(name: string, connect: () => Promise<RedisFleet>, stores: StoryStores): void {
   let fleet: RedisFleet | undefined;
   const warnings: string[] = [];
   beforeAll(async () => {
@@ -32,9 +38,9 @@ export function managedStory(name: string, connect: () => Promise<RedisFleet>, r
     if (fleet === undefined) throw new Error('managedStory(): the fleet did not connect');
     return fleet;
   };
-  let stores = 0;
+  let made = 0;
   // Every key and channel under mcp-resolve:, as the guide's ACL line grants.
-  const prefix = () => `mcp-resolve:managed:${++stores}:`;
+  const prefix = () => `mcp-resolve:managed:${++made}:`;
 
   describe(`managed Redis, ${name}: TLS and the guide's ACL user`, () => {
     it('passes a sealed round once and refuses its replay on every instance', async () => {
@@ -66,7 +72,7 @@ export function managedStory(name: string, connect: () => Promise<RedisFleet>, r
   replayStoreContract(`managed Redis, ${name}`, async () => {
     const keyPrefix = prefix();
     await claimReplayEpoch(connected().redis, keyPrefix);
-    return createRedisReplayStore(connected().redis, { keyPrefix, replicaAcks });
+    return createRedisReplayStore(connected().redis, { keyPrefix, ...stores });
   });
   taskStoreContract(`managed Redis, ${name}`, async () =>
     createRedisTaskStore(connected().redis, { keyPrefix: prefix() }),
