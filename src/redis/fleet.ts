@@ -19,7 +19,7 @@ import { createRedisSessionFleet } from './sessionFleet.js';
 export interface RedisFleetOptions extends RedisConnectOptions {
   /** The Redis URL, e.g. `redis://127.0.0.1:6379` (or give `sentinel` or `cluster`). */
   readonly url?: string;
-  /** Sentinel addresses and the monitored primary's name, instead of `url`. */
+  /** Sentinel addresses and the monitored primary's name (and the sentinels' own login, when they require one), instead of `url`. */
   readonly sentinel?: RedisSentinelTarget;
   /** Redis Cluster node addresses, instead of `url`: every node must run `maxmemory-policy noeviction` and every slot have a primary. */
   readonly cluster?: RedisClusterTarget;
