@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 
 import { McpResolveError } from '../../src/errors.js';
-import { accessFix } from '../../src/redis/connectRefusal.js';
 import { credentials, tlsSocket, urlFor } from '../../src/redis/transport.js';
 
 const API = 'connectRedis()';
@@ -52,29 +51,5 @@ describe('urlFor', () => {
       'connectRedis(): the Redis URL carries a user or password and username/password are set too; give them in one place (username and password, or the URL).',
     );
     expect(credentials({ username: 'u' })).toEqual({ username: 'u' });
-  });
-});
-
-describe('accessFix', () => {
-  it('leaves a refused or reset connection to the reachability message', () => {
-    expect(
-      accessFix(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), {}, false),
-    ).toBeUndefined();
-  });
-
-  it("names the sentinels' login when a sentinel refused it, and the data nodes' otherwise", () => {
-    const sentinel = new Error('Redis reported: obseve client error: Error: WRONGPASS invalid username-password pair');
-    expect(accessFix(sentinel, {}, true)).toBe(
-      "a sentinel refused the user and password (WRONGPASS): set username and password in the Sentinel target to the sentinels' ACL user",
-    );
-    expect(accessFix(new Error('WRONGPASS invalid username-password pair'), {}, true)).toBe(
-      'Redis refused the user and password (WRONGPASS): set username and password (or put them in the URL) to an ACL user Redis enables',
-    );
-  });
-
-  it('names tls when Redis does not speak TLS on a port tls is set for', () => {
-    const error = Object.assign(new Error('wrong version number'), { code: 'ERR_SSL_WRONG_VERSION_NUMBER' });
-    expect(accessFix(error, { tls: true }, false)).toContain('Redis does not speak TLS on that port');
-    expect(accessFix(error, {}, false)).toBeUndefined();
   });
 });
