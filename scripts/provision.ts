@@ -1,7 +1,8 @@
 /**
  * Provisions what the tests need before `npm test` runs them: the Debian binaries redis-server,
  * redis-sentinel, nginx, `script` (util-linux, package bsdutils) and chromium (the browser the
- * answer page tests drive through playwright-core; never a downloaded build). Missing ones are installed with
+ * answer page tests drive through playwright-core; never a downloaded build) and openssl (the managed-Redis
+ * tests' throwaway certificates). Missing ones are installed with
  * apt-get when running as root; otherwise it fails at once with the exact command to run.
  */
 import { spawnSync } from 'node:child_process';
@@ -22,6 +23,7 @@ export const REQUIREMENTS: readonly Requirement[] = [
   { binary: 'nginx', aptPackage: 'nginx' },
   { binary: 'script', aptPackage: 'bsdutils' },
   { binary: 'chromium', aptPackage: 'chromium' },
+  { binary: 'openssl', aptPackage: 'openssl' },
 ];
 
 /** The directories searched: PATH plus the sbin directories Debian keeps nginx in. */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 
 import type { RedisServer } from './processes.js';
 import { INSTALL_HINT, findBinary, startRedisServer } from './processes.js';
+import type { RedisAccessSetup } from './redisAccess.js';
 import { commandAt } from './sentinel.js';
 
 /** A running cluster. */
@@ -39,8 +40,9 @@ async function until(what: string, timeoutMs: number, ready: () => Promise<boole
 /** `CLUSTER NODES` of the node on `port`: each node's port, whether it is a primary, its primary's id, its id, and whether it failed. */
 async function clusterNodes(
   port: number,
+  access: RedisAccessSetup | undefined,
 ): Promise<{ id: string; port: number; primary: boolean; of: string; failed: boolean }[]> {
-  const text = String(await commandAt(port, ['CLUSTER', 'NODES']));
+  const text = String(await commandAt(port, ['CLUSTER', 'NODES'], access));
   return text
     .trim()
     .split('\n')
@@ -56,8 +58,12 @@ async function clusterNodes(
     });
 }
 
-/** Starts six cluster nodes (`cluster-node-timeout` `nodeTimeoutMs`) and joins them as three primaries with a replica each. */
-export async function startRedisCluster(nodeTimeoutMs = 2_000): Promise<RedisCluster> {
+/**
+ * Starts six cluster nodes (`cluster-node-timeout` `nodeTimeoutMs`) and joins them as three
+ * primaries with a replica each (with `access`: TLS only, also on the cluster bus, and an ACL login).
+ */
+export async function startRedisCluster(nodeTimeoutMs = 2_000, access?: RedisAccessSetup): Promise<RedisCluster> {
+  const at = (port: number, args: string[]) => commandAt(port, args, access);
   const cli = findBinary('redis-cli');
   if (cli === undefined) throw new Error(`redis-cli is not installed. Install it with: ${INSTALL_HINT}`);
   const nodes: RedisServer[] = [];
@@ -73,12 +79,15 @@ export async function startRedisCluster(nodeTimeoutMs = 2_000): Promise<RedisClu
             join(dir, 'nodes.conf'),
             '--cluster-node-timeout',
             String(nodeTimeoutMs),
+            ...(access === undefined ? [] : ['--tls-cluster', 'yes']),
           ],
+          ...(access && { listen: (port: number) => access.serverArgs(port) }),
         }),
       );
     }
     const addresses = nodes.map((node) => `127.0.0.1:${node.port}`);
-    const created = spawn(cli, ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes'], {
+    const create = ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes'];
+    const created = spawn(cli, [...(access?.cliArgs() ?? []), ...create], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -96,21 +105,21 @@ export async function startRedisCluster(nodeTimeoutMs = 2_000): Promise<RedisClu
       addresses,
       async primaryFor(key) {
         const [first] = running();
-        const slot = Number(await commandAt(first!.port, ['CLUSTER', 'KEYSLOT', key]));
-        const reply = (await commandAt(first!.port, ['CLUSTER', 'SLOTS'])) as [number, number, [string, number]][];
+        const slot = Number(await at(first!.port, ['CLUSTER', 'KEYSLOT', key]));
+        const reply = (await at(first!.port, ['CLUSTER', 'SLOTS'])) as [number, number, [string, number]][];
         const range = reply.find(([from, to]) => slot >= from && slot <= to);
         if (range === undefined) throw new Error(`no primary serves slot ${slot}`);
         return byPort(Number(range[2][1]));
       },
       async replicasOf(port) {
-        const listed = await clusterNodes(running()[0]!.port);
+        const listed = await clusterNodes(running()[0]!.port, access);
         const id = listed.find((node) => node.port === port)?.id;
         return listed.filter((node) => !node.failed && node.of === id).map((node) => byPort(node.port));
       },
       async healthy(timeoutMs = 30_000) {
         await until('the cluster did not report cluster_state:ok on every node', timeoutMs, async () => {
           for (const node of running()) {
-            const info = String(await commandAt(node.port, ['CLUSTER', 'INFO']));
+            const info = String(await at(node.port, ['CLUSTER', 'INFO']));
             if (!info.includes('cluster_state:ok')) return false;
           }
           return true;
@@ -124,9 +133,9 @@ export async function startRedisCluster(nodeTimeoutMs = 2_000): Promise<RedisClu
     // Every node knows all six, and each primary has its replica online (so WAIT 1 succeeds).
     await until('the cluster nodes did not all meet, or a replica did not sync', 30_000, async () => {
       for (const node of nodes) {
-        const listed = await clusterNodes(node.port);
+        const listed = await clusterNodes(node.port, access);
         if (listed.length !== 6 || listed.filter((entry) => !entry.primary).length !== 3) return false;
-        const replication = String(await commandAt(node.port, ['INFO', 'replication']));
+        const replication = String(await at(node.port, ['INFO', 'replication']));
         if (replication.includes('role:master') && !/slave0:.*state=online/.test(replication)) return false;
       }
       return true;

@@ -86,10 +86,16 @@ export const INSTALL_HINT = 'apt-get update && apt-get install -y redis-server r
 
 /**
  * Starts a real redis-server on a free loopback port in a throwaway directory, with no persistence
- * (`args` adds options, e.g. `--replicaof`; `binary` runs e.g. redis-sentinel with a config file).
+ * (`args` adds options, e.g. `--replicaof`; `binary` runs e.g. redis-sentinel with a config file;
+ * `listen` replaces `--port`, e.g. with `RedisAccessSetup.serverArgs` for TLS and an ACL).
  */
 export async function startRedisServer(
-  options: { args?: (dir: string, port: number) => readonly string[]; binary?: string } = {},
+  options: {
+    args?: (dir: string, port: number) => readonly string[];
+    binary?: string;
+    /** TLS only and an ACL login (`listen(port)` gives the arguments that replace `--port`). */
+    listen?: (port: number) => readonly string[];
+  } = {},
 ): Promise<RedisServer> {
   const binary = options.binary ?? findBinary('redis-server');
   if (binary === undefined) throw new Error(`redis-server is not installed. Install it with: ${INSTALL_HINT}`);
@@ -103,8 +109,7 @@ export async function startRedisServer(
       binary,
       [
         ...extra,
-        '--port',
-        String(port),
+        ...(options.listen?.(port) ?? ['--port', String(port)]),
         '--bind',
         '127.0.0.1',
         '--dir',
@@ -127,7 +132,7 @@ export async function startRedisServer(
   };
   await start();
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `${options.listen === undefined ? 'redis' : 'rediss'}://127.0.0.1:${port}`,
     port,
     async stop(hard = false) {
       if (child === undefined) return;

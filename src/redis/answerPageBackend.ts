@@ -11,6 +11,7 @@ import type { RedisConnection } from './connection.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, withDeadline } from './connection.js';
 import { clusterNodeFor, slotPrefix } from './keys.js';
 import { ANSWER, OPEN, READ, TAKE } from './answerPageScripts.js';
+import { redisFailure } from './connectRefusal.js';
 
 import { McpResolveError } from '../errors.js';
 import type { AnswerPageBackend, AnswerPageLimitOptions, AnswerPageRefusal } from '../answerPage/backend.js';
@@ -85,7 +86,7 @@ export async function createRedisAnswerPageBackend(
       const reason = error instanceof Error ? error.message : String(error);
       const failure = new McpResolveError(
         'redis_unavailable',
-        `Answer pages: Redis did not answer (${what}: ${reason}). Nothing was stored; try again once Redis answers.`,
+        `Answer pages: ${redisFailure(`${what}: ${reason}`)}. Nothing was stored; try again once Redis answers.`,
         { data: { operation: 'answer_page' }, cause: error },
       );
       options.onerror?.(failure);

@@ -8,6 +8,8 @@ import type { RedisClusterType } from 'redis';
 
 import { McpResolveError } from '../errors.js';
 import { checkEvictionPolicy } from './evictionPolicy.js';
+import type { RedisAccess } from './transport.js';
+import { credentials, tlsSocket } from './transport.js';
 import { withDeadline } from './withDeadline.js';
 
 /** The slots of a Redis Cluster. */
@@ -72,12 +74,13 @@ export function unservedSlots(nodes: readonly ClusterNode[]): string[] {
  * Reads the cluster's nodes from one primary; throws `redis_unavailable` naming the slots no live
  * primary serves (and the node asked), then checks every reachable node's `maxmemory-policy` as
  * `checkEvictionPolicy` does for one server, naming the node, on a client made with `createClient`
- * (the loaded optional peer's: this module imports none of `redis` at run time).
+ * (the loaded optional peer's: this module imports none of `redis` at run time) with the
+ * connection's TLS and ACL user.
  */
 export async function checkCluster(
   cluster: RedisClusterType,
   createClient: typeof RedisModule.createClient,
-  options: { readonly onerror?: (error: Error) => void; readonly allowEvictingRedis?: boolean },
+  options: RedisAccess & { readonly onerror?: (error: Error) => void; readonly allowEvictingRedis?: boolean },
   api: string,
   timeoutMs: number,
 ): Promise<void> {
@@ -98,7 +101,8 @@ export async function checkCluster(
     const colon = node.address.lastIndexOf(':');
     const [host, port] = [node.address.slice(0, colon), Number(node.address.slice(colon + 1))];
     const probe = createClient({
-      socket: { host, port, connectTimeout: timeoutMs, reconnectStrategy: false },
+      ...credentials(options),
+      socket: { host, port, connectTimeout: timeoutMs, reconnectStrategy: false, ...tlsSocket(options, api) },
     });
     probe.on('error', () => undefined);
     try {

@@ -15,8 +15,8 @@ const POLICY_FIX =
  * Reads the `maxmemory-policy` of the Redis at `where` (as messages name it) at connect. Any
  * policy but `noeviction` lets Redis drop keys with an expiry (all replay keys have one) when
  * memory runs short, and an evicted replay key accepts its token once more: refuse to start, or warn once when `allowEvictingRedis` is set.
- * A Redis that does not answer `CONFIG GET` (renamed or forbidden on managed services) gets one
- * warning naming the setting to check.
+ * A Redis that does not answer `CONFIG GET` (renamed, or forbidden to the ACL user as on managed
+ * services) gets one warning naming the setting to check (and, when the ACL forbids it, the grant).
  */
 export async function checkEvictionPolicy(
   client: RedisClientType | RedisSentinelType,
@@ -39,7 +39,9 @@ export async function checkEvictionPolicy(
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     warn(
-      `${api}: could not read maxmemory-policy from Redis at ${where} (${reason}). Check that it is noeviction: under any other policy Redis may evict replay keys, and an evicted replay key lets its token be accepted again.`,
+      /\bNOPERM\b/.test(reason)
+        ? `${api}: the ACL user may not run CONFIG GET on Redis at ${where} (${reason}), so its maxmemory-policy is not checked. Check in your provider's settings that it is noeviction (under any other policy Redis may evict replay keys, and an evicted replay key lets its token be accepted again), or grant the user +config|get.`
+        : `${api}: could not read maxmemory-policy from Redis at ${where} (${reason}). Check that it is noeviction: under any other policy Redis may evict replay keys, and an evicted replay key lets its token be accepted again.`,
     );
     return;
   }

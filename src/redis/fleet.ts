@@ -6,14 +6,11 @@ import type { LegacySessionFleet } from '../hosting/legacy/sessionFleet.js';
 import type { AttemptStore } from '../state/attemptStore.js';
 import type { ReplayStore } from '../state/replay.js';
 import { McpResolveError } from '../errors.js';
-import type {
-  RedisClusterTarget,
-  RedisConnectOptions,
-  RedisConnection,
-  RedisSentinelTarget,
-  RedisTarget,
-} from './connection.js';
-import { describeRedisTarget, openRedis } from './connection.js';
+import type { RedisConnectOptions, RedisConnection } from './connection.js';
+import { openRedis } from './connection.js';
+import { ACL_RULE_HINT } from './connectRefusal.js';
+import type { RedisClusterTarget, RedisSentinelTarget, RedisTarget } from './target.js';
+import { describeRedisTarget } from './target.js';
 import { createRedisAttemptStore } from './attemptStore.js';
 import { claimReplayEpoch, createRedisReplayStore } from './replayStore.js';
 import { createRedisSessionFleet } from './sessionFleet.js';
@@ -22,7 +19,7 @@ import { createRedisSessionFleet } from './sessionFleet.js';
 export interface RedisFleetOptions extends RedisConnectOptions {
   /** The Redis URL, e.g. `redis://127.0.0.1:6379` (or give `sentinel` or `cluster`). */
   readonly url?: string;
-  /** Sentinel addresses and the monitored primary's name, instead of `url`. */
+  /** Sentinel addresses and the monitored primary's name (and the sentinels' own login, when they require one), instead of `url`. */
   readonly sentinel?: RedisSentinelTarget;
   /** Redis Cluster node addresses, instead of `url`: every node must run `maxmemory-policy noeviction` and every slot have a primary. */
   readonly cluster?: RedisClusterTarget;
@@ -55,7 +52,9 @@ export interface RedisFleet {
  * fleet member shares; throws `McpResolveError` (`redis_unavailable`) naming the URL, the sentinels
  * and master name, or the cluster nodes when Redis cannot be reached, and (`invalid_options`) when
  * Redis may evict keys (its `maxmemory-policy` is not `noeviction`; on a cluster, on any node,
- * named) unless `allowEvictingRedis` is set; (`redis_unavailable`) when a cluster slot has no live primary.
+ * named) unless `allowEvictingRedis` is set; (`redis_unavailable`) when a cluster slot has no live
+ * primary, when TLS or the ACL refuses the connection (naming what to set, as `connectRedis` does),
+ * or when the ACL user may not write the epoch record (naming the grant).
  */
 export async function connectRedisFleet(options: RedisFleetOptions): Promise<RedisFleet> {
   const {
@@ -123,10 +122,11 @@ export async function connectRedisFleet(options: RedisFleetOptions): Promise<Red
   };
 }
 
-/** What to do about a refused epoch record, by Redis's reason: out of memory, a replica, or anything else. */
+/** What to do about a refused epoch record, by Redis's reason: out of memory, a replica, an ACL refusal, or anything else. */
 function epochFix(reason: string): string {
   if (reason.includes('OOM'))
     return 'Redis is full (maxmemory reached): raise its maxmemory or free memory, then connect again';
   if (reason.includes('READONLY')) return 'this is a replica: connect to a writable primary';
+  if (reason.includes('NOPERM')) return ACL_RULE_HINT;
   return 'check that Redis is reachable and accepts writes (a writable primary), then connect again';
 }

@@ -9,13 +9,9 @@ export type { RedisAnswerPageBackendOptions } from './answerPageBackend.js';
 export { createRedisAttemptStore } from './attemptStore.js';
 export type { RedisAttemptStoreOptions } from './attemptStore.js';
 export { connectRedis } from './connection.js';
-export type {
-  RedisClusterTarget,
-  RedisConnectOptions,
-  RedisConnection,
-  RedisSentinelTarget,
-  RedisTarget,
-} from './connection.js';
+export type { RedisConnectOptions, RedisConnection } from './connection.js';
+export type { RedisClusterTarget, RedisSentinelTarget, RedisTarget } from './target.js';
+export type { RedisTlsOptions } from './transport.js';
 export { connectRedisFleet } from './fleet.js';
 export type { RedisFleet, RedisFleetOptions } from './fleet.js';
 export { claimReplayEpoch, createRedisReplayStore } from './replayStore.js';

@@ -19,6 +19,7 @@ import { McpResolveError } from '../errors.js';
 import type { RedisConnection } from './connection.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, isSentinelConnection, withDeadline } from './connection.js';
 import { clusterNodeFor, slotPrefix } from './keys.js';
+import { redisFailure } from './connectRefusal.js';
 
 /** Options of {@link createRedisReplayStore}. */
 export interface RedisReplayStoreOptions {
@@ -67,6 +68,9 @@ if redis.call('SET', KEYS[1], '1', 'NX', 'PXAT', ARGV[1]) then return 1 end
 return 0
 `;
 
+/** Writes the epoch record unless it exists. */
+const CLAIM_EPOCH = "redis.call('SET', KEYS[1], ARGV[1], 'NX') return 1";
+
 /** The epoch record of the replay keys under `keyPrefix` (hash-tagged with them). */
 const epochKeyOf = (keyPrefix: string, api: string): string => `${slotPrefix(keyPrefix, api)}epoch`;
 
@@ -80,7 +84,11 @@ export async function claimReplayEpoch(
   keyPrefix = DEFAULT_REPLAY_KEY_PREFIX,
   at = Date.now(),
 ): Promise<void> {
-  await redis.set(epochKeyOf(keyPrefix, 'claimReplayEpoch()'), String(Math.floor(at)), { condition: 'NX' });
+  // A script, as every replay check is: an ACL user that may not run them is refused here, at start.
+  await redis.eval(CLAIM_EPOCH, {
+    keys: [epochKeyOf(keyPrefix, 'claimReplayEpoch()')],
+    arguments: [String(Math.floor(at))],
+  });
 }
 
 /** One connection to the primary. */
@@ -153,7 +161,7 @@ export function createRedisReplayStore(redis: RedisConnection, options: RedisRep
         const reason = error instanceof Error ? error.message : String(error);
         const failure = new McpResolveError(
           'redis_unavailable',
-          `Replay check failed: Redis did not answer (${reason}). The round is refused (its token may already count as used); start the call again once Redis answers.`,
+          `Replay check failed: ${redisFailure(reason)}. The round is refused (its token may already count as used); start the call again once Redis answers.`,
           { data: { operation: 'replay_check' }, cause: error },
         );
         options.onerror?.(failure);

@@ -19,6 +19,7 @@ import { McpResolveError } from '../errors.js';
 import { MILLISECONDS, positiveInteger } from '../optionChecks.js';
 import type { RedisConnection } from './connection.js';
 import { withDeadline } from './connection.js';
+import { redisFailure } from './connectRefusal.js';
 
 /** Options of {@link createRedisTaskStore}. */
 export interface RedisTaskStoreOptions {
@@ -111,7 +112,7 @@ export function createRedisTaskStore(redis: RedisConnection, options: RedisTaskS
       if (error instanceof McpResolveError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       const late = step === 'read' ? '' : '; if Redis runs it later it refuses it, past its deadline';
-      throw failed(step, taskId, `Redis did not answer (${reason})${late}`, error);
+      throw failed(step, taskId, `${redisFailure(reason)}${late}`, error);
     }
   };
 

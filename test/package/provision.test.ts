@@ -24,13 +24,13 @@ function binDir(names: readonly string[]): string {
 
 describe('npm test provisioning', () => {
   it('finds nothing missing when every binary is on the path', () => {
-    expect(missingRequirements([binDir(['redis-server', 'redis-sentinel', 'nginx', 'script', 'chromium'])])).toEqual(
-      [],
-    );
+    expect(
+      missingRequirements([binDir(['redis-server', 'redis-sentinel', 'nginx', 'script', 'chromium', 'openssl'])]),
+    ).toEqual([]);
   });
 
   it('names each binary a PATH hides, with its Debian package', () => {
-    const missing = missingRequirements([binDir(['redis-server']), binDir(['script', 'chromium'])]);
+    const missing = missingRequirements([binDir(['redis-server']), binDir(['script', 'chromium', 'openssl'])]);
     expect(missing.map((requirement) => requirement.binary)).toEqual(['redis-sentinel', 'nginx']);
     expect(installCommand(missing)).toBe('apt-get update && apt-get install -y redis-sentinel nginx');
   });
@@ -46,10 +46,21 @@ describe('npm test provisioning', () => {
     expect(decided).toEqual({
       kind: 'install',
       announce:
-        'npm test: installing redis-server redis-sentinel nginx bsdutils chromium with apt-get (missing: redis-server, redis-sentinel, nginx, script, chromium)',
+        'npm test: installing redis-server redis-sentinel nginx bsdutils chromium openssl with apt-get (missing: redis-server, redis-sentinel, nginx, script, chromium, openssl)',
       commands: [
         ['apt-get', 'update', '-qq'],
-        ['apt-get', 'install', '-y', '-qq', 'redis-server', 'redis-sentinel', 'nginx', 'bsdutils', 'chromium'],
+        [
+          'apt-get',
+          'install',
+          '-y',
+          '-qq',
+          'redis-server',
+          'redis-sentinel',
+          'nginx',
+          'bsdutils',
+          'chromium',
+          'openssl',
+        ],
       ],
     });
   });
@@ -65,7 +76,7 @@ describe('npm test provisioning', () => {
 
   it('fails at once without apt-get', () => {
     const decided = plan(
-      missingRequirements([binDir(['redis-server', 'redis-sentinel', 'script', 'chromium'])]),
+      missingRequirements([binDir(['redis-server', 'redis-sentinel', 'script', 'chromium', 'openssl'])]),
       true,
       false,
     );

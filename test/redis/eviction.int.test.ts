@@ -99,7 +99,7 @@ describe('the eviction policy, checked at connect', () => {
       await connection.destroy();
       expect(warnings).toHaveLength(1);
       expect(warnings[0]?.message).toMatch(
-        /^connectRedis\(\): could not read maxmemory-policy from Redis at redis:\/\/app:\*\*\*@127\.0\.0\.1:\d+ \(.*NOPERM.*\)\. Check that it is noeviction: /,
+        /^connectRedis\(\): the ACL user may not run CONFIG GET on Redis at redis:\/\/app:\*\*\*@127\.0\.0\.1:\d+ \(NOPERM.*\), so its maxmemory-policy is not checked\. Check in your provider's settings that it is noeviction /,
       );
     } finally {
       await control.configSet('maxmemory-policy', 'noeviction');
