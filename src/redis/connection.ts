@@ -192,7 +192,7 @@ export async function openRedis(
     unit: MILLISECONDS,
   });
   // The optional peer `redis` is loaded here, so a missing package names its install line.
-  const redis = await loadPeer(() => import('redis'), 'redis', api);
+  const redis = await loadPeer('redis', api, () => import('redis'));
   const client = createConnection(redis, target, commandTimeoutMs, connectTimeout);
   let firstError: Error | undefined;
   let connected = false;
