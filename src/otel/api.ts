@@ -9,5 +9,14 @@ import { loadPeer } from '../peer.js';
 
 const api: typeof Api = await loadPeer('@opentelemetry/api', 'mcp-resolve/otel', () => import('@opentelemetry/api'));
 
-export const { context, createTraceState, isSpanContextValid, metrics, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags } =
-  api;
+export const {
+  context,
+  createTraceState,
+  isSpanContextValid,
+  metrics,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+} = api;

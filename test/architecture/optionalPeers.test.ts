@@ -21,7 +21,9 @@ const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 };
 
 /** Every optional peer the package declares. */
-const OPTIONAL = Object.keys(manifest.peerDependenciesMeta).filter((name) => manifest.peerDependenciesMeta[name]?.optional);
+const OPTIONAL = Object.keys(manifest.peerDependenciesMeta).filter(
+  (name) => manifest.peerDependenciesMeta[name]?.optional,
+);
 
 /** The peers each entry exists for: only its modules may import them so that bundlers follow. */
 const OWNED: Readonly<Record<string, readonly string[]>> = {
@@ -61,9 +63,18 @@ function bundledImports(file: string, text: string): BundledImports {
     if (peer !== undefined) peers.push({ peer, how: `${how} '${specifier}'` });
   };
   source.forEachChild(function visit(node) {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && node.importClause?.isTypeOnly !== true) {
+    if (
+      ts.isImportDeclaration(node) &&
+      ts.isStringLiteral(node.moduleSpecifier) &&
+      node.importClause?.isTypeOnly !== true
+    ) {
       add(node.moduleSpecifier.text, 'import … from');
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier) && !node.isTypeOnly) {
+    } else if (
+      ts.isExportDeclaration(node) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier) &&
+      !node.isTypeOnly
+    ) {
       add(node.moduleSpecifier.text, 'export … from');
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [argument] = node.arguments;

@@ -76,7 +76,8 @@ describe('a missing optional peer', () => {
       "const server = new McpResolveServer({ name: 't', version: '1' }, { apps: {} });",
       "const { client } = await connectInProcess(server.createServer, { era: 'legacy', capabilities: {} });",
     ].join('\n');
-    const read = "client.readResource({ uri: 'ui://mcp-resolve/question' }).then((r) => console.log(r.contents[0].text.slice(0, 15)))";
+    const read =
+      "client.readResource({ uri: 'ui://mcp-resolve/question' }).then((r) => console.log(r.contents[0].text.slice(0, 15)))";
     expect(run(dir, rejection(setup, read))).toBe('<!doctype html>\nresolved');
   });
 
