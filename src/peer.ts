@@ -1,8 +1,7 @@
 /**
  * Optional peer dependencies: the one way the library loads one, so a missing package costs one
  * line naming the install to run instead of the loader's `Cannot find package '…'`, and so no
- * bundler fails on a peer the application did not install (contributing/architecture.md, "Optional
- * peers"; test/architecture/optionalPeers.test.ts checks every import of one).
+ * bundler fails on a peer the application did not install.
  */
 import { McpResolveError } from './errors.js';
 
