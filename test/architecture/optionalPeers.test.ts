@@ -3,7 +3,8 @@
  * optional peer (package.json `peerDependenciesMeta`) in a way bundlers resolve (a static value
  * import, an `export … from`, or a literal `import('…')`), unless that entry is the one made for the
  * peer. Everywhere else a peer is loaded with `loadPeer(name, api)`, whose specifier bundlers never
- * see (contributing/architecture.md, "Optional peers").
+ * see (contributing/architecture.md, "Optional peers"). And src/ imports no package that package.json
+ * neither depends on nor peers (a dev dependency would be missing from every install).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -11,12 +12,14 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-import { SRC } from './srcModules.js';
+import { modules, SRC } from './srcModules.js';
 
 const ROOT = join(SRC, '..');
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   exports: Record<string, { import: string }>;
   bin: Record<string, string>;
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
 
@@ -49,6 +52,8 @@ const ENTRIES: ReadonlyMap<string, string> = new Map([
 /** What a module imports that stays in a bundle: its relative modules, and its bundler-visible optional peer imports. */
 interface BundledImports {
   readonly relatives: string[];
+  /** The packages of its bare specifiers (`node:*` built-ins aside). */
+  readonly packages: string[];
   readonly peers: { readonly peer: string; readonly how: string }[];
 }
 
@@ -56,9 +61,18 @@ interface BundledImports {
 function bundledImports(file: string, text: string): BundledImports {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const relatives: string[] = [];
+  const packages: string[] = [];
   const peers: { peer: string; how: string }[] = [];
   const add = (specifier: string, how: string) => {
     if (specifier.startsWith('.')) relatives.push(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
+    else if (!specifier.startsWith('node:')) {
+      packages.push(
+        specifier
+          .split('/')
+          .slice(0, specifier.startsWith('@') ? 2 : 1)
+          .join('/'),
+      );
+    }
     const peer = OPTIONAL.find((name) => specifier === name || specifier.startsWith(`${name}/`));
     if (peer !== undefined) peers.push({ peer, how: `${how} '${specifier}'` });
   };
@@ -82,7 +96,7 @@ function bundledImports(file: string, text: string): BundledImports {
     }
     node.forEachChild(visit);
   });
-  return { relatives, peers };
+  return { relatives, packages, peers };
 }
 
 /** Every "entry reaches module, which imports peer" where the entry is not made for that peer. */
@@ -120,6 +134,16 @@ describe('optional peers', () => {
     expect(violations()).toEqual([]);
   });
 
+  it('are, with the dependencies and required peers, the only packages src/ imports so that bundlers follow', () => {
+    const declared = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)]);
+    const undeclared = modules(SRC).flatMap((file) =>
+      bundledImports(file, readFileSync(file, 'utf8'))
+        .packages.filter((name) => !declared.has(name))
+        .map((name) => `src/${relative(SRC, file)} imports ${name}, which package.json neither depends on nor peers`),
+    );
+    expect(undeclared).toEqual([]);
+  });
+
   it('names every owned peer among the optional peers, for an entry that exists', () => {
     for (const [entry, peers] of Object.entries(OWNED)) {
       expect(ENTRIES.has(entry), entry).toBe(true);
@@ -139,7 +163,8 @@ describe('optional peers', () => {
       "import { z } from 'zod';",
       "import { helper } from './y.js';",
     ].join('\n');
-    const { relatives, peers } = bundledImports(file, text);
+    const { relatives, packages, peers } = bundledImports(file, text);
+    expect(packages).toEqual(['jose', 'jose', 'openid-client', 'zod']);
     expect(peers.map(({ how }) => how)).toEqual([
       "import … from 'jose/a'",
       "export … from 'jose'",
