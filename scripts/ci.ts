@@ -6,7 +6,7 @@
  * The end is a table of every step's time and verdict; the exit code is non-zero when any failed.
  *
  * dist/ is built once (`build`); the steps that read it (`api:check`, `pack:check`, the suites,
- * `runtimes`, `attack`, `fuzz`, `bench`) use that build. The project is type-checked once (`typecheck`, which also
+ * `runtimes`, `runtimes:packed`, `attack`, `fuzz`, `bench`) use that build. The project is type-checked once (`typecheck`, which also
  * checks the type tests `*.test-d.ts`). The whole suite runs once on the Node running this script
  * (.ci/run puts a supported line first on PATH); `node-lines` runs on the other supported lines
  * only what can differ by Node line (the unit and integration projects and the refund desk).
@@ -54,6 +54,7 @@ function steps(otherLines: readonly string[]): Step[] {
     { name: 'attack', command: ['npm', 'run', 'attack'], needs: ['provision', 'build'] },
     { name: 'fuzz', command: ['npm', 'run', 'fuzz'], needs: ['build'] },
     { name: 'runtimes', command: [...TSX, 'scripts/runtimes.ts'], needs: ['build'] },
+    { name: 'runtimes:packed', command: [...TSX, 'scripts/packedRuntimes.ts'], needs: ['build'] },
     { name: 'conformance', command: ['npm', 'run', 'conformance'], needs: [] },
     { name: 'lint', command: ['npm', 'run', 'lint'], needs: [] },
     { name: 'docs', command: ['npm', 'run', 'docs'], needs: [] },

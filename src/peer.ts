@@ -1,6 +1,7 @@
 /**
- * Optional peer dependencies, loaded by the one entry that needs each, so a missing package costs
- * one line naming the install to run instead of Node's `Cannot find package '…'`.
+ * Optional peer dependencies: the one way the library loads one, so a missing package costs one
+ * line naming the install to run instead of the loader's `Cannot find package '…'`, and so no
+ * bundler fails on a peer the application did not install.
  */
 import { McpResolveError } from './errors.js';
 
@@ -14,17 +15,28 @@ function isMissing(error: unknown, name: string): boolean {
   );
 }
 
+/** `import(specifier)` with the specifier in a variable: bundlers (esbuild, Bun, Deno) leave it to the runtime. */
+function importAtRunTime(specifier: string): Promise<unknown> {
+  return import(/* @vite-ignore */ specifier);
+}
+
 /**
- * Loads the optional peer `name` through `load` (a literal `import('…')`, so bundlers see it). When
- * it is not installed, rejects with `invalid_usage`: "`<api>` needs the peer dependency <name>: npm
- * install <name>"; any other failure passes through unchanged.
+ * Loads the optional peer `name` (a package or one of its subpaths). When it is not installed,
+ * rejects with `invalid_usage`: "`<api>` needs the peer dependency <name>: npm install <name>"; any
+ * other failure passes through unchanged.
+ *
+ * Without `load`, the specifier is imported at run time, out of every bundler's sight: the form for
+ * code an entry without the peer reaches (`loadPeer<typeof Jose>('jose', api)`). `load`, a literal
+ * `() => import('<name>')` that bundlers follow, is only for code that no entry but the one made for
+ * that peer reaches (`mcp-resolve/redis` loads `redis` so).
  */
-export async function loadPeer<TModule>(load: () => Promise<TModule>, name: string, api: string): Promise<TModule> {
+export async function loadPeer<TModule>(name: string, api: string, load?: () => Promise<TModule>): Promise<TModule> {
   try {
-    return await load();
+    return await (load ?? (() => importAtRunTime(name) as Promise<TModule>))();
   } catch (error) {
-    if (!isMissing(error, name)) throw error;
-    throw new McpResolveError('invalid_usage', `${api} needs the peer dependency ${name}: npm install ${name}`, {
+    const pkg = name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : (name.split('/')[0] ?? name);
+    if (!isMissing(error, name) && !isMissing(error, pkg)) throw error;
+    throw new McpResolveError('invalid_usage', `${api} needs the peer dependency ${pkg}: npm install ${pkg}`, {
       data: { api },
       cause: error,
     });

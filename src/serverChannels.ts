@@ -24,7 +24,7 @@ export interface ChannelOptions {
    */
   readonly answerPage?: AnswerPageOptions;
   /**
-   * Renders form questions as MCP Apps (opt-in; needs the peer `@modelcontextprotocol/ext-apps`):
+   * Renders form questions as MCP Apps (opt-in; the app is built into the package, no peer needed):
    * attached to the form where the client negotiated SEP-3118, and in the chat, with the tool's
    * result, for clients that render apps and show no forms (see docs/guides/questions-everywhere.md).
    * `{}` turns both on.

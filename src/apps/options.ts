@@ -13,14 +13,10 @@ import { createAnswerPageStore } from '../answerPage/store.js';
 import { installAnswerTool } from './answerTool.js';
 import { attachedAppChannel } from './attached.js';
 import { inChatAppChannel, inChatToolListing } from './inChat.js';
-import { installedAppBundle, installQuestionApp, questionAppDocument } from './resource.js';
-import { APPS_BUNDLE, inlinedApp, NOT_THE_BUNDLE } from './appHtml.js';
-import { checkedPageBackend, invalidOption } from '../optionChecks.js';
+import { installQuestionApp, questionAppDocument } from './resource.js';
+import { checkedPageBackend } from '../optionChecks.js';
 import type { ErrorMasker } from '../round/masking.js';
 import { UI_EXTENSION } from './wire.js';
-
-/** What names the option in the missing peer's message. */
-const PEER_API = 'new McpResolveServer({ apps })';
 
 /** The `apps` option of `new McpResolveServer()`. */
 export interface AppsOptions {
@@ -40,12 +36,6 @@ export interface AppsOptions {
   readonly backend?: AnswerPageBackend;
   /** How long a question shown in the app stays open, and then how long an answer given in the chat waits, in ms. @default 900_000 (15 minutes) */
   readonly ttlMs?: number;
-  /**
-   * The text of `@modelcontextprotocol/ext-apps/app-with-deps` (the `App` class, dependency-free),
-   * for a runtime that cannot read it from the installed package (Cloudflare Workers: import the
-   * file as text). @default read from the installed peer at the first read of the app
-   */
-  readonly appScript?: string;
 }
 
 /** Builds what the `apps` option adds to a server (checked here, at construction). */
@@ -55,13 +45,7 @@ export function appsChannels(
   principal: (ctx: ServerContext) => string | undefined,
   mask: ErrorMasker,
 ): Omit<ServerChannels, 'httpRoutes'> {
-  const { appScript } = options;
-  if (appScript !== undefined && inlinedApp(appScript) === undefined) {
-    throw invalidOption(api, 'apps.appScript', NOT_THE_BUNDLE, `Give the text of ${APPS_BUNDLE}.`);
-  }
-  const document = questionAppDocument(
-    appScript === undefined ? () => installedAppBundle(PEER_API) : async () => appScript,
-  );
+  const document = questionAppDocument();
   const attach = options.attachToForms !== false;
   const inChat = options.inChat !== false;
   const store = createAnswerPageStore({

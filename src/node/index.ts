@@ -11,10 +11,10 @@
  *
  * @packageDocumentation
  */
-import { McpResolveError } from '../errors.js';
 import type { HttpServerHandle, ServeHttpOptions } from './http.js';
 import type { ServerSource } from '../hosting/source.js';
 import { factoryOf } from '../hosting/source.js';
+import { loadPeer } from '../peer.js';
 import type { ServeStdioOptions, StdioServerHandle } from './stdio.js';
 import { serveFactoryStdio } from './stdio.js';
 
@@ -30,22 +30,6 @@ export function serveStdio(server: ServerSource, options?: ServeStdioOptions): S
  * guard on. Needs `@modelcontextprotocol/node`, loaded on first use so `serveStdio` works without it.
  */
 export async function serveHttp(server: ServerSource, options?: ServeHttpOptions): Promise<HttpServerHandle> {
-  const http = await import('./http.js').catch((error: unknown) => {
-    throw missingNodeAdapter(error);
-  });
+  const http = await loadPeer('@modelcontextprotocol/node', 'serveHttp()', () => import('./http.js'));
   return http.listenHttp(server, options);
-}
-
-/** The error for a missing `@modelcontextprotocol/node`, with the install line; other failures pass through. */
-function missingNodeAdapter(error: unknown): unknown {
-  const missing =
-    error instanceof Error &&
-    (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
-    error.message.includes('@modelcontextprotocol/node');
-  if (!missing) return error;
-  return new McpResolveError(
-    'invalid_usage',
-    'serveHttp() needs the peer dependency @modelcontextprotocol/node: npm install @modelcontextprotocol/node',
-    { data: { api: 'serveHttp()' }, cause: error },
-  );
 }

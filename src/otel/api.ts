@@ -7,11 +7,16 @@ import type * as Api from '@opentelemetry/api';
 
 import { loadPeer } from '../peer.js';
 
-const api: typeof Api = await loadPeer(
-  () => import('@opentelemetry/api'),
-  '@opentelemetry/api',
-  'mcp-resolve/otel',
-);
+const api: typeof Api = await loadPeer('@opentelemetry/api', 'mcp-resolve/otel', () => import('@opentelemetry/api'));
 
-export const { context, createTraceState, isSpanContextValid, metrics, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags } =
-  api;
+export const {
+  context,
+  createTraceState,
+  isSpanContextValid,
+  metrics,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+} = api;

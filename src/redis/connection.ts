@@ -113,7 +113,7 @@ export async function openRedis(
     unit: MILLISECONDS,
   });
   // The optional peer `redis` is loaded here, so a missing package names its install line.
-  const redis = await loadPeer(() => import('redis'), 'redis', api);
+  const redis = await loadPeer('redis', api, () => import('redis'));
   const client = createConnection(redis, target, { commandTimeoutMs, connectTimeout, access: options }, api);
   const sentinelLogin = typeof target !== 'string' && 'sentinels' in target;
   let firstError: Error | undefined;

@@ -8,12 +8,11 @@ import type * as ClientStdio from '@modelcontextprotocol/client/stdio';
 
 import { loadPeer } from '../peer.js';
 
-const NAME = '@modelcontextprotocol/client';
 const API = 'mcp-resolve/testing';
 
 const [sdk, stdio]: [typeof ClientSdk, typeof ClientStdio] = await Promise.all([
-  loadPeer(() => import('@modelcontextprotocol/client'), NAME, API),
-  loadPeer(() => import('@modelcontextprotocol/client/stdio'), NAME, API),
+  loadPeer('@modelcontextprotocol/client', API, () => import('@modelcontextprotocol/client')),
+  loadPeer('@modelcontextprotocol/client/stdio', API, () => import('@modelcontextprotocol/client/stdio')),
 ]);
 
 export { sdk, stdio };

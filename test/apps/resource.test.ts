@@ -8,8 +8,8 @@ import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps
 import { describe, expect, it } from 'vitest';
 
 import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
-import { inlinedApp, questionAppHtml } from '../../src/apps/appHtml.js';
 import { ANSWER_TOOL, APP_MIME_TYPE, ELICITATION_META, QUESTION_APP_URI, UI_EXTENSION } from '../../src/apps/wire.js';
+import { APP_BUNDLE } from '../../src/apps/appBundle.js';
 import { FORM_STYLE } from '../../src/form/style.js';
 import { McpResolveServer } from 'mcp-resolve';
 import { call, connect, ERAS, textOf } from '../resolvers/helpers.js';
@@ -21,15 +21,8 @@ describe('the wire constants', () => {
   });
 });
 
-describe('inlinedApp', () => {
-  it('binds App to the bundle export and refuses anything else', () => {
-    expect(inlinedApp('var a=1;export{b as X,a as App};')).toBe('var a=1;\nconst App = a;\n');
-    expect(inlinedApp('var a=1;')).toBeUndefined();
-    expect(inlinedApp('"</script>";export{a as App};')).toBeUndefined();
-    expect(() => new McpResolveServer({ name: 't', version: '1' }, { apps: { appScript: 'nope' } })).toThrow(
-      "new McpResolveServer(): apps.appScript is not @modelcontextprotocol/ext-apps' app-with-deps bundle",
-    );
-    expect(() => questionAppHtml('nope')).toThrow('The question app cannot be built: the installed');
+describe('the apps option', () => {
+  it('refuses a backend that is not one', () => {
     const pending = Promise.resolve(createMemoryAnswerPageBackend());
     expect(() => new McpResolveServer({ name: 't', version: '1' }, { apps: { backend: pending as never } })).toThrow(
       'new McpResolveServer(): apps.backend is a Promise. Await createRedisAnswerPageBackend() before passing its result.',
@@ -49,10 +42,13 @@ describe.each(ERAS)('the question app resource (%s)', (era) => {
     const html = content !== undefined && 'text' in content ? content.text : '';
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain(`<style>${FORM_STYLE}</style>`);
-    expect(html).toContain('const App = ');
+    expect(html).toContain(`<script type="module">${APP_BUNDLE}\n`);
+    expect(APP_BUNDLE).toMatch(/const App=[\w$]+;$/);
     expect(html).toContain('app.setRequestHandler("elicitation/create"');
     expect(html).not.toMatch(/<script[^>]+src=|<link /);
     expect(html.match(/<\/script>/g)).toHaveLength(1);
+    // ext-apps' own app-with-deps bundle made it 545,832 bytes; only what App reaches, minified, is built in.
+    expect(Buffer.byteLength(html)).toBeLessThan(360_000);
   });
 
   it('shows and checks, through the app-only tool, only the question the server stored for the call', async () => {

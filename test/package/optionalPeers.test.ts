@@ -68,7 +68,7 @@ describe('a missing optional peer', () => {
     expect(out).toBe('invalid_usage: connectRedis() needs the peer dependency redis: npm install redis');
   });
 
-  it('@modelcontextprotocol/ext-apps: reading the question app fails naming its install; the server starts without it', () => {
+  it('@modelcontextprotocol/ext-apps is no peer: the question app is built into the package', () => {
     const dir = installWithout('@modelcontextprotocol/ext-apps');
     const setup = [
       "const { McpResolveServer } = await import('mcp-resolve');",
@@ -76,9 +76,9 @@ describe('a missing optional peer', () => {
       "const server = new McpResolveServer({ name: 't', version: '1' }, { apps: {} });",
       "const { client } = await connectInProcess(server.createServer, { era: 'legacy', capabilities: {} });",
     ].join('\n');
-    expect(run(dir, rejection(setup, "client.readResource({ uri: 'ui://mcp-resolve/question' })"))).toContain(
-      'new McpResolveServer({ apps }) needs the peer dependency @modelcontextprotocol/ext-apps: npm install @modelcontextprotocol/ext-apps',
-    );
+    const read =
+      "client.readResource({ uri: 'ui://mcp-resolve/question' }).then((r) => console.log(r.contents[0].text.slice(0, 15)))";
+    expect(run(dir, rejection(setup, read))).toBe('<!doctype html>\nresolved');
   });
 
   it('@opentelemetry/api: importing mcp-resolve/otel fails naming its install', () => {
