@@ -39,7 +39,7 @@ type ToolAnswer =
 
 /** Calls the answer tool as the app does; a failed call (the client renders no apps, the server failed) is thrown. */
 async function answerTool(client: Client, args: Record<string, unknown>): Promise<ToolAnswer> {
-  const result = (await client.callTool({ name: ANSWER_TOOL, arguments: args })) as CallToolResult;
+  const result = await client.callTool({ name: ANSWER_TOOL, arguments: args });
   if (result.isError === true || !isRecord(result.structuredContent)) {
     const text = result.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
     throw new McpResolveError('invalid_usage', `${API}: ${ANSWER_TOOL} failed: ${text}`, { data: { api: API } });
@@ -103,11 +103,11 @@ export async function answerApp(
       return { status: 'checked', answer: sent.answer };
     case 'answered': {
       const { tool, arguments: args, ticket } = question as AppQuestion;
-      const result = (await client.callTool({
+      const result = await client.callTool({
         name: tool,
         arguments: isRecord(args) ? args : {},
         _meta: { [TICKET_META]: ticket },
-      })) as CallToolResult;
+      });
       return { status: 'answered', result };
     }
   }

@@ -4,7 +4,7 @@
  * error, declined, and closed once used; a SEP-3118 form question answered from `elicit` with the
  * `ElicitResult` the app gives the host; and what it refuses to answer.
  */
-import type { CallToolResult, ElicitRequest } from '@modelcontextprotocol/client';
+import type { ElicitRequest } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 
 import { NOT_AN_APP_HOST } from '../../src/apps/answerTool.js';
@@ -20,10 +20,10 @@ describe.each(ERAS)('answerApp in the chat (%s)', (era) => {
   it('answers the question, makes the call again, and finds the question closed after', async () => {
     const { server, runs } = refundDesk();
     const connection = await connect(server, { era, capabilities: APPS_ONLY });
-    const asked = (await connection.client.callTool({
+    const asked = await connection.client.callTool({
       name: 'refund',
       arguments: { order_id: 'ORD-1' },
-    })) as CallToolResult;
+    });
     const answered = await answerApp(connection.client, asked, ACCEPT);
     expect(answered.status).toBe('answered');
     expect(textOf((answered as Extract<AnsweredApp, { status: 'answered' }>).result)).toBe('refunded 12 for late');
@@ -33,10 +33,10 @@ describe.each(ERAS)('answerApp in the chat (%s)', (era) => {
 
   it("returns a refused answer with the field's error, and the question takes a good one", async () => {
     const connection = await connect(refundDesk().server, { era, capabilities: APPS_ONLY });
-    const asked = (await connection.client.callTool({
+    const asked = await connection.client.callTool({
       name: 'refund',
       arguments: { order_id: 'ORD-2' },
-    })) as CallToolResult;
+    });
     const refused = await answerApp(connection.client, asked, {
       action: 'accept',
       content: { amount: 900, reason: 'x' },
@@ -68,7 +68,7 @@ describe.each(ERAS)('answerApp on a SEP-3118 form question (%s)', (era) => {
       },
     });
     const done = await connection.client.callTool({ name: 'refund', arguments: { order_id: 'ORD-3' } });
-    expect(textOf(done as CallToolResult)).toBe('refunded 12 for late');
+    expect(textOf(done)).toBe('refunded 12 for late');
     expect(outcomes).toEqual([
       {
         status: 'invalid',
@@ -83,14 +83,14 @@ describe.each(ERAS)('answerApp on a SEP-3118 form question (%s)', (era) => {
 describe('answerApp refuses', () => {
   it('what carries no question for the app, and a client that renders no apps', async () => {
     const connection = await connect(refundDesk().server, { era: 'modern', capabilities: APPS_ONLY });
-    const plain = (await connection.client.callTool({ name: 'ping', arguments: {} })) as CallToolResult;
+    const plain = await connection.client.callTool({ name: 'ping', arguments: {} });
     await expect(answerApp(connection.client, plain, ACCEPT)).rejects.toThrow(
       'answerApp(): what the client received carries no question for the app (_meta["io.github.mcp-resolve/question"] on a tool result, _meta["io.github.mcp-resolve/elicitation"] on a form question).',
     );
-    const asked = (await connection.client.callTool({
+    const asked = await connection.client.callTool({
       name: 'refund',
       arguments: { order_id: 'ORD-4' },
-    })) as CallToolResult;
+    });
     const formsOnly = await connect(refundDesk().server, {
       era: 'modern',
       capabilities: { elicitation: { form: {} } },
