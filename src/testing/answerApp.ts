@@ -13,7 +13,7 @@ import { isRecord } from '../ownKeys.js';
 import type { PageAction } from './answerPage.js';
 import { formOf, refusalOf } from './answerPage.js';
 
-const API = 'answerApp()';
+const ANSWER_APP = 'answerApp()';
 
 /** What the app showed once the answer was sent. */
 export type AnsweredApp =
@@ -42,7 +42,7 @@ async function answerTool(client: Client, args: Record<string, unknown>): Promis
   const result = await client.callTool({ name: ANSWER_TOOL, arguments: args });
   if (result.isError === true || !isRecord(result.structuredContent)) {
     const text = result.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
-    throw new McpResolveError('invalid_usage', `${API}: ${ANSWER_TOOL} failed: ${text}`, { data: { api: API } });
+    throw new McpResolveError('invalid_usage', `${ANSWER_APP}: ${ANSWER_TOOL} failed: ${text}`, { data: { api: ANSWER_APP } });
   }
   return result.structuredContent as ToolAnswer;
 }
@@ -54,8 +54,8 @@ function questionOf(received: CallToolResult | ElicitRequest['params']): AppQues
   if (!isRecord(question) || typeof question.page !== 'string') {
     throw new McpResolveError(
       'invalid_usage',
-      `${API}: what the client received carries no question for the app (_meta["${QUESTION_META}"] on a tool result, _meta["${ELICITATION_META}"] on a form question). Pass the tool result or the elicitation params a client that renders apps received.`,
-      { data: { api: API } },
+      `${ANSWER_APP}: what the client received carries no question for the app (_meta["${QUESTION_META}"] on a tool result, _meta["${ELICITATION_META}"] on a form question). Pass the tool result or the elicitation params a client that renders apps received.`,
+      { data: { api: ANSWER_APP } },
     );
   }
   return question as unknown as AppQuestion | AttachedQuestion;
@@ -85,7 +85,7 @@ export async function answerApp(
 ): Promise<AnsweredApp> {
   const question = questionOf(received);
   const { page } = question;
-  const form = formOf(answer, API).toString();
+  const form = formOf(answer, ANSWER_APP).toString();
   const inChat = 'ticket' in question;
   if (!inChat) {
     // As the app first shows the page's form: a closed question says so before any answer.
