@@ -11,7 +11,7 @@ import { NOT_AN_APP_HOST } from '../../src/apps/answerTool.js';
 import { CLOSED_QUESTION } from '../../src/apps/answerTool.js';
 import type { AnsweredApp } from '../../src/testing/index.js';
 import { answerApp } from '../../src/testing/index.js';
-import { APPS_ONLY, refundDesk, SEP_3118 } from '../apps/helpers.js';
+import { APPS_ONLY, OVER_400, refundDesk, SEP_3118 } from '../apps/helpers.js';
 import { connect, ERAS, textOf } from '../resolvers/helpers.js';
 
 const ACCEPT = { action: 'accept', content: { amount: 12, reason: 'late' } } as const;
@@ -49,6 +49,21 @@ describe.each(ERAS)('answerApp in the chat (%s)', (era) => {
     const declined = await answerApp(connection.client, asked, { action: 'decline' });
     expect(declined.status).toBe('answered');
     expect((declined as Extract<AnsweredApp, { status: 'answered' }>).result.isError).toBe(true);
+  });
+});
+
+describe.each(ERAS)('answerApp on the next question of a call (%s)', (era) => {
+  it("answers the question the call made again asks, here after the desk's own check refused", async () => {
+    const connection = await connect(refundDesk().server, { era, capabilities: APPS_ONLY });
+    const asked = await connection.client.callTool({ name: 'refund', arguments: { order_id: 'ORD-5' } });
+    const first = await answerApp(connection.client, asked, {
+      action: 'accept',
+      content: { amount: 450, reason: 'x' },
+    });
+    if (first.status !== 'answered') throw new Error(`expected answered, got ${first.status}`);
+    expect(textOf(first.result)).toContain(OVER_400);
+    const second = await answerApp(connection.client, first.result, ACCEPT);
+    expect(second.status === 'answered' && textOf(second.result)).toBe('refunded 12 for late');
   });
 });
 
