@@ -42,7 +42,9 @@ async function answerTool(client: Client, args: Record<string, unknown>): Promis
   const result = await client.callTool({ name: ANSWER_TOOL, arguments: args });
   if (result.isError === true || !isRecord(result.structuredContent)) {
     const text = result.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
-    throw new McpResolveError('invalid_usage', `${ANSWER_APP}: ${ANSWER_TOOL} failed: ${text}`, { data: { api: ANSWER_APP } });
+    throw new McpResolveError('invalid_usage', `${ANSWER_APP}: ${ANSWER_TOOL} failed: ${text}`, {
+      data: { api: ANSWER_APP },
+    });
   }
   return result.structuredContent as ToolAnswer;
 }
