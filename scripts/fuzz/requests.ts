@@ -7,6 +7,10 @@
  */
 import fc from 'fast-check';
 
+/** The 2026-07-28 envelope key of the client's capabilities, and those of a client that renders apps. */
+const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+const APPS_ONLY = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+
 /** One HTTP request, as the fuzzer sends it and as a seed keeps it. */
 export interface FuzzRequest {
   readonly method: string;
@@ -108,6 +112,9 @@ function answerToolCall(recorded: Recorded): fc.Arbitrary<FuzzRequest> {
     },
     { requiredKeys: [] },
   );
+  const params = (JSON.parse(template?.body ?? '{}') as { params?: { _meta?: Record<string, unknown> } }).params;
+  // The recorded call's client shows forms: the tool takes calls only from a client that renders apps.
+  const _meta = { ...params?._meta, [CLIENT_CAPABILITIES]: APPS_ONLY };
   return args.map((arguments_) => ({
     method: 'POST',
     path: template?.path ?? '/mcp',
@@ -116,11 +123,7 @@ function answerToolCall(recorded: Recorded): fc.Arbitrary<FuzzRequest> {
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
-      params: {
-        ...(JSON.parse(template?.body ?? '{}') as { params?: object }).params,
-        name: 'mcp_resolve_answer',
-        arguments: arguments_,
-      },
+      params: { ...params, _meta, name: 'mcp_resolve_answer', arguments: arguments_ },
     }),
   }));
 }

@@ -1,6 +1,7 @@
 /**
  * `mcp_resolve_answer`, the app-only tool the question app answers through (hidden from the model:
- * `_meta.ui.visibility: ['app']`). Every question it shows or checks is one the server stored: the
+ * `_meta.ui.visibility: ['app']`), listed to and taken from only clients that render MCP Apps (a
+ * model on any other client never sees it; a call from one is refused, naming the capability). Every question it shows or checks is one the server stored: the
  * app names a page (a page id of the store's shape) and nothing of the question itself, so nothing a
  * client sends is rendered or used as a schema. Its input is bounded: the page id, and a form of at
  * most three times the answer bound (percent-encoding). A page that is answered, expired, unknown or
@@ -22,7 +23,9 @@ import { checkSubmission } from '../form/submission.js';
 import type { AnswerPageStore } from '../answerPage/store.js';
 import { isPageId } from '../answerPage/store.js';
 import type { ErrorMasker } from '../round/masking.js';
-import { ANSWER_TOOL, QUESTION_APP_URI } from './wire.js';
+import { clientCapabilitiesOf, eraOf } from '../round/requestEra.js';
+import type { ToolListing } from '../channels/channel.js';
+import { ANSWER_TOOL, APP_MIME_TYPE, QUESTION_APP_URI, showsApps, UI_EXTENSION } from './wire.js';
 
 /** What the tool answers, as `structuredContent`. */
 export type AnswerToolResult =
@@ -38,6 +41,15 @@ export type AnswerToolResult =
 /** The text of a closed question (answered already, expired, another call's or another person's). */
 export const CLOSED_QUESTION =
   'This question is closed: it was answered already, has expired, or belongs to another call. Nothing was applied. Ask the assistant to try again if it is still needed.';
+
+/** Why a client that renders no apps cannot call the tool, and what it would declare to. */
+export const NOT_AN_APP_HOST =
+  `${ANSWER_TOOL} is the question app's: only a client that renders MCP Apps may call it. ` +
+  `A host declares it in its capabilities: extensions: { "${UI_EXTENSION}": { mimeTypes: ["${APP_MIME_TYPE}"] } }.`;
+
+/** The answer tool's `tools/list` entry: listed only to clients that render MCP Apps. */
+export const answerToolListing: ToolListing = (tool, _mayAsk, declared) =>
+  tool.name !== ANSWER_TOOL || showsApps(declared) ? tool : undefined;
 
 /** Options of {@link installAnswerTool}. */
 export interface AnswerToolOptions {
@@ -90,6 +102,8 @@ export function installAnswerTool(mcp: McpServer, options: AnswerToolOptions): v
       _meta: { ui: { resourceUri: QUESTION_APP_URI, visibility: ['app'] } },
     },
     async (args, ctx): Promise<CallToolResult> => {
+      if (!showsApps(clientCapabilitiesOf(ctx, mcp.server, eraOf(ctx))))
+        return { content: [{ type: 'text', text: NOT_AN_APP_HOST }], isError: true };
       try {
         return await answer(args, ctx);
       } catch (error) {

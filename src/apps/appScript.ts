@@ -1,7 +1,9 @@
 /**
  * The question app's own script, run in the host's sandboxed frame after ext-apps' `App` class. It
  * holds no renderer and no checks: the server renders the form and checks every submission
- * (`mcp_resolve_answer`), so the app shows exactly the answer page's form and messages.
+ * (`mcp_resolve_answer`), so the app shows exactly the answer page's form and messages. It sends
+ * on a button's click, never by submitting the form, so it needs only `allow-scripts` of the
+ * host's sandbox.
  * - In the chat: the tool result's `_meta` carries the question; the answer is sent with the page
  *   id; once stored, the app calls the tool again with the same arguments and the call's ticket,
  *   shows the next question or the outcome, and gives the outcome to the model
@@ -40,10 +42,14 @@ function say(heading, text) {
 function showForm(html) {
   root.innerHTML = html;
   const form = root.querySelector("form");
-  form.addEventListener("submit", (event) => {
+  // A click on a button (Enter in a field clicks the first), never the form's submission: a host
+  // whose sandbox lacks allow-forms submits no form and fires no submit event.
+  form.addEventListener("click", (event) => {
+    const button = event.target instanceof Element ? event.target.closest("button[type=submit]") : null;
+    if (button === null || button.disabled) return;
     event.preventDefault();
-    const data = new URLSearchParams(new FormData(form, event.submitter));
-    for (const button of form.querySelectorAll("button")) button.disabled = true;
+    const data = new URLSearchParams(new FormData(form, button));
+    for (const other of form.querySelectorAll("button")) other.disabled = true;
     send(data.toString()).catch((error) => say("The answer could not be sent", String((error && error.message) || error)));
   });
   const summary = root.querySelector(".summary");

@@ -2,7 +2,8 @@
  * The `apps` option of `McpResolveServer`: questions rendered as MCP Apps. It turns on, each unless
  * set `false`: SEP-3118 (the question app attached to form questions where the client negotiated
  * it) and the question app in the chat (clients that render apps and show no forms); and adds the
- * app's resource and its answer tool to every instance, and the SEP-3118 capability to the server's.
+ * app's resource and its answer tool to every instance (the tool listed only to clients that render
+ * apps), and the SEP-3118 capability to the server's.
  */
 import type { ServerContext } from '@modelcontextprotocol/server';
 
@@ -10,7 +11,7 @@ import type { ServerChannels } from '../channels/channel.js';
 import type { AnswerPageBackend } from '../answerPage/backend.js';
 import { createFormPages } from '../answerPage/pages.js';
 import { createAnswerPageStore } from '../answerPage/store.js';
-import { installAnswerTool } from './answerTool.js';
+import { answerToolListing, installAnswerTool } from './answerTool.js';
 import { attachedAppChannel } from './attached.js';
 import { inChatAppChannel, inChatToolListing } from './inChat.js';
 import { installQuestionApp, questionAppDocument } from './resource.js';
@@ -63,6 +64,6 @@ export function appsChannels(
         if (attach) mcp.server.registerCapabilities({ extensions: { [UI_EXTENSION]: { elicitation: {} } } });
       },
     ],
-    toolListings: inChat ? [inChatToolListing] : [],
+    toolListings: [...(inChat ? [inChatToolListing] : []), answerToolListing],
   };
 }

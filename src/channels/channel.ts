@@ -97,10 +97,11 @@ export interface HttpRoute {
 }
 
 /**
- * A library tool's `tools/list` entry as the client that declared `declared` sees it (a channel
- * declares its app on the tools that may ask); `mayAsk`: the tool has resolvers.
+ * A tool's `tools/list` entry as the client that declared `declared` sees it (a channel declares
+ * its app on the tools that may ask, and lists its own tool only to clients that can use it);
+ * `mayAsk`: the tool is the library's and has resolvers; `undefined`: not listed to that client.
  */
-export type ToolListing = (tool: Tool, mayAsk: boolean, declared: ClientCapabilities | undefined) => Tool;
+export type ToolListing = (tool: Tool, mayAsk: boolean, declared: ClientCapabilities | undefined) => Tool | undefined;
 
 /** The channels a server is configured with beyond in-band, and what they add to it. */
 export interface ServerChannels {
@@ -109,7 +110,7 @@ export interface ServerChannels {
   readonly httpRoutes: readonly HttpRoute[];
   /** What the channels serve on the MCP connection (a resource, a tool, a capability), added to each SDK instance before the server's `setup()` callbacks. */
   readonly setups: ReadonlyArray<(mcp: McpServer) => void>;
-  /** How the channels change the library tools' `tools/list` entries per client, applied in order. */
+  /** How the channels change the `tools/list` entries (library and SDK-registered tools) per client, applied in order. */
   readonly toolListings: readonly ToolListing[];
 }
 

@@ -46,8 +46,11 @@ interface SdkToolHandlers {
 export interface LibraryTools {
   /** The `tools/list` entries of the library's tools, in registration order. */
   readonly definitions: readonly Tool[];
-  /** The entries as the client of `ctx` sees them, when they differ per client (a channel's app); absent: `definitions`. */
-  listed?(ctx: ServerContext): readonly Tool[];
+  /**
+   * How the client of `ctx` sees each entry, library and SDK-registered tools alike, when it differs
+   * per client (a channel's app, a channel's own tool); `undefined`: not listed. Absent: as defined.
+   */
+  listing?(ctx: ServerContext): (tool: Tool) => Tool | undefined;
   /** Serves one `tools/call` when it names a library tool; `undefined` when it does not. */
   call(
     request: CallToolRequest,
@@ -100,10 +103,12 @@ export function serveTools(
   const server = mcp.server;
   server.registerCapabilities({ tools: {} });
   server.setRequestHandler('tools/list', async (request, ctx) => {
-    const own = library.listed?.(ctx) ?? library.definitions;
-    if (sdk.list === undefined) return { tools: [...own] };
+    const shown = library.listing?.(ctx);
+    const seen = (tools: readonly Tool[]): Tool[] =>
+      shown === undefined ? [...tools] : tools.flatMap((tool) => shown(tool) ?? []);
+    if (sdk.list === undefined) return { tools: seen(library.definitions) };
     const listed = await sdk.list(request, ctx);
-    return { ...listed, tools: [...own, ...listed.tools] };
+    return { ...listed, tools: seen([...library.definitions, ...listed.tools]) };
   });
   server.setRequestHandler('tools/call', (request, ctx) => {
     const served = library.call(request, ctx);

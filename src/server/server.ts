@@ -200,14 +200,14 @@ export class McpResolveServer {
       {
         definitions,
         ...(toolListings.length > 0 && {
-          listed: (ctx) => {
+          listing: (ctx) => {
             const declared = clientCapabilitiesOf(ctx, mcp.server, eraOf(ctx));
-            return [...tools.values()].map((tool) =>
-              toolListings.reduce(
-                (listed, listing) => listing(listed, tool.plan.params.length > 0, declared),
-                tool.definition,
-              ),
-            );
+            return (entry) => {
+              const mayAsk = (tools.get(entry.name)?.plan.params.length ?? 0) > 0;
+              let listed: Tool | undefined = entry;
+              for (const listing of toolListings) listed = listed && listing(listed, mayAsk, declared);
+              return listed;
+            };
           },
         }),
         call: (request, ctx) => {

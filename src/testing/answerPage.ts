@@ -6,7 +6,7 @@
 import { inputName } from '../form/fields.js';
 import { McpResolveError } from '../errors.js';
 
-/** What the person does on the page: send values (`content`, by field name), decline or cancel. */
+/** What the person does on the page or in the app: send values (`content`, by field name), decline or cancel. */
 export type PageAction =
   | { readonly action: 'accept'; readonly content: Readonly<Record<string, unknown>> }
   | { readonly action: 'decline' }
@@ -57,8 +57,8 @@ function unescapedText(html: string): string {
   return html.replace(/<[^>]*>/g, '').replace(/&(?:amp|lt|gt|quot|#39|#96);/g, (entity) => UNESCAPES[entity] ?? entity);
 }
 
-/** What `html` says: a posted answer's response, or a link that could not be shown (never the form's GET). */
-function readPage(status: number, html: string): AnsweredPage {
+/** Why a form shown again refused its answer: the summary above it and each field's error. */
+export function refusalOf(html: string): Pick<AnsweredPage, 'summary' | 'fieldErrors'> {
   const fieldErrors: Record<string, string> = {};
   for (const [, name = '', error = ''] of html.matchAll(
     /<p class="error" id="[^"]*" data-field="([^"]*)">(.*?)<\/p>/g,
@@ -66,18 +66,26 @@ function readPage(status: number, html: string): AnsweredPage {
     Object.defineProperty(fieldErrors, unescapedText(name), { value: unescapedText(error), enumerable: true });
   }
   const summary = /<div class="summary"[^>]*>.*?<\/h2><p>(.*?)<\/p>/s.exec(html)?.[1];
+  return { summary: summary === undefined ? undefined : unescapedText(summary), fieldErrors };
+}
+
+/** What `html` says: a posted answer's response, or a link that could not be shown (never the form's GET). */
+function readPage(status: number, html: string): AnsweredPage {
   return {
     status,
     saved: status === 200,
     heading: unescapedText(/<h1>(.*?)<\/h1>/s.exec(html)?.[1] ?? ''),
-    summary: summary === undefined ? undefined : unescapedText(summary),
-    fieldErrors,
+    ...refusalOf(html),
   };
 }
 
-/** The form's inputs for `content`, named as the page names them (a checkbox is sent only when true). */
-function formOf(token: string, answer: PageAction): URLSearchParams {
-  const form = new URLSearchParams({ 'form-token': token, action: answer.action });
+/**
+ * The form's inputs for `answer`, named as the form names them (a checkbox is sent only when
+ * true), after the page's form token when given; `api` names the caller in the error.
+ */
+export function formOf(answer: PageAction, api: string, token?: string): URLSearchParams {
+  const form = new URLSearchParams(token === undefined ? {} : { 'form-token': token });
+  form.append('action', answer.action);
   if (answer.action !== 'accept') return form;
   for (const [name, value] of Object.entries(answer.content)) {
     const input = inputName({ name });
@@ -87,8 +95,8 @@ function formOf(token: string, answer: PageAction): URLSearchParams {
       else if (item !== false && item !== undefined && item !== null) {
         throw new McpResolveError(
           'invalid_options',
-          `answerPage(): content.${name} must be a string, a number, a boolean or a list of strings (got ${typeof item}).`,
-          { data: { api: 'answerPage()', option: 'content' } },
+          `${api}: content.${name} must be a string, a number, a boolean or a list of strings (got ${typeof item}).`,
+          { data: { api, option: 'content' } },
         );
       }
     }
@@ -143,7 +151,11 @@ export async function answerPage(
   postHeaders.set('origin', 'null');
   postHeaders.set('sec-fetch-site', 'same-origin');
   const posted = await via.fetch(
-    new Request(url, { method: 'POST', headers: postHeaders, body: formOf(unescapedText(token), answer) }),
+    new Request(url, {
+      method: 'POST',
+      headers: postHeaders,
+      body: formOf(answer, 'answerPage()', unescapedText(token)),
+    }),
   );
   return readPage(posted.status, await posted.text());
 }

@@ -1,6 +1,7 @@
 /**
  * `mcp-resolve/testing`: connect an SDK client to a server on either protocol era (in process,
- * over HTTP or over stdio), answer its questions from a script, and count what crossed the wire.
+ * over HTTP or over stdio), answer its questions from a script, an answer page or the question
+ * app, and count what crossed the wire.
  * The helpers that drive Tasks extension tasks (`taskOf`, `getTask`, …) are `mcp-resolve/client`.
  *
  * @packageDocumentation
@@ -20,3 +21,5 @@ export { connectManual } from './manual.js';
 export type { Continuation, ManualConnection, LegResult } from './manual.js';
 export { answerPage } from './answerPage.js';
 export type { AnsweredPage, PageAction, PageAnsweringOptions } from './answerPage.js';
+export { answerApp } from './answerApp.js';
+export type { AnsweredApp } from './answerApp.js';
