@@ -61,7 +61,7 @@ export function jwtAccessTokens(
         issuer,
         audience: resource,
         algorithms: ALGORITHMS,
-        requiredClaims: ['exp', 'sub'],
+        requiredClaims: ['exp'],
       }));
     } catch (error) {
       // Keys that cannot be fetched are the server's trouble; anything else is the token's.

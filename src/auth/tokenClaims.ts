@@ -4,21 +4,23 @@ import { OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 
 /**
  * `AuthInfo` for a token already checked for `resource`: scopes from `scope` (or `scp`), client from
- * `client_id` (or `azp`), and `extra.iss` / `extra.sub`, which make the request's principal.
+ * `client_id` (or `azp`), and `extra.iss` / `extra.sub`, which make the request's principal. A token
+ * without `sub` (a client acting for itself) needs a client, which is then the principal.
  */
 export function tokenAuthInfo(token: string, claims: Record<string, unknown>, resource: string): AuthInfo {
   const { iss, sub, exp } = claims;
-  if (typeof iss !== 'string' || typeof sub !== 'string' || typeof exp !== 'number') {
+  const client = typeof claims['client_id'] === 'string' ? claims['client_id'] : claims['azp'];
+  const clientId = typeof client === 'string' ? client : '';
+  if (typeof iss !== 'string' || typeof exp !== 'number' || (typeof sub !== 'string' && clientId === '')) {
     throw new OAuthError(OAuthErrorCode.InvalidToken, 'The access token is not valid for this resource');
   }
-  const clientId = typeof claims['client_id'] === 'string' ? claims['client_id'] : claims['azp'];
   return {
     token,
-    clientId: typeof clientId === 'string' ? clientId : '',
+    clientId,
     scopes: scopesOf(claims),
     expiresAt: exp,
     resource: new URL(resource),
-    extra: { iss, sub },
+    extra: typeof sub === 'string' ? { iss, sub } : { iss },
   };
 }
 
