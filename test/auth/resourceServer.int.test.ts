@@ -21,6 +21,7 @@ import { serveFetch } from '../fixtures/browser.js';
 
 // Resource indicators ending in /opaque get opaque tokens (for introspection); the rest JWTs.
 const issuerOf = useAuthorizationServer({
+  scopes: ['mcp', 'refunds'],
   resourceServer: (resource) => ({ scope: 'mcp refunds', format: resource.endsWith('/opaque') ? 'opaque' : 'jwt' }),
 });
 let jwtServer: HttpServerHandle;
