@@ -19,7 +19,7 @@ export function introspectedAccessTokens(
   const basic = btoa(`${formEncoded(credentials.clientId)}:${formEncoded(credentials.clientSecret)}`);
   return async (token, resource) => {
     const answer = await fetchJson(
-      credentials.endpoint ?? (await endpoint()),
+      await endpoint(),
       {
         method: 'POST',
         headers: {

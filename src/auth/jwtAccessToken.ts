@@ -4,6 +4,7 @@ import { OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 import type * as Jose from 'jose';
 
 import { loadPeer } from '../peer.js';
+import { fetchJson } from './boundedFetch.js';
 import { tokenAuthInfo } from './tokenClaims.js';
 
 /** Asymmetric signatures only: never `none`, never an HMAC a client could forge with a shared secret. */
@@ -45,6 +46,9 @@ export function jwtAccessTokens(
         timeoutDuration: timeoutMs,
         cacheMaxAge: KEYS_MAX_AGE_MS,
         cooldownDuration: KEYS_COOLDOWN_MS,
+        // The key set is read like the metadata: bounded in bytes as well as time.
+        [jose.customFetch]: async (url: string, init: RequestInit) =>
+          Response.json(await fetchJson(url, { headers: init.headers ?? {} }, timeoutMs)),
       });
       return { jose, set };
     })().catch((error: unknown) => {

@@ -5,10 +5,8 @@ import { invalidOption, MILLISECONDS, positiveInteger } from '../optionChecks.js
 export interface OAuthIntrospectionOptions {
   /** This resource server's client id at the authorization server. */
   clientId: string;
-  /** Its client secret, sent with HTTP Basic authentication. */
+  /** Its client secret, sent with HTTP Basic authentication to the issuer metadata's `introspection_endpoint`. */
   clientSecret: string;
-  /** The introspection endpoint. @default the issuer metadata's `introspection_endpoint` */
-  endpoint?: string;
 }
 
 /**
@@ -56,8 +54,8 @@ const SCOPE_TOKEN = /^[\u0021\u0023-\u005B\u005D-\u007E]+$/;
 
 /** Checks `options` (the `oauth` option of `api`); throws `invalid_options` naming the field at fault. */
 export function resolveOAuthOptions(api: string, options: OAuthOptions): ResolvedOAuthOptions {
-  const issuer = checkedUrl(api, 'oauth.issuer', options.issuer);
-  const resource = options.resource === undefined ? undefined : checkedUrl(api, 'oauth.resource', options.resource);
+  const issuer = urlOption(api, 'oauth.issuer', options.issuer);
+  const resource = options.resource === undefined ? undefined : urlOption(api, 'oauth.resource', options.resource);
   const scopes = options.scopes ?? [];
   if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string' || !SCOPE_TOKEN.test(scope))) {
     throw invalidOption(
@@ -82,7 +80,6 @@ export function resolveOAuthOptions(api: string, options: OAuthOptions): Resolve
       'Register this server as a confidential client at the authorization server and pass its credentials.',
     );
   }
-  if (introspection?.endpoint !== undefined) checkedUrl(api, 'oauth.introspection.endpoint', introspection.endpoint);
   return {
     issuer,
     resource,
@@ -101,7 +98,7 @@ export function resolveOAuthOptions(api: string, options: OAuthOptions): Resolve
 }
 
 /** `value` when it is an absolute URL without fragment, HTTPS or on a loopback host; else `invalid_options`. */
-function checkedUrl(api: string, option: string, value: unknown): string {
+function urlOption(api: string, option: string, value: unknown): string {
   const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : undefined;
   if (
     url === undefined ||

@@ -217,3 +217,26 @@ describe('oauth: the principal is the token’s iss and sub', () => {
     expect(isInputRequiredResult(continued)).toBe(true);
   });
 });
+
+describe('oauth: an authorization server that cannot be reached', () => {
+  it('answers 500 server_error (not 401, which would send the client to sign in again) and reports why', async () => {
+    const reported: Error[] = [];
+    // Port 9 (discard) on loopback: nothing listens, so discovery fails at once.
+    const handler = createDualEraHandler(createRefundDesk(), {
+      oauth: { issuer: 'http://127.0.0.1:9' },
+      onerror: (error) => reported.push(error),
+    });
+    const server = await serveFetch((request) => handler.fetch(request));
+    try {
+      const response = await listTools(`${server.origin}/mcp`, await signed({}));
+      expect(response.status).toBe(500);
+      expect(await response.json()).toMatchObject({ error: 'server_error' });
+      expect(reported.map((error) => error.message)).toEqual([
+        'no authorization server metadata for http://127.0.0.1:9',
+      ]);
+    } finally {
+      await server.close();
+      await handler.close();
+    }
+  });
+});
