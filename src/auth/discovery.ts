@@ -9,7 +9,7 @@ export interface IssuerEndpoints {
 
 /**
  * Reads `issuer`'s metadata on first call and keeps it; a failed read is forgotten, so the next
- * request tries again. Rejects when the document names another issuer (RFC 8414 §3.3).
+ * request tries again. Rejects when the document names another issuer (RFC 8414, section 3.3).
  */
 export function issuerEndpoints(issuer: string, timeoutMs: number): () => Promise<IssuerEndpoints> {
   let pending: Promise<IssuerEndpoints> | undefined;

@@ -41,7 +41,7 @@ export function introspectedAccessTokens(
   };
 }
 
-/** RFC 6749 §2.3.1: client credentials are form-encoded before HTTP Basic. */
+/** RFC 6749, section 2.3.1: client credentials are form-encoded before HTTP Basic. */
 function formEncoded(value: string): string {
   return new URLSearchParams({ v: value }).toString().slice(2);
 }
