@@ -5,7 +5,8 @@ export const MAX_AUTHORIZATION_SERVER_REPLY_BYTES = 65_536;
 
 /** Fetches `url` and parses its JSON body; rejects after `timeoutMs`, on a non-2xx status or past the byte limit. */
 export async function fetchJson(url: string, init: RequestInit, timeoutMs: number): Promise<unknown> {
-  const response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+  // A redirect is not followed (it answers 3xx, refused below): workerd has no `redirect: 'error'`.
+  const response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
   if (!response.ok) {
     await response.body?.cancel();
     throw new Error(`${url} answered HTTP ${response.status}`);
