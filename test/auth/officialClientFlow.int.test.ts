@@ -80,6 +80,7 @@ describe('the official client’s OAuth flow against oidc-provider, in Chromium'
     // 4. Reconnected with the token: the refund asks the person and completes with their answers.
     const connection = await connectHttp(desk.url, options);
     try {
+      expect(connection.client.getNegotiatedProtocolVersion()).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
       const result = await connection.client.callTool({
         name: 'refund_order',
         arguments: { order_id: 'ORD-7002', reason: 'the mug arrived chipped' },
