@@ -3,10 +3,12 @@
  * served at the well-known path of that URL, the challenge points at it, and nothing reaches the
  * authorization server before a token is presented.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
+import type { HttpRoute } from '../../src/channels/channel.js';
 import { createDualEraHandler } from '../../src/index.js';
+import { askNameServer } from '../testing/fixtures/askNameServer.js';
 
 const METADATA = 'https://mcp.example.com/.well-known/oauth-protected-resource/mcp';
 // The issuer's port is closed: a test that reached it would fail with 500.
@@ -14,6 +16,8 @@ const handler = createDualEraHandler(createRefundDesk(), {
   allowedHosts: ['mcp.example.com'],
   oauth: { issuer: 'http://127.0.0.1:9', resource: 'https://mcp.example.com/mcp', scopes: ['mcp', 'refunds'] },
 });
+
+afterAll(() => handler.close());
 
 /** A request to the public host (the Host header is what the DNS-rebinding guard reads). */
 function publicRequest(url: string, init: RequestInit = {}): Request {
@@ -70,5 +74,26 @@ describe('oauth with a configured resource', () => {
 
   it('leaves other paths alone: 404', async () => {
     expect((await handler.fetch(publicRequest('https://mcp.example.com/.well-known/other'))).status).toBe(404);
+  });
+
+  it('lets requests for the server’s own pages (a person’s browser, no bearer token) past the check', async () => {
+    const route: HttpRoute = {
+      owns: (request) => new URL(request.url).pathname.startsWith('/pages/'),
+      serve: () => Promise.resolve(new Response('a page', { status: 200 })),
+    };
+    const paged = createDualEraHandler(
+      { createServer: askNameServer, httpRoutes: [route] },
+      {
+        allowedHosts: ['mcp.example.com'],
+        oauth: { issuer: 'http://127.0.0.1:9', resource: 'https://mcp.example.com/mcp' },
+      },
+    );
+    try {
+      const page = await paged.fetch(publicRequest('https://mcp.example.com/pages/x'));
+      expect(await page.text()).toBe('a page');
+      expect((await paged.fetch(publicRequest('https://mcp.example.com/mcp', { method: 'GET' }))).status).toBe(401);
+    } finally {
+      await paged.close();
+    }
   });
 });
