@@ -60,7 +60,7 @@ export function createOAuthGate(
     } catch (error) {
       if (error instanceof OAuthError) throw error;
       report(error);
-      throw new OAuthError(OAuthErrorCode.ServerError, 'The authorization server could not be reached');
+      throw new OAuthError(OAuthErrorCode.ServerError, 'The access token could not be checked now');
     }
   }
 
