@@ -45,5 +45,12 @@ export { McpResolveServer } from './mcpResolveServer.js';
 export type { InputValues, ToolBody, ToolDeclaration, ToolInput } from './round/tool.js';
 export type { PromptArgs, PromptBody, PromptDeclaration } from './round/prompt.js';
 export type { ResourceRead } from './round/resource.js';
-export type { DualEraHandler, DualEraHttpOptions, DualEraRequestOptions, ServerSource } from './hosting/index.js';
+export type {
+  DualEraHandler,
+  DualEraHttpOptions,
+  DualEraRequestOptions,
+  OAuthIntrospectionOptions,
+  OAuthOptions,
+  ServerSource,
+} from './hosting/index.js';
 export { createDualEraHandler } from './hosting/index.js';

@@ -7,6 +7,7 @@
 import type { McpHandlerRequestOptions, ServerNotifier } from '@modelcontextprotocol/server';
 import { isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
 
+import { createOAuthGate } from '../auth/resourceServer.js';
 import type { HttpRoute } from '../channels/channel.js';
 import type { LegacyClient } from './clientAddressing.js';
 import { clientOfRequest, createClientAddressing } from './clientAddressing.js';
@@ -104,6 +105,7 @@ export function hostDualEra(
   );
   const guard = createRebindingGuard(allowedHosts, allowedOrigins, report);
   const routes = hosted.httpRoutes;
+  const oauth = resolved.oauth && createOAuthGate(`${caller} with oauth`, resolved.oauth, path, report);
   let closed = false;
 
   async function route(request: Request, init: ServeOptions): Promise<Reply> {
@@ -112,12 +114,13 @@ export function hostDualEra(
     if (route !== undefined) return browserGuard(guard, request) ?? (await route.serve(request));
     const rejected = guard(request);
     if (rejected !== undefined) return rejected;
-    if (pathOf(request.url) !== path) return jsonRpcErrorResponse(404, -32000, 'Not Found');
+    if (pathOf(request.url) !== path) return oauth?.metadata(request) ?? jsonRpcErrorResponse(404, -32000, 'Not Found');
     const method = request.method.toUpperCase();
     if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
       return jsonRpcErrorResponse(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' });
     }
-    const authInfo = init.authInfo;
+    const authInfo = oauth === undefined ? init.authInfo : await oauth.authenticate(request);
+    if (authInfo instanceof Response) return authInfo;
     if (method !== 'POST') {
       const forward = { ...(authInfo !== undefined && { authInfo }) };
       return (await isLegacyRequest(request)) ? legacyLeg.fetch(request, forward) : modern.fetch(request, forward);

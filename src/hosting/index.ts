@@ -7,4 +7,5 @@
 export { createDualEraHandler } from './dualEraHandler.js';
 export type { DualEraHandler, DualEraRequestOptions } from './dualEraHandler.js';
 export type { DualEraHttpOptions } from './options.js';
+export type { OAuthIntrospectionOptions, OAuthOptions } from '../auth/options.js';
 export type { ServerSource } from './source.js';

@@ -2,6 +2,7 @@
  * Options of the dual-era HTTP host and their defaults (checked by resolveDualEraHttpOptions.ts).
  */
 
+import type { OAuthOptions, ResolvedOAuthOptions } from '../auth/options.js';
 import type { ClientAddressOption } from './clientAddressing.js';
 import type { LegacySessionFleet } from './legacy/sessionFleet.js';
 
@@ -99,6 +100,17 @@ export interface DualEraHttpOptions {
   legacy?: 'sessions' | 'reject';
   /** Upper bound, in bytes, on a POST body; larger bodies answer 413. @default 4 MiB */
   maxRequestBodyBytes?: number;
+  /**
+   * Makes the endpoint an OAuth 2.1 resource server (the MCP authorization specification): every
+   * MCP request needs a bearer access token from `oauth.issuer` issued for this server, checked
+   * before MCP sees it (401/403 with a `WWW-Authenticate` challenge otherwise), and the protected
+   * resource metadata is served at `/.well-known/oauth-protected-resource<path>`. Handlers read the
+   * token as `ctx.http.authInfo`; its `iss` and `sub` are the principal every sealed state is bound
+   * to. Needs the peer dependency `jose`. Requests for the server's own pages are not checked
+   * (pages check their user with `answerPage.browserUser`).
+   * @default undefined — requests carry no `AuthInfo` unless the host passes one
+   */
+  oauth?: OAuthOptions;
   /** Receives out-of-band errors and rejected requests (reporting only; responses are unaffected). */
   onerror?: (error: Error) => void;
 }
@@ -119,6 +131,7 @@ export interface ResolvedDualEraHttpOptions {
   readonly maxRelayedAnswerBytes: number;
   readonly legacy: 'sessions' | 'reject';
   readonly maxRequestBodyBytes: number;
+  readonly oauth: ResolvedOAuthOptions | undefined;
   readonly onerror: (error: Error) => void;
 }
 

@@ -16,6 +16,7 @@ import {
   DEFAULT_MAX_LEGACY_SESSIONS_PER_CLIENT,
 } from './options.js';
 import { hostnameList, invalidOption, positiveInteger } from '../optionChecks.js';
+import { resolveOAuthOptions } from '../auth/options.js';
 
 /** The largest delay `setTimeout` honours; longer delays fire immediately in Node. */
 const MAX_TIMER_DELAY_MS = 2_147_483_647;
@@ -66,6 +67,7 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
     ...fleet,
     maxRelayedAnswerBytes,
     maxRequestBodyBytes,
+    oauth: options.oauth === undefined ? undefined : resolveOAuthOptions(api, options.oauth),
     onerror: options.onerror ?? ignoreError,
   };
 }

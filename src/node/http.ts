@@ -12,12 +12,14 @@ import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import type { NodeServerResponseLike } from '@modelcontextprotocol/node';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 
+import { loadJose } from '../auth/jwtAccessToken.js';
 import type { HttpRoute } from '../channels/channel.js';
 import type { DualEraHandler, ServeOptions } from '../hosting/dualEraHandler.js';
 import { hostDualEra } from '../hosting/dualEraHandler.js';
 import type { DualEraHttpOptions } from '../hosting/options.js';
 import type { Reply } from '../hosting/reply.js';
 import { toResponse } from '../hosting/reply.js';
+import { invalidOption } from '../optionChecks.js';
 import type { ServerSource } from '../hosting/source.js';
 import { isJsonExchange, serveJsonExchange } from './jsonExchange.js';
 import { resolveServerTimeouts } from './serverTimeouts.js';
@@ -37,7 +39,8 @@ export interface ServeHttpOptions extends DualEraHttpOptions {
    * It guards MCP requests only: requests for the server's own pages (the `answerPage` server option)
    * never reach it, since a person's browser holds no bearer token; pages check their user with
    * `answerPage.browserUser`. For a JSON POST to the endpoint the `Request` carries the headers only
-   * (the hosting reads the body once, itself): decide from the headers.
+   * (the hosting reads the body once, itself): decide from the headers. For OAuth access tokens
+   * use the `oauth` option instead (it serves the metadata clients discover too); not both.
    * @default undefined — requests carry no `AuthInfo`
    */
   authenticate?: (request: Request) => AuthInfo | Response | Promise<AuthInfo | Response>;
@@ -73,6 +76,16 @@ export interface HttpServerHandle {
  * (which serves the server's channel routes beside it): `serveHttp` once `@modelcontextprotocol/node` is loaded.
  */
 export async function listenHttp(source: ServerSource, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+  if (options.oauth !== undefined && options.authenticate !== undefined) {
+    throw invalidOption(
+      'serveHttp()',
+      'authenticate',
+      'cannot be combined with oauth',
+      'Pass one of them: oauth checks bearer tokens itself.',
+    );
+  }
+  // A missing jose fails here, naming the install, rather than at the first request.
+  if (options.oauth !== undefined) await loadJose('serveHttp() with oauth');
   const host = options.host ?? '127.0.0.1';
   const { port, headersTimeout, requestTimeout, keepAliveTimeout, maxConnections } = resolveServerTimeouts(options);
   const {

@@ -106,4 +106,15 @@ describe('a missing optional peer', () => {
       'invalid_usage: serveHttp() needs the peer dependency @modelcontextprotocol/node: npm install @modelcontextprotocol/node',
     );
   });
+
+  it('jose: serveHttp() with oauth rejects naming its install; without oauth it never loads', () => {
+    const dir = installWithout('jose');
+    const setup =
+      "const { McpResolveServer } = await import('mcp-resolve'); const { serveHttp } = await import('mcp-resolve/node');" +
+      " const desk = new McpResolveServer({ name: 'x', version: '1.0.0' });";
+    expect(run(dir, rejection(setup, "serveHttp(desk, { oauth: { issuer: 'https://auth.example.com' } })"))).toBe(
+      'invalid_usage: serveHttp() with oauth needs the peer dependency jose: npm install jose',
+    );
+    expect(run(dir, rejection(setup, 'serveHttp(desk).then((handle) => handle.close())'))).toBe('resolved');
+  });
 });
