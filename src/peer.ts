@@ -15,24 +15,27 @@ function isMissing(error: unknown, name: string): boolean {
   );
 }
 
-/** `import(specifier)` with the specifier in a variable: bundlers (esbuild, Bun, Deno) leave it to the runtime. */
-function importAtRunTime(specifier: string): Promise<unknown> {
-  return import(/* @vite-ignore */ specifier);
+/**
+ * Rethrows `error`. Written as `import('<peer>').catch(peerMissing)`, it tells esbuild the import
+ * may fail at run time: esbuild then bundles the peer where it is installed and leaves the import to
+ * the runtime where it is not (an unresolvable literal `import()` without it fails the whole bundle).
+ */
+export function peerMissing(error: unknown): never {
+  throw error;
 }
 
 /**
- * Loads the optional peer `name` (a package or one of its subpaths). When it is not installed,
- * rejects with `invalid_usage`: "`<api>` needs the peer dependency <name>: npm install <name>"; any
- * other failure passes through unchanged.
+ * Loads the optional peer `name` (a package or one of its subpaths) through `load`, a literal
+ * `() => import('<name>')`. When it is not installed, rejects with `invalid_usage`: "`<api>` needs
+ * the peer dependency <name>: npm install <name>"; any other failure passes through unchanged.
  *
- * Without `load`, the specifier is imported at run time, out of every bundler's sight: the form for
- * code an entry without the peer reaches (`loadPeer<typeof Jose>('jose', api)`). `load`, a literal
- * `() => import('<name>')` that bundlers follow, is only for code that no entry but the one made for
- * that peer reaches (`mcp-resolve/redis` loads `redis` so).
+ * In the entry made for the peer (`mcp-resolve/redis` loads `redis`), `load` is the plain import;
+ * in code any other entry reaches, it is `() => import('<name>').catch(peerMissing)`, so bundling
+ * that entry without the peer still works (see {@link peerMissing}).
  */
-export async function loadPeer<TModule>(name: string, api: string, load?: () => Promise<TModule>): Promise<TModule> {
+export async function loadPeer<TModule>(name: string, api: string, load: () => Promise<TModule>): Promise<TModule> {
   try {
-    return await (load ?? (() => importAtRunTime(name) as Promise<TModule>))();
+    return await load();
   } catch (error) {
     const pkg = name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : (name.split('/')[0] ?? name);
     if (!isMissing(error, name) && !isMissing(error, pkg)) throw error;

@@ -3,7 +3,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 import type * as Jose from 'jose';
 
-import { loadPeer } from '../peer.js';
+import { loadPeer, peerMissing } from '../peer.js';
 import { fetchJson } from './boundedFetch.js';
 import { tokenAuthInfo } from './tokenClaims.js';
 
@@ -28,7 +28,7 @@ const KEYS_COOLDOWN_MS = 30_000;
 
 /** jose, or the `invalid_usage` error naming `npm install jose` (the one place the peer is loaded). */
 export function loadJose(api: string): Promise<typeof Jose> {
-  return loadPeer(() => import('jose'), 'jose', api);
+  return loadPeer('jose', api, () => import('jose').catch(peerMissing));
 }
 
 /** Checks JWT access tokens of one issuer for one audience at a time; keys come from `jwksUri()` once. */

@@ -2,8 +2,9 @@
  * Optional peers stay optional on every runtime: no module that an entry reaches imports an
  * optional peer (package.json `peerDependenciesMeta`) in a way bundlers resolve (a static value
  * import, an `export … from`, or a literal `import('…')`), unless that entry is the one made for the
- * peer. Everywhere else a peer is loaded with `loadPeer(name, api)`, whose specifier bundlers never
- * see (contributing/architecture.md, "Optional peers"). And src/ imports no package that package.json
+ * peer. Everywhere else a peer is loaded with `loadPeer(name, api, () => import(name).catch(peerMissing))`:
+ * esbuild bundles it where installed and leaves it to the runtime where not (contributing/architecture.md,
+ * "Optional peers"). And src/ imports no package that package.json
  * neither depends on nor peers (a dev dependency would be missing from every install).
  */
 import { readFileSync } from 'node:fs';
@@ -57,7 +58,10 @@ interface BundledImports {
   readonly peers: { readonly peer: string; readonly how: string }[];
 }
 
-/** The imports of `text` (a module at `file`) that a bundler follows; `import type`, `export type` and computed `import(x)` are not. */
+/**
+ * The imports of `text` (a module at `file`) that a bundler follows; `import type`, `export type` and
+ * computed `import(x)` are not, and a literal `import('peer').catch(…)` does not fail a bundle without the peer.
+ */
 function bundledImports(file: string, text: string): BundledImports {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const relatives: string[] = [];
@@ -74,7 +78,8 @@ function bundledImports(file: string, text: string): BundledImports {
       );
     }
     const peer = OPTIONAL.find((name) => specifier === name || specifier.startsWith(`${name}/`));
-    if (peer !== undefined) peers.push({ peer, how: `${how} '${specifier}'` });
+    // An import() with .catch() is one bundlers leave to the runtime when the peer is missing.
+    if (peer !== undefined && how !== 'import(…).catch') peers.push({ peer, how: `${how} '${specifier}'` });
   };
   source.forEachChild(function visit(node) {
     if (
@@ -92,7 +97,13 @@ function bundledImports(file: string, text: string): BundledImports {
       add(node.moduleSpecifier.text, 'export … from');
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [argument] = node.arguments;
-      if (argument !== undefined && ts.isStringLiteralLike(argument)) add(argument.text, 'import(…)');
+      const caught =
+        ts.isPropertyAccessExpression(node.parent) &&
+        node.parent.name.text === 'catch' &&
+        ts.isCallExpression(node.parent.parent);
+      if (argument !== undefined && ts.isStringLiteralLike(argument)) {
+        add(argument.text, caught ? 'import(…).catch' : 'import(…)');
+      }
     }
     node.forEachChild(visit);
   });
@@ -119,7 +130,7 @@ function violations(): string[] {
       for (const { peer, how } of peers) {
         if (OWNED[entry]?.includes(peer) === true) continue;
         found.push(
-          `${entry} reaches src/${relative(SRC, file)}, which has ${how}: load it with loadPeer('${peer}', api), or move the code into the entry made for ${peer}`,
+          `${entry} reaches src/${relative(SRC, file)}, which has ${how}: load it with loadPeer('${peer}', api, () => import('${peer}').catch(peerMissing)), or move the code into the entry made for ${peer}`,
         );
       }
     }
@@ -159,12 +170,12 @@ describe('optional peers', () => {
       "export { decodeJwt } from 'jose';",
       "export type { Client } from '@modelcontextprotocol/client';",
       "const oidc = await import('openid-client');",
-      "const jose = await loadPeer<typeof Jose>('jose', 'verify()');",
+      "const jose = await loadPeer('jose', 'verify()', () => import('jose').catch(peerMissing));",
       "import { z } from 'zod';",
       "import { helper } from './y.js';",
     ].join('\n');
     const { relatives, packages, peers } = bundledImports(file, text);
-    expect(packages).toEqual(['jose', 'jose', 'openid-client', 'zod']);
+    expect(packages).toEqual(['jose', 'jose', 'openid-client', 'jose', 'zod']);
     expect(peers.map(({ how }) => how)).toEqual([
       "import … from 'jose/a'",
       "export … from 'jose'",
