@@ -9,7 +9,7 @@
  * question was asked of, by issuer and subject (`answersFor`), and refuses anyone else with 403.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { Configuration } from 'openid-client';
+import type * as OpenIdClient from 'openid-client';
 
 import { invalidOption } from '../optionChecks.js';
 import { loadPeer } from '../peer.js';
@@ -83,7 +83,7 @@ export function signInGate(options: SignInGateOptions): PageGate {
   const cookies = createSignInCookies(options.formKey, { ...signIn, path, callbackPath });
   const redirectUri = (url: URL): string => `${options.publicOrigin ?? url.origin}${callbackPath}`;
   const api = 'answerPage.signIn';
-  let loading: Promise<{ client: typeof import('openid-client'); config: Configuration }> | undefined;
+  let loading: Promise<{ client: typeof OpenIdClient; config: OpenIdClient.Configuration }> | undefined;
   /** The provider's configuration, discovered once (a failure is tried again by the next request). */
   const provider = () => {
     if (loading !== undefined) return loading;

@@ -61,7 +61,7 @@ const HKDF_SALT = utf8('mcp-resolve/answer-page/sign-in/v1');
 
 function strings(value: unknown, length: number): readonly string[] | undefined {
   return Array.isArray(value) && value.length === length && value.every((item) => typeof item === 'string')
-    ? (value as string[])
+    ? value
     : undefined;
 }
 
