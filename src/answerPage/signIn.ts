@@ -52,7 +52,10 @@ export function checkedSignIn(api: string, signIn: AnswerPageSignInOptions): Ans
   } catch {
     url = undefined;
   }
-  if (url === undefined || !(url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)))) {
+  if (
+    url === undefined ||
+    !(url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)))
+  ) {
     throw invalidOption(
       api,
       'answerPage.signIn.issuer',
@@ -65,7 +68,7 @@ export function checkedSignIn(api: string, signIn: AnswerPageSignInOptions): Ans
       api,
       'answerPage.signIn.clientId',
       'must be a non-empty string',
-      "Register this server as a client at the provider and give its client id.",
+      'Register this server as a client at the provider and give its client id.',
     );
   }
   return signIn;
@@ -128,7 +131,12 @@ export function signInGate(options: SignInGateOptions): PageGate {
 
   async function callback(request: Request, url: URL): Promise<Response> {
     const flow = cookies.flowOf(request.headers.get('cookie'));
-    if (flow === undefined || url.searchParams.get('state') !== flow.state) return signInFailedPage();
+    const failed = (ref?: string): Response => {
+      const page = signInFailedPage(ref);
+      page.headers.set('Set-Cookie', cookies.clearFlow(secure(url)));
+      return page;
+    };
+    if (flow === undefined || url.searchParams.get('state') !== flow.state) return failed();
     const { client, config } = await provider();
     const current = new URL(redirectUri(url));
     current.search = url.search;
@@ -143,15 +151,19 @@ export function signInGate(options: SignInGateOptions): PageGate {
       claims = tokens.claims();
     } catch (error) {
       // The provider said no (the person declined, a code used twice): sign in again. Anything else is a 503.
-      if (!(error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError)) throw error;
-      return signInFailedPage(report(error));
+      if (!(error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError))
+        throw error;
+      return failed(report(error));
     }
     const { iss, sub } = claims ?? {};
-    if (typeof iss !== 'string' || typeof sub !== 'string' || sub === '' || sub.length > 255) return signInFailedPage();
-    const headers = pageHeaders({ Location: `${path}/${flow.pageId}` });
-    headers.append('Set-Cookie', cookies.session({ iss, sub }, secure(url)));
-    headers.append('Set-Cookie', cookies.clearFlow(secure(url)));
-    return new Response(null, { status: 303, headers });
+    if (typeof iss !== 'string' || typeof sub !== 'string' || sub === '' || sub.length > 255) return failed();
+    // One Set-Cookie only (the SDK's Node adapter keeps the last of several): the flow cookie is left
+    // to expire, worthless once its code is redeemed (the provider takes a code once).
+    const session = cookies.session({ iss, sub }, secure(url));
+    return new Response(null, {
+      status: 303,
+      headers: pageHeaders({ Location: `${path}/${flow.pageId}`, 'Set-Cookie': session }),
+    });
   }
 
   return {
