@@ -52,22 +52,20 @@ export function checkedSignIn(api: string, signIn: AnswerPageSignInOptions): Ans
   } catch {
     url = undefined;
   }
-  if (
-    url === undefined ||
-    !(url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)))
-  ) {
+  const loopback = url?.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+  if (url === undefined || !(url.protocol === 'https:' || loopback)) {
     throw invalidOption(
       api,
-      'answerPage.signIn.issuer',
-      `must be an https URL (got '${String(signIn.issuer)}')`,
+      'answerPage.signIn',
+      `must name an https issuer (got '${String(signIn.issuer)}')`,
       "Give the provider's issuer, as its discovery document names it; plain http is allowed only for localhost, 127.0.0.1 and [::1].",
     );
   }
   if (typeof signIn.clientId !== 'string' || signIn.clientId === '') {
     throw invalidOption(
       api,
-      'answerPage.signIn.clientId',
-      'must be a non-empty string',
+      'answerPage.signIn',
+      'must name a clientId',
       'Register this server as a client at the provider and give its client id.',
     );
   }

@@ -169,7 +169,10 @@ describe('the refund desk with pages that sign in through the authorization serv
         path: PAGES,
         callbackPath: `${PAGES}/signed-in`,
       }).session({ iss: provider.issuer, sub: 'ada' }, false, Date.now() - 7_200_000);
-      for (const value of [`${held!.value.startsWith('W') ? 'X' : 'W'}${held!.value.slice(1)}`, /^[^=]+=([^;]+)/.exec(expired)![1]!]) {
+      for (const value of [
+        `${held!.value.startsWith('W') ? 'X' : 'W'}${held!.value.slice(1)}`,
+        /^[^=]+=([^;]+)/.exec(expired)![1]!,
+      ]) {
         await context.addCookies([{ ...held!, value }]);
         expect(await providerVisits(tab, async () => void (await tab.goto(url)))).toEqual(['auth']);
         expect(await tab.locator('h1').textContent()).not.toBe('This question is not for this account');
