@@ -77,19 +77,19 @@ function signInFailedPage(ref?: string): Response {
   return plainPage(400, 'Sign-in did not complete', `Open the link again to sign in.${detail}`);
 }
 
-/** The gate that signs people in at the provider of `options.signIn`. */
-export function signInGate(options: SignInGateOptions): PageGate {
-  const { signIn, path, secure, report } = options;
-  const callbackPath = `${path}/${SIGNED_IN_SEGMENT}`;
-  const cookies = createSignInCookies(options.formKey, { ...signIn, path, callbackPath });
-  const redirectUri = (url: URL): string => `${options.publicOrigin ?? url.origin}${callbackPath}`;
-  const api = 'answerPage.signIn';
-  let loading: Promise<{ client: typeof OpenIdClient; config: OpenIdClient.Configuration }> | undefined;
-  /** The provider's configuration, discovered once (a failure is tried again by the next request). */
-  const provider = () => {
+/** The peer and the provider's configuration. */
+interface Discovered {
+  readonly client: typeof OpenIdClient;
+  readonly config: OpenIdClient.Configuration;
+}
+
+/** Loads `openid-client` and discovers the provider once (a failure is tried again by the next call). */
+function discovered(signIn: AnswerPageSignInOptions): () => Promise<Discovered> {
+  let loading: Promise<Discovered> | undefined;
+  return () => {
     if (loading !== undefined) return loading;
     const attempt = (async () => {
-      const client = await loadPeer(() => import('openid-client'), 'openid-client', api);
+      const client = await loadPeer(() => import('openid-client'), 'openid-client', 'answerPage.signIn');
       const secret = signIn.clientSecret;
       const auth = secret === undefined ? client.None() : client.ClientSecretBasic(secret);
       const insecure = new URL(signIn.issuer).protocol === 'http:';
@@ -104,6 +104,15 @@ export function signInGate(options: SignInGateOptions): PageGate {
     });
     return attempt;
   };
+}
+
+/** The gate that signs people in at the provider of `options.signIn`. */
+export function signInGate(options: SignInGateOptions): PageGate {
+  const { signIn, path, secure, report } = options;
+  const callbackPath = `${path}/${SIGNED_IN_SEGMENT}`;
+  const cookies = createSignInCookies(options.formKey, { ...signIn, path, callbackPath });
+  const redirectUri = (url: URL): string => `${options.publicOrigin ?? url.origin}${callbackPath}`;
+  const provider = discovered(signIn);
 
   async function toProvider(url: URL, pageId: string): Promise<Response> {
     const { client, config } = await provider();

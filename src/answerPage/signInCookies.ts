@@ -57,7 +57,7 @@ export interface SignInCookies {
 }
 
 const cookieCrypto = defaultPrimitives();
-const HKDF_SALT = utf8('mcp-resolve/answer-page/sign-in/v1');
+const SIGN_IN_SALT = utf8('mcp-resolve/answer-page/sign-in/v1');
 
 function strings(value: unknown, length: number): readonly string[] | undefined {
   return Array.isArray(value) && value.length === length && value.every((item) => typeof item === 'string')
@@ -68,7 +68,7 @@ function strings(value: unknown, length: number): readonly string[] | undefined 
 /** The sign-in cookies keyed by a subkey of `formKey` and bound to `scope`. */
 export function createSignInCookies(formKey: Uint8Array, scope: SignInScope): SignInCookies {
   const keyed = (label: string) => {
-    const mac = cookieCrypto.hmacKey(cookieCrypto.hkdf(formKey, HKDF_SALT, label, 32));
+    const mac = cookieCrypto.hmacKey(cookieCrypto.hkdf(formKey, SIGN_IN_SALT, label, 32));
     const bound = JSON.stringify([scope.issuer, scope.clientId, scope.path]);
     const tag = (payload: string): Uint8Array => utf8(toBase64url(mac([utf8(`${bound}\n${payload}`)])));
     return {
