@@ -41,11 +41,7 @@ export interface AnswerPageHandlerOptions {
    * @default 32 random bytes per handler (one process)
    */
   readonly formSecret?: string | Uint8Array;
-  /**
-   * The browser's signed-in user by your own login (see `AnswerPageOptions.browserUser`): a page
-   * bound to a principal is shown and answered only to that person; anyone else gets 403.
-   * @default undefined — the unguessable link is the only key
-   */
+  /** The browser's signed-in user by your own login (see `AnswerPageOptions.browserUser`). @default none */
   readonly browserUser?: (request: Request) => BrowserUser | Promise<BrowserUser>;
   /** Signs people in at this OpenID provider instead (see `signIn.ts`); not with `browserUser`. */
   readonly signIn?: AnswerPageSignInOptions;
@@ -56,9 +52,8 @@ export interface AnswerPageHandlerOptions {
    */
   readonly publicOrigin?: string | undefined;
   /**
-   * Receives the errors behind a "cannot be shown right now" page (a store that failed): an `Error`
-   * whose message starts `answer page failure [ref <ref>]`, the ref the page shows, its `cause` the
-   * store's own error.
+   * Receives the errors behind a "cannot be shown right now" page (a store or provider that failed):
+   * an `Error` whose message starts `answer page failure [ref <ref>]`, its `cause` the failure.
    */
   readonly onerror?: (error: Error) => void;
 }
