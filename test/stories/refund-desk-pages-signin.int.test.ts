@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
 import { createSignInCookies, SESSION_COOKIE } from '../../src/answerPage/signInCookies.js';
+import type { Era } from '../../src/context.js';
 import type { HttpServerHandle } from '../../src/node/index.js';
 import { serveHttp } from '../../src/node/index.js';
 import type { TestConnection } from '../../src/testing/index.js';
@@ -24,6 +25,7 @@ import type { FetchServer } from '../fixtures/browser.js';
 import { serveFetch, useBrowser } from '../fixtures/browser.js';
 import { answerDeskPage, ARGS, refundByLinks } from './deskPages.js';
 
+const ERAS: Era[] = ['modern', 'legacy'];
 const PAGES = '/mcp-resolve/answer';
 const CLIENT = { clientId: 'desk-pages', clientSecret: 'desk-pages-secret-for-tests' };
 const FORM_SECRET = 'the desk pages form secret, 32 bytes or more';
@@ -75,10 +77,10 @@ afterAll(async () => {
   }
 });
 
-/** A client of the desk, without elicitation, signed in as `person`. */
-function clientOf(person: string): Promise<TestConnection> {
+/** A client of the desk on `era`, without elicitation, signed in as `person`. */
+function clientOf(person: string, era: Era = 'modern'): Promise<TestConnection> {
   const headers = { authorization: `Bearer ${person}-token` };
-  return connectHttp(desk!.url, { era: 'modern', capabilities: {}, transportOptions: { requestInit: { headers } } });
+  return connectHttp(desk!.url, { era, capabilities: {}, transportOptions: { requestInit: { headers } } });
 }
 
 /** The link of the desk's first question, asked of `person`. */
@@ -121,28 +123,31 @@ async function withoutPageSession(context: BrowserContext): Promise<Page> {
 }
 
 describe('the refund desk with pages that sign in through the authorization server', () => {
-  it('Ada signs in at the provider and answers; the next page goes straight to the form', async () => {
-    const asked: string[] = [];
-    const connection = await clientOf('ada');
-    let context: BrowserContext | undefined;
-    try {
-      await refundByLinks(connection, asked, async (url) => {
-        if (context === undefined) {
-          const tab = await browser.page();
-          context = tab.context();
-          const visits = await providerVisits(tab, () => signInFrom(tab, url, 'ada'));
-          expect(visits).toContain('interaction');
-          await answerDeskPage(tab, url, asked);
-          return;
-        }
-        const tab = await withoutPageSession(context);
-        const visits = await providerVisits(tab, () => answerDeskPage(tab, url, asked));
-        expect(visits).toEqual(['auth']);
-      });
-    } finally {
-      await connection.close();
-    }
-  });
+  it.each(ERAS)(
+    'Ada signs in at the provider and answers; the next page goes straight to the form (%s era)',
+    async (era) => {
+      const asked: string[] = [];
+      const connection = await clientOf('ada', era);
+      let context: BrowserContext | undefined;
+      try {
+        await refundByLinks(connection, asked, async (url) => {
+          if (context === undefined) {
+            const tab = await browser.page();
+            context = tab.context();
+            const visits = await providerVisits(tab, () => signInFrom(tab, url, 'ada'));
+            expect(visits).toContain('interaction');
+            await answerDeskPage(tab, url, asked);
+            return;
+          }
+          const tab = await withoutPageSession(context);
+          const visits = await providerVisits(tab, () => answerDeskPage(tab, url, asked));
+          expect(visits).toEqual(['auth']);
+        });
+      } finally {
+        await connection.close();
+      }
+    },
+  );
 
   it('refuses Bob, signed in at the same provider, with 403', async () => {
     const url = await firstLink('ada');
