@@ -160,7 +160,8 @@ export function signInGate(options: SignInGateOptions): PageGate {
       // The provider said no (the person declined, a code used twice): sign in again. Anything else is a 503.
       if (!(error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError))
         throw error;
-      return failed(report(error));
+      const code = /^[\w.-]{1,64}$/.test(error.error) ? error.error : 'an unreadable error code';
+      return failed(report(new Error(`the provider refused the sign-in: ${code}`, { cause: error })));
     }
     const { iss, sub } = claims ?? {};
     if (typeof iss !== 'string' || typeof sub !== 'string' || sub === '' || sub.length > 255) return failed();

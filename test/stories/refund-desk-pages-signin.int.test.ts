@@ -10,7 +10,7 @@
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
 import { createSignInCookies, SESSION_COOKIE } from '../../src/answerPage/signInCookies.js';
@@ -116,6 +116,13 @@ async function providerVisits(tab: Page, run: () => Promise<void>): Promise<stri
   return visits;
 }
 
+/** What `console.error` prints from now on (the server's page failures), and how to stop collecting. */
+function captureConsoleErrors(): { readonly lines: string[]; restore(): void } {
+  const lines: string[] = [];
+  const spy = vi.spyOn(console, 'error').mockImplementation((line: unknown) => void lines.push(String(line)));
+  return { lines, restore: () => spy.mockRestore() };
+}
+
 /** A new tab of `context` holding the provider's session but none of the pages' own. */
 async function withoutPageSession(context: BrowserContext): Promise<Page> {
   await context.clearCookies({ name: SESSION_COOKIE });
@@ -184,6 +191,27 @@ describe('the refund desk with pages that sign in through the authorization serv
         expect(await tab.getByRole('button', { name: 'Send answer' }).count()).toBe(1);
       }
     } finally {
+      await tab.close();
+    }
+  });
+
+  it('asks to open the link again when the person cancels at the provider', async () => {
+    const url = await firstLink('ada');
+    const tab = await browser.page();
+    const logged = captureConsoleErrors();
+    try {
+      await tab.goto(url);
+      await tab.waitForSelector('input[name="login"]');
+      const back = tab.waitForResponse((response) => response.url().startsWith(`${front.origin}${PAGES}/signed-in`));
+      await tab.getByText('[ Cancel ]').click();
+      expect((await back).status()).toBe(400);
+      expect(await tab.locator('h1').textContent()).toBe('Sign-in did not complete');
+      const ref = /\(ref ([0-9a-f]{12})\)$/.exec((await tab.locator('p').textContent()) ?? '')?.[1];
+      expect(logged.lines).toEqual([
+        `mcp-resolve: an answer page could not be served: answer page failure [ref ${ref}]: the provider refused the sign-in: access_denied`,
+      ]);
+    } finally {
+      logged.restore();
       await tab.close();
     }
   });
