@@ -69,6 +69,15 @@ export function checkedSignIn(api: string, signIn: AnswerPageSignInOptions): Ans
       'Register this server as a client at the provider and give its client id.',
     );
   }
+  const secret = signIn.clientSecret;
+  if (secret !== undefined && (typeof secret !== 'string' || secret === '')) {
+    throw invalidOption(
+      api,
+      'answerPage.signIn',
+      'has an empty clientSecret',
+      'Give the client secret the provider issued, or leave clientSecret out for a public client (an environment variable that is not set reads as empty).',
+    );
+  }
   return signIn;
 }
 

@@ -44,6 +44,9 @@ describe('answerPage.signIn', () => {
     expect(refusal({ signIn: { ...UNREACHABLE, clientId: '' } })).toBe(
       'new McpResolveServer(): answerPage.signIn must name a clientId. Register this server as a client at the provider and give its client id.',
     );
+    expect(refusal({ signIn: { ...UNREACHABLE, clientSecret: '' } })).toBe(
+      'new McpResolveServer(): answerPage.signIn has an empty clientSecret. Give the client secret the provider issued, or leave clientSecret out for a public client (an environment variable that is not set reads as empty).',
+    );
     expect(() =>
       refundServer({ signIn: { issuer: 'https://auth.example.com', clientId: 'desk-pages' } }),
     ).not.toThrow();
