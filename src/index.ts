@@ -40,6 +40,7 @@ export type { ChannelOptions } from './serverChannels.js';
 export type { AnswerPageOptions } from './answerPage/options.js';
 export type { AppsOptions } from './apps/options.js';
 export type { BrowserUser } from './answerPage/browserUser.js';
+export type { AnswerPageSignInOptions } from './answerPage/signIn.js';
 export type { HttpRoute } from './channels/channel.js';
 export { McpResolveServer } from './mcpResolveServer.js';
 export type { InputValues, ToolBody, ToolDeclaration, ToolInput } from './round/tool.js';

@@ -3,15 +3,18 @@
  * `POST` takes its answer (form token checked, answer checked as an in-band one, stored once; a
  * store that fails keeps the page open and shows the form again, saying the answer was not saved). A
  * page id that is malformed, unknown, expired or used gets one plain "This link is no longer valid"
- * page; with `browserUser`, a page bound to a principal refuses any other browser user with 403.
- * Requests outside the path resolve to `undefined`, for the caller to serve.
+ * page; with `browserUser` or `signIn` (the page's gate), a page bound to a principal is for that
+ * person only. Requests outside the path resolve to `undefined`, for the caller to serve.
  */
 import { readRequestBody } from '@modelcontextprotocol/server';
 
 import { invalidOption } from '../optionChecks.js';
 import { utf8 } from '../state/bytes.js';
 import type { BrowserUser } from './browserUser.js';
-import { answersFor } from './browserUser.js';
+import type { PageGate } from './gate.js';
+import { browserUserGate } from './gate.js';
+import type { AnswerPageSignInOptions } from './signIn.js';
+import { signInGate } from './signIn.js';
 import { htmlDocument } from '../form/document.js';
 import { formFields } from '../form/fields.js';
 import type { FormView } from '../form/formHtml.js';
@@ -19,8 +22,8 @@ import { FORM_HEADING, renderForm } from '../form/formHtml.js';
 import { checkSubmission } from '../form/submission.js';
 import type { FormTokens } from './formToken.js';
 import { createFormTokens, FORM_COOKIE } from './formToken.js';
-import { donePage, invalidLinkPage, notYoursPage, pageHeaders, plainPage, refusedPostPage } from './html.js';
-import type { AnswerPage, AnswerPageStore } from './store.js';
+import { donePage, invalidLinkPage, pageHeaders, plainPage, refusedPostPage } from './html.js';
+import type { AnswerPageStore } from './store.js';
 import { isPageId } from './store.js';
 import { newRef } from '../round/masking.js';
 import type { PostBudget } from './postBudget.js';
@@ -38,14 +41,10 @@ export interface AnswerPageHandlerOptions {
    * @default 32 random bytes per handler (one process)
    */
   readonly formSecret?: string | Uint8Array;
-  /**
-   * The signed-in user of the browser, by your own login (a session cookie, a proxy header): the
-   * `AuthInfo` your MCP authentication gives that person (or, with a custom `principal` option, the
-   * principal string). When set, a page bound to a principal is shown and answered only to that
-   * person (see {@link answersFor}); anyone else, or `undefined`, gets 403.
-   * @default undefined — the unguessable link is the only key
-   */
+  /** The browser's signed-in user by your own login (see `AnswerPageOptions.browserUser`). @default none */
   readonly browserUser?: (request: Request) => BrowserUser | Promise<BrowserUser>;
+  /** Signs people in at this OpenID provider instead (see `signIn.ts`); not with `browserUser`. */
+  readonly signIn?: AnswerPageSignInOptions;
   /**
    * The origin the links are handed out on (the `answerPage` option's `publicOrigin`): when it is
    * https, the form cookie is `Secure` even if the request reached this handler over http (behind
@@ -53,9 +52,8 @@ export interface AnswerPageHandlerOptions {
    */
   readonly publicOrigin?: string | undefined;
   /**
-   * Receives the errors behind a "cannot be shown right now" page (a store that failed): an `Error`
-   * whose message starts `answer page failure [ref <ref>]`, the ref the page shows, its `cause` the
-   * store's own error.
+   * Receives the errors behind a "cannot be shown right now" page (a store or provider that failed):
+   * an `Error` whose message starts `answer page failure [ref <ref>]`, its `cause` the failure.
    */
   readonly onerror?: (error: Error) => void;
 }
@@ -108,8 +106,9 @@ export function checkedPagePath(api: string, option: string, path: string): stri
 export function createAnswerPageHandler(options: AnswerPageHandlerOptions): AnswerPageHandler {
   const api = 'createAnswerPageHandler()';
   const path = checkedPagePath(api, 'path', options.path ?? DEFAULT_ANSWER_PAGE_PATH);
-  const tokens = createFormTokens(formKey(api, 'formSecret', options.formSecret));
-  const { store, browserUser } = options;
+  const key = formKey(api, 'formSecret', options.formSecret);
+  const tokens = createFormTokens(key);
+  const { store, publicOrigin } = options;
   const report = (error: unknown): string => {
     const ref = newRef();
     try {
@@ -120,22 +119,26 @@ export function createAnswerPageHandler(options: AnswerPageHandlerOptions): Answ
     }
     return ref;
   };
-  const allowed = async (request: Request, page: AnswerPage): Promise<boolean> =>
-    browserUser === undefined || page.principal === undefined || answersFor(page.principal, await browserUser(request));
-  const httpsOrigin = options.publicOrigin !== undefined && /^https:/i.test(options.publicOrigin);
+  const httpsOrigin = publicOrigin !== undefined && /^https:/i.test(publicOrigin);
   const secure = (url: URL): boolean => httpsOrigin || url.protocol === 'https:';
-  const context: PageContext = { store, tokens, path, allowed, secure, report, posts: createPostBudget() };
+  const gate =
+    options.signIn === undefined
+      ? browserUserGate(options.browserUser)
+      : signInGate({ signIn: options.signIn, formKey: key, path, publicOrigin, secure, report });
+  const context: PageContext = { store, tokens, path, gate, secure, report, posts: createPostBudget() };
 
   return async (request) => {
     const url = new URL(request.url);
     if (!url.pathname.startsWith(`${path}/`)) return undefined;
     const pageId = url.pathname.slice(path.length + 1);
     const method = request.method.toUpperCase();
-    if (method !== 'GET' && method !== 'POST') {
-      return plainPage(405, 'Method not allowed', 'Open the link in your browser.', { Allow: 'GET, POST' });
-    }
-    if (!isPageId(pageId)) return invalidLinkPage();
     try {
+      const own = await gate.route(request, url);
+      if (own !== undefined) return own;
+      if (method !== 'GET' && method !== 'POST') {
+        return plainPage(405, 'Method not allowed', 'Open the link in your browser.', { Allow: 'GET, POST' });
+      }
+      if (!isPageId(pageId)) return invalidLinkPage();
       return method === 'GET' ? await show(context, request, url, pageId) : await answer(context, request, url, pageId);
     } catch (error) {
       const ref = report(error);
@@ -150,7 +153,8 @@ interface PageContext {
   readonly store: AnswerPageStore;
   readonly tokens: FormTokens;
   readonly path: string;
-  readonly allowed: (request: Request, page: AnswerPage) => Promise<boolean>;
+  /** Who may see and answer a page. */
+  readonly gate: PageGate;
   /** Whether the form cookie is `Secure` for a request to `url`. */
   readonly secure: (url: URL) => boolean;
   /** Hands a store failure to `onerror` under a fresh ref, which it returns (the person sees only that it failed, and the ref). */
@@ -167,7 +171,8 @@ function formPage(view: FormView): string {
 async function show(context: PageContext, request: Request, url: URL, pageId: string): Promise<Response> {
   const page = await context.store.page(pageId);
   if (page === undefined) return invalidLinkPage();
-  if (!(await context.allowed(request, page))) return notYoursPage();
+  const refused = await context.gate.admit(request, url, page, pageId);
+  if (refused !== undefined) return refused;
   const pagePath = answerPagePath(pageId, context.path);
   const maxAge = (page.expiresAt - Date.now()) / 1000;
   const minted = context.tokens.mint(pageId, pagePath, context.secure(url), maxAge, request.headers.get('cookie'));
@@ -199,7 +204,8 @@ async function answer(context: PageContext, request: Request, url: URL, pageId: 
   const page = await store.page(pageId);
   if (page === undefined) return invalidLinkPage();
   if (!tokens.verify(pageId, request.headers.get('cookie'), formToken)) return refusedPostPage();
-  if (!(await context.allowed(request, page))) return notYoursPage();
+  const refused = await context.gate.admit(request, url, page, pageId);
+  if (refused !== undefined) return refused;
   const wait = context.posts.take(pageId);
   if (wait !== undefined) {
     return plainPage(

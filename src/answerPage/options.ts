@@ -10,6 +10,8 @@ import type { BrowserUser } from './browserUser.js';
 import { checkedPagePath, createAnswerPageHandler, DEFAULT_ANSWER_PAGE_PATH, formKey } from './handler.js';
 import { pageLinkChannel } from './linkChannel.js';
 import { createFormPages } from './pages.js';
+import type { AnswerPageSignInOptions } from './signIn.js';
+import { checkedSignIn } from './signIn.js';
 import { createAnswerPageStore } from './store.js';
 import { pageUrlChannel } from './urlChannel.js';
 
@@ -32,6 +34,15 @@ export interface AnswerPageOptions {
    * @default undefined — the unguessable link is the only key
    */
   readonly browserUser?: (request: Request) => BrowserUser | Promise<BrowserUser>;
+  /**
+   * Signs the person in on the page through your authorization server (OpenID Connect, code flow
+   * with PKCE; needs the peer `openid-client`), for a server with no login of its own: a page bound
+   * to a person asks them to sign in at the provider (straight through when already signed in
+   * there), then is shown and answered only to the same issuer and subject. Register the redirect
+   * URI `<publicOrigin><path>/signed-in` at the provider. Not with `browserUser`.
+   * @default undefined — `browserUser`, or the unguessable link is the only key
+   */
+  readonly signIn?: AnswerPageSignInOptions;
   /** Where pages and answers are kept (a fleet: over Redis). @default in memory, at most 16 MiB */
   readonly backend?: AnswerPageBackend;
   /** How long a page stays open, and then how long its answer waits, in ms. @default 900_000 (15 minutes) */
@@ -106,6 +117,15 @@ export function answerPageChannels(
     ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }),
     ...(options.maxAnswerBytes !== undefined && { maxAnswerBytes: options.maxAnswerBytes }),
   });
+  if (options.signIn !== undefined && options.browserUser !== undefined) {
+    throw invalidOption(
+      api,
+      'answerPage.signIn',
+      'cannot be used with answerPage.browserUser',
+      'Give signIn to sign people in through your authorization server, or browserUser for your own login, not both.',
+    );
+  }
+  const signIn = options.signIn === undefined ? undefined : checkedSignIn(api, options.signIn);
   const path = checkedPagePath(api, 'answerPage.path', options.path ?? DEFAULT_ANSWER_PAGE_PATH);
   const serve = createAnswerPageHandler({
     store,
@@ -114,6 +134,7 @@ export function answerPageChannels(
     publicOrigin,
     formSecret: formKey(api, 'answerPage.formSecret', options.formSecret),
     ...(options.browserUser !== undefined && { browserUser: options.browserUser }),
+    ...(signIn !== undefined && { signIn }),
   });
   const pages = createFormPages({ store, path, publicOrigin });
   return {

@@ -59,6 +59,30 @@ afterAll(() => {
 describe('a missing optional peer', () => {
   if (!existsSync(join(root, 'dist', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
 
+  it('openid-client: a page with answerPage.signIn answers 503 and logs its install; the root entry never loads it', () => {
+    const dir = installWithout('openid-client');
+    const script = [
+      "const { McpResolveServer, elicit, resolver } = await import('mcp-resolve');",
+      "const { connectInProcess } = await import('mcp-resolve/testing');",
+      "const { z } = await import('zod');",
+      'const logged = []; console.error = (line) => logged.push(line);',
+      "const ask = resolver({ name: 'ask' }, () => elicit('Go?', z.object({ go: z.boolean() })));",
+      "const signIn = { issuer: 'https://auth.example.com', clientId: 'pages' };",
+      "const server = new McpResolveServer({ name: 't', version: '1' }, { answerPage: { signIn } })",
+      "  .tool('go', { input: {}, resolve: { ask } }, () => 'done');",
+      "const authInfo = { token: 't', clientId: 'app', scopes: [], extra: { iss: signIn.issuer, sub: 'ada' } };",
+      "const { client } = await connectInProcess(server, { era: 'modern', capabilities: {}, authInfo });",
+      "const result = await client.callTool({ name: 'go', arguments: {} });",
+      'const link = /https?:\\/\\/\\S+/.exec(result.content[0].text)[0];',
+      'const page = await server.httpRoutes[0].serve(new Request(link));',
+      "console.log(page.status + ' ' + logged.join(' ').replace(/\\[ref \\w+\\]/, '[ref]'));",
+      'process.exit(0);',
+    ].join('\n');
+    expect(run(dir, script)).toBe(
+      '503 mcp-resolve: an answer page could not be served: answer page failure [ref]: answerPage.signIn needs the peer dependency openid-client: npm install openid-client',
+    );
+  });
+
   it('redis: mcp-resolve/redis imports, and connectRedis() rejects naming `npm install redis`', () => {
     const dir = installWithout('redis');
     const out = run(
