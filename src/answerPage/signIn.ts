@@ -12,7 +12,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import type * as OpenIdClient from 'openid-client';
 
 import { invalidOption } from '../optionChecks.js';
-import { loadPeer } from '../peer.js';
+import { loadPeer, peerMissing } from '../peer.js';
 import { LOOPBACK_HOSTS } from '../questions/urlQuestion.js';
 import { answersFor } from './browserUser.js';
 import type { PageGate } from './gate.js';
@@ -98,7 +98,7 @@ function discovered(signIn: AnswerPageSignInOptions): () => Promise<Discovered> 
   return () => {
     if (loading !== undefined) return loading;
     const attempt = (async () => {
-      const client = await loadPeer(() => import('openid-client'), 'openid-client', 'answerPage.signIn');
+      const client = await loadPeer('openid-client', 'answerPage.signIn', () => import('openid-client').catch(peerMissing));
       const secret = signIn.clientSecret;
       const auth = secret === undefined ? client.None() : client.ClientSecretBasic(secret);
       const insecure = new URL(signIn.issuer).protocol === 'http:';
