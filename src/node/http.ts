@@ -37,8 +37,8 @@ export interface ServeHttpOptions extends DualEraHttpOptions {
    * caller's state is refused for another), or to a `Response` (401, 403) to answer instead. The
    * SDK's `requireBearerAuth({ verifier })` from `@modelcontextprotocol/server` has this shape.
    * It guards MCP requests only: requests for the server's own pages (the `answerPage` server option)
-   * never reach it, since a person's browser holds no bearer token; pages check their user with
-   * `answerPage.browserUser`. For a JSON POST to the endpoint the `Request` carries the headers only
+   * never reach it, since a person's browser holds no bearer token; pages sign their user in with
+   * `answerPage.signIn` or check them with `answerPage.browserUser`. For a JSON POST to the endpoint the `Request` carries the headers only
    * (the hosting reads the body once, itself): decide from the headers. For OAuth access tokens
    * use the `oauth` option instead (it serves the metadata clients discover too); not both.
    * @default undefined — requests carry no `AuthInfo`
