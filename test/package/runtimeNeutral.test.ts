@@ -23,25 +23,31 @@ const OPTIONAL_PEERS = Object.keys(
   ).peerDependenciesMeta,
 );
 
-/** Makes every optional peer (and its subpaths) unresolvable, as in an install without them. */
+/**
+ * Makes every optional peer (and its subpaths) unresolvable, as in an install without them: a static
+ * import of one fails the bundle; a dynamic `import()` is left to the runtime, as esbuild leaves an
+ * unresolvable `import('<peer>').catch(…)` (test/architecture/optionalPeers.test.ts refuses a literal
+ * `import()` of a peer without `.catch()` outside its entry; `npm run runtimes:packed` bundles a real
+ * install without the peers).
+ */
 const withoutOptionalPeers: Plugin = {
   name: 'without-optional-peers',
   setup(bundler) {
-    bundler.onResolve({ filter: /.*/ }, ({ path }) =>
-      OPTIONAL_PEERS.some((peer) => path === peer || path.startsWith(`${peer}/`))
-        ? { errors: [{ text: `${path} is not installed` }] }
-        : undefined,
-    );
+    bundler.onResolve({ filter: /.*/ }, ({ path, kind }) => {
+      if (!OPTIONAL_PEERS.some((peer) => path === peer || path.startsWith(`${peer}/`))) return undefined;
+      return kind === 'dynamic-import' ? { path, external: true } : { errors: [{ text: `${path} is not installed` }] };
+    });
   },
 };
 
-/** Bundles an entry for a Web platform and returns the import paths esbuild could not resolve. */
-async function unresolvedImports(path: string, plugins: Plugin[] = []): Promise<string[]> {
+/** Bundles an entry for a Web platform: the import paths esbuild could not resolve, and the ones it left to the runtime. */
+async function bundleOf(path: string, plugins: Plugin[] = []): Promise<{ errors: string[]; external: string[] }> {
   const result = await build({
     entryPoints: [entry(path)],
     plugins,
     bundle: true,
     write: false,
+    metafile: true,
     platform: 'neutral',
     format: 'esm',
     mainFields: ['module', 'main'],
@@ -49,11 +55,18 @@ async function unresolvedImports(path: string, plugins: Plugin[] = []): Promise<
     logLevel: 'silent',
   }).catch((error: unknown) => {
     if (typeof error === 'object' && error !== null && 'errors' in error && Array.isArray(error.errors)) {
-      return { errors: error.errors as { text: string }[] };
+      return { errors: error.errors as { text: string }[], metafile: undefined };
     }
     throw error;
   });
-  return result.errors.map((error) => error.text);
+  const outputs = Object.values(result.metafile?.outputs ?? {});
+  const external = outputs.flatMap((output) => output.imports.filter((item) => item.external).map((item) => item.path));
+  return { errors: result.errors.map((error) => error.text), external };
+}
+
+/** The import paths esbuild could not resolve bundling `path`. */
+async function unresolvedImports(path: string, plugins: Plugin[] = []): Promise<string[]> {
+  return (await bundleOf(path, plugins)).errors;
 }
 
 describe('runtime-neutral root entry', () => {
@@ -70,12 +83,13 @@ describe('runtime-neutral root entry', () => {
   });
 
   it.each(['index.ts', 'contracts/index.ts', 'workers/index.ts', 'mrtr/index.ts'])(
-    'bundles %s with no optional peer installed (mcp-resolve/otel, made for its peer, needs it)',
+    'bundles %s with no optional peer installed (mcp-resolve/otel, made for its peer, loads it)',
     async (path) => {
-      const missingPeers = async (bundled: string) =>
-        (await unresolvedImports(bundled, [withoutOptionalPeers])).filter((text) => text.endsWith('is not installed'));
-      expect(await missingPeers(path)).toEqual([]);
-      expect(await missingPeers('otel/index.ts')).toEqual(['@opentelemetry/api is not installed']);
+      const missingPeers = (await unresolvedImports(path, [withoutOptionalPeers])).filter((text) =>
+        text.endsWith('is not installed'),
+      );
+      expect(missingPeers).toEqual([]);
+      expect((await bundleOf('otel/index.ts', [withoutOptionalPeers])).external).toContain('@opentelemetry/api');
     },
   );
 
