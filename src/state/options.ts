@@ -25,10 +25,10 @@ export interface SealingOptions {
   keys?: ReadonlyArray<string | Uint8Array>;
   /** What tokens are bound to besides the request (default: the server name). */
   audience?: string;
-  /** How long one round's token stays valid, in seconds (default 600). */
-  ttlSeconds?: number;
-  /** Clock skew tolerated between instances, in seconds, on both ends of the validity window (default 30). */
-  skewSeconds?: number;
+  /** How long one round's token stays valid, in milliseconds (default 600,000: ten minutes). */
+  ttlMs?: number;
+  /** Clock skew tolerated between instances, in milliseconds, on both ends of the validity window (default 30,000). */
+  skewMs?: number;
   /** Bring-your-own codec used instead of the built-in AES-256-GCM token; the library still stamps and checks time and binding. */
   codec?: SealingCodec;
   /** Single-use tokens: `true` (default) is an in-memory store per process, `false` turns it off, or pass a shared store. */
@@ -74,10 +74,10 @@ export interface ResolvedSealingOptions {
 }
 
 /** The default TTL of one round, in seconds. */
-export const DEFAULT_TTL_SECONDS = 600;
+export const DEFAULT_TTL_MS = 600_000;
 
 /** The default clock-skew allowance, in seconds. */
-export const DEFAULT_SKEW_SECONDS = 30;
+export const DEFAULT_SKEW_MS = 30_000;
 
 function invalidOptions(option: string, message: string): McpResolveError {
   return new McpResolveError('invalid_options', `createSealer(): ${message}`, {
@@ -85,11 +85,11 @@ function invalidOptions(option: string, message: string): McpResolveError {
   });
 }
 
-function seconds(value: unknown, name: string, fallback: number, allowZero: boolean): number {
+function milliseconds(value: unknown, name: string, fallback: number, allowZero: boolean): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
     const shown = typeof value === 'number' ? String(value) : describeType(value);
-    const wanted = allowZero ? 'a finite number of seconds, 0 or more' : 'a positive finite number of seconds';
+    const wanted = allowZero ? 'a finite number of milliseconds, 0 or more' : 'a positive finite number of milliseconds';
     throw invalidOptions(name, `options.${name} must be ${wanted} (got ${shown}).`);
   }
   return value;
@@ -191,8 +191,8 @@ export function resolveSealingOptions(
   ) {
     throw invalidOptions('logger', `options.logger must have a warn(line) method (got ${describeType(given.logger)}).`);
   }
-  const ttlSeconds = seconds(given.ttlSeconds, 'ttlSeconds', DEFAULT_TTL_SECONDS, false);
-  const skewSeconds = seconds(given.skewSeconds, 'skewSeconds', DEFAULT_SKEW_SECONDS, true);
+  const ttlMs = milliseconds(given.ttlMs, 'ttlMs', DEFAULT_TTL_MS, false);
+  const skewMs = milliseconds(given.skewMs, 'skewMs', DEFAULT_SKEW_MS, true);
   const { format, shared } = resolveFormat(given, primitives);
   const needs =
     given.codec !== undefined
@@ -205,8 +205,8 @@ export function resolveSealingOptions(
   const logger = given.logger ?? { warn: (line: string) => console.warn(line) };
   return {
     audience,
-    ttlMs: ttlSeconds * 1000,
-    skewMs: skewSeconds * 1000,
+    ttlMs,
+    skewMs,
     format,
     replayStore,
     logger,

@@ -194,26 +194,26 @@ describe('audience requirement', () => {
 
 describe('other construction errors (code invalid_options)', () => {
   const cases: Array<{ options: unknown; message: string }> = [
-    { options: { ttlSeconds: 0 }, message: 'options.ttlSeconds must be a positive finite number of seconds (got 0).' },
+    { options: { ttlMs: 0 }, message: 'options.ttlMs must be a positive finite number of milliseconds (got 0).' },
     {
-      options: { ttlSeconds: -5 },
-      message: 'options.ttlSeconds must be a positive finite number of seconds (got -5).',
+      options: { ttlMs: -5 },
+      message: 'options.ttlMs must be a positive finite number of milliseconds (got -5).',
     },
     {
-      options: { ttlSeconds: Number.POSITIVE_INFINITY },
-      message: 'options.ttlSeconds must be a positive finite number of seconds (got Infinity).',
+      options: { ttlMs: Number.POSITIVE_INFINITY },
+      message: 'options.ttlMs must be a positive finite number of milliseconds (got Infinity).',
     },
     {
-      options: { ttlSeconds: '600' },
-      message: 'options.ttlSeconds must be a positive finite number of seconds (got string).',
+      options: { ttlMs: '600' },
+      message: 'options.ttlMs must be a positive finite number of milliseconds (got string).',
     },
     {
-      options: { skewSeconds: -1 },
-      message: 'options.skewSeconds must be a finite number of seconds, 0 or more (got -1).',
+      options: { skewMs: -1 },
+      message: 'options.skewMs must be a finite number of milliseconds, 0 or more (got -1).',
     },
     {
-      options: { skewSeconds: Number.NaN },
-      message: 'options.skewSeconds must be a finite number of seconds, 0 or more (got NaN).',
+      options: { skewMs: Number.NaN },
+      message: 'options.skewMs must be a finite number of milliseconds, 0 or more (got NaN).',
     },
     {
       options: { keys: [KEY_A], codec: { seal: () => '', unseal: () => new Uint8Array(0) } },

@@ -53,7 +53,7 @@ describe('replay guard (on by default)', () => {
         return true;
       },
     };
-    const { sealer } = fixture({ replayGuard: store, ttlSeconds: 60, skewSeconds: 5 });
+    const { sealer } = fixture({ replayGuard: store, ttlMs: 60_000, skewMs: 5_000 });
     const first = await sealer.seal(bytes('s'), BINDING);
     const second = await sealer.seal(bytes('s'), BINDING);
     await sealer.open(first, BINDING);

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
-import { DEFAULT_SKEW_SECONDS, DEFAULT_TTL_SECONDS } from '../../src/state/options.js';
+import { DEFAULT_SKEW_MS, DEFAULT_TTL_MS } from '../../src/state/options.js';
 import { BINDING, T0, bytes, expectRejected, fixture, protocolRejection, testClock, wireOf } from './helpers.js';
 
 const SECOND = 1000;
 
 describe('time window', () => {
   it('defaults to a 600 s TTL and a 30 s skew allowance', () => {
-    expect(DEFAULT_TTL_SECONDS).toBe(600);
-    expect(DEFAULT_SKEW_SECONDS).toBe(30);
+    expect(DEFAULT_TTL_MS).toBe(600_000);
+    expect(DEFAULT_SKEW_MS).toBe(30_000);
   });
 
   it('accepts a token up to TTL + skew after issue and rejects it 1 ms later', async () => {
@@ -23,7 +23,7 @@ describe('time window', () => {
   });
 
   it('honours a custom TTL and a zero skew exactly', async () => {
-    const { sealer, clock, log } = fixture({ ttlSeconds: 60, skewSeconds: 0, replayGuard: false });
+    const { sealer, clock, log } = fixture({ ttlMs: 60_000, skewMs: 0, replayGuard: false });
     const token = await sealer.seal(bytes('s'), BINDING);
     clock.set(T0 + 60 * SECOND);
     expect(await sealer.open(token, BINDING)).toEqual(bytes('s'));
@@ -44,7 +44,7 @@ describe('time window', () => {
 
   it('with zero skew rejects any token minted in the future', async () => {
     const minter = fixture({}, 'refund-desk', testClock(T0 + 1));
-    const verifier = fixture({ skewSeconds: 0 });
+    const verifier = fixture({ skewMs: 0 });
     await expectRejected(
       verifier.sealer.open(await minter.sealer.seal(bytes('s'), BINDING), BINDING),
       verifier.log,
@@ -65,8 +65,8 @@ describe('time window', () => {
   });
 
   it("judges expiry by the verifier's TTL, so shortening it takes effect for tokens in flight", async () => {
-    const minter = fixture({ ttlSeconds: 3600 });
-    const verifier = fixture({ ttlSeconds: 60, skewSeconds: 0 }, 'refund-desk', minter.clock);
+    const minter = fixture({ ttlMs: 3_600_000 });
+    const verifier = fixture({ ttlMs: 60_000, skewMs: 0 }, 'refund-desk', minter.clock);
     const token = await minter.sealer.seal(bytes('s'), BINDING);
     minter.clock.advance(61 * SECOND);
     await expectRejected(verifier.sealer.open(token, BINDING), verifier.log, 'expired');
