@@ -18,15 +18,15 @@
 import type { ServerNotifier, McpServerFactory } from '@modelcontextprotocol/server';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 
-import { jsonRpcErrorResponse } from '../jsonRpcError.js';
+import { jsonRpcErrorResponse } from '../../jsonRpcError.js';
 import type { LegacyRequestOptions, LegacySessionLimits, LegParts } from './legRoutes.js';
 import { openSession, serveOnSession } from './legRoutes.js';
-import type { FleetNotification, LegacySessionFleet } from './sessionFleet.js';
-import { linkToFleet } from './sessionFleetLink.js';
-import { localRelay } from './pushIds.js';
-import { createSessionLocator } from './sessionLocator.js';
-import { SessionStoreError, maskBackendFailure } from './sessionStoreError.js';
-import { createSessionTable } from './sessionTable.js';
+import type { FleetNotification, LegacySessionFleet } from '../sessionFleet.js';
+import { linkToFleet } from '../fleet/sessionFleetLink.js';
+import { localRelay } from '../sessions/pushIds.js';
+import { createSessionLocator } from '../fleet/sessionLocator.js';
+import { SessionStoreError, maskBackendFailure } from '../fleet/sessionStoreError.js';
+import { createSessionTable } from '../sessions/sessionTable.js';
 
 export type { LegacyRequestOptions } from './legRoutes.js';
 

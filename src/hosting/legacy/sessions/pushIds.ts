@@ -11,7 +11,7 @@ import { isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResponse } from '@mod
 
 import type { Relay, SessionTransport } from './sessionTransport.js';
 import { WIRE_ID_PREFIX } from './sessionTransport.js';
-import { toHex } from '../../state/bytes.js';
+import { toHex } from '../../../state/bytes.js';
 
 /** The instance a process-only leg's push ids name. */
 const LOCAL_INSTANCE = 'local';

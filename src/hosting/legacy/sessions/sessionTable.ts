@@ -10,7 +10,7 @@ import { cancelOnLeave } from './cancelOnLeave.js';
 import { observeBody } from './observeBody.js';
 import type { AdmissionLimits } from './sessionAdmission.js';
 import { admitSession } from './sessionAdmission.js';
-import type { FleetNotification, LegacySessionFleet } from './sessionFleet.js';
+import type { FleetNotification, LegacySessionFleet } from '../sessionFleet.js';
 import type { Session, SessionBinding, SessionShare } from './session.js';
 import type { Relay } from './sessionTransport.js';
 import { SessionTransport } from './sessionTransport.js';

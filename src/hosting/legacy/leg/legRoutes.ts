@@ -8,26 +8,26 @@
 import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 import { isJSONRPCResponse } from '@modelcontextprotocol/server';
 
-import type { LegacyClient } from '../clientAddressing.js';
-import { clientOf } from '../clientOf.js';
-import { patiently } from './fleetRelay.js';
-import { keptInitialize } from './keptInitialize.js';
-import { fleetRefusal } from './sessionAdmission.js';
-import { takeLocalAnswers } from './pushIds.js';
-import type { LegacySessionFleet, SessionRefusal, SharedSessionRecord } from './sessionFleet.js';
-import type { FleetLink } from './sessionFleetLink.js';
-import type { SessionLocator } from './sessionLocator.js';
-import { mayUse, ownerOf } from './sessionOwner.js';
-import { viaStore } from './sessionStoreError.js';
+import type { LegacyClient } from '../../clientAddressing.js';
+import { clientOf } from '../../clientOf.js';
+import { patiently } from '../fleet/fleetRelay.js';
+import { keptInitialize } from '../sessions/keptInitialize.js';
+import { fleetRefusal } from '../sessions/sessionAdmission.js';
+import { takeLocalAnswers } from '../sessions/pushIds.js';
+import type { LegacySessionFleet, SessionRefusal, SharedSessionRecord } from '../sessionFleet.js';
+import type { FleetLink } from '../fleet/sessionFleetLink.js';
+import type { SessionLocator } from '../fleet/sessionLocator.js';
+import { mayUse, ownerOf } from '../sessions/sessionOwner.js';
+import { viaStore } from '../fleet/sessionStoreError.js';
 import {
   answerResumedStream,
   isStreamEventId,
   newStreamKey,
   resumableStream,
   resumedStream,
-} from './streamResumption.js';
-import type { SessionBinding, SessionTable } from './sessionTable.js';
-import type { Relay } from './sessionTransport.js';
+} from '../streamResumption.js';
+import type { SessionBinding, SessionTable } from '../sessions/sessionTable.js';
+import type { Relay } from '../sessions/sessionTransport.js';
 
 /** The request options of the legacy leg: the SDK's, plus whom a new session counts against. */
 export interface LegacyRequestOptions extends McpHandlerRequestOptions, LegacyClient {}

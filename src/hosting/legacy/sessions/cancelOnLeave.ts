@@ -5,7 +5,7 @@
  */
 import type { RequestId } from '@modelcontextprotocol/server';
 
-import { CLIENT_LEFT_REASON } from '../../clientLeft.js';
+import { CLIENT_LEFT_REASON } from '../../../clientLeft.js';
 
 import { requestIds } from './requestIds.js';
 import type { SessionTransport } from './sessionTransport.js';

@@ -6,14 +6,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { DualEraHandler } from '../../../src/hosting/index.js';
-import { createDualEraHandler } from '../../../src/hosting/index.js';
-import { createMemorySessionHub } from '../../../src/contracts/index.js';
-import type { LegacySessionFleet } from '../../../src/contracts/index.js';
+import type { DualEraHandler } from '../../../../src/hosting/index.js';
+import { createDualEraHandler } from '../../../../src/hosting/index.js';
+import { createMemorySessionHub } from '../../../../src/contracts/index.js';
+import type { LegacySessionFleet } from '../../../../src/contracts/index.js';
 import { z } from 'zod';
 
-import { elicit, McpResolveServer, resolver } from '../../../src/index.js';
-import { SseReader, openLegacySession, post } from '../../../scripts/lib/wire.js';
+import { elicit, McpResolveServer, resolver } from '../../../../src/index.js';
+import { SseReader, openLegacySession, post } from '../../../../scripts/lib/wire.js';
 
 const URL_ = new URL('http://localhost/mcp');
 /** A tool that asks a name (on 2025-11-25, a push that waits as long as the person takes). */

@@ -9,11 +9,11 @@ import { isJSONRPCResponse } from '@modelcontextprotocol/server';
 
 import { fleetHooks } from './fleetHooks.js';
 import { relayAnswer, watchRelay } from './fleetRelay.js';
-import type { FleetMessage, FleetNotification, LegacySessionFleet } from './sessionFleet.js';
-import { mayUse } from './sessionOwner.js';
-import type { SessionTable } from './sessionTable.js';
-import type { Relay, SessionTransport } from './sessionTransport.js';
-import { pushOwner } from './sessionTransport.js';
+import type { FleetMessage, FleetNotification, LegacySessionFleet } from '../sessionFleet.js';
+import { mayUse } from '../sessions/sessionOwner.js';
+import type { SessionTable } from '../sessions/sessionTable.js';
+import type { Relay, SessionTransport } from '../sessions/sessionTransport.js';
+import { pushOwner } from '../sessions/sessionTransport.js';
 import { failWaitingPushes, orphanedPushCheck, takeWaitingPush } from './waitingPushes.js';
 
 /** How long stopping waits for calls whose pushes it failed to answer their clients, in ms. */

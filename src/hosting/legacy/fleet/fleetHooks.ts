@@ -6,10 +6,10 @@
 import { isJSONRPCRequest } from '@modelcontextprotocol/server';
 
 import { recordPush } from './fleetRelay.js';
-import { awaitPush, cancelPush, newPushId } from './pushIds.js';
-import type { LegacySessionFleet } from './sessionFleet.js';
+import { awaitPush, cancelPush, newPushId } from '../sessions/pushIds.js';
+import type { LegacySessionFleet } from '../sessionFleet.js';
 import { maskBackendFailure } from './sessionStoreError.js';
-import type { Relay } from './sessionTransport.js';
+import type { Relay } from '../sessions/sessionTransport.js';
 
 /** What {@link fleetHooks} needs beside the fleet. */
 export interface FleetHooksOptions {

@@ -5,11 +5,11 @@
  */
 import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 
-import type { LegacySessionFleet } from './sessionFleet.js';
-import { heldBytes } from '../../state/heldBytes.js';
+import type { LegacySessionFleet } from '../sessionFleet.js';
+import { heldBytes } from '../../../state/heldBytes.js';
 import { viaStore } from './sessionStoreError.js';
-import type { Session, SessionTable } from './sessionTable.js';
-import type { Relay } from './sessionTransport.js';
+import type { Session, SessionTable } from '../sessions/sessionTable.js';
+import type { Relay } from '../sessions/sessionTransport.js';
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
 

@@ -19,9 +19,9 @@
 import type { JSONRPCResponse } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import { ANSWER_UNREACHABLE } from '../../questions/push.js';
-import { jsonRpcErrorResponse } from '../jsonRpcError.js';
-import type { FleetMessage, LegacySessionFleet } from './sessionFleet.js';
+import { ANSWER_UNREACHABLE } from '../../../questions/push.js';
+import { jsonRpcErrorResponse } from '../../jsonRpcError.js';
+import type { FleetMessage, LegacySessionFleet } from '../sessionFleet.js';
 import { maskBackendFailure, viaStore } from './sessionStoreError.js';
 
 /** How long an instance relaying an answer, or waiting for one, bears with a failing store's checks, in ms. */

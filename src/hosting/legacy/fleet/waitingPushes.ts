@@ -5,10 +5,10 @@
 import type { RequestId } from '@modelcontextprotocol/server';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import { ANSWER_UNREACHABLE } from '../../questions/push.js';
-import type { LegacySessionFleet } from './sessionFleet.js';
-import type { Session } from './session.js';
-import type { SessionTransport } from './sessionTransport.js';
+import { ANSWER_UNREACHABLE } from '../../../questions/push.js';
+import type { LegacySessionFleet } from '../sessionFleet.js';
+import type { Session } from '../sessions/session.js';
+import type { SessionTransport } from '../sessions/sessionTransport.js';
 
 /**
  * Fails every push of `sessions` (those `which` names, when given) waiting for an answer the fleet
