@@ -19,14 +19,14 @@ import type { ServerNotifier, McpServerFactory } from '@modelcontextprotocol/ser
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 
 import { jsonRpcErrorResponse } from '../../jsonRpcError.js';
-import type { LegacyRequestOptions, LegacySessionLimits, LegParts } from './legRoutes.js';
-import { openSession, serveOnSession } from './legRoutes.js';
+import type { LegacyRequestOptions, LegacySessionLimits } from './legRoutes.js';
+import { LegRoutes } from './legRoutes.js';
 import type { FleetNotification, LegacySessionFleet } from '../sessionFleet.js';
-import { linkToFleet } from '../fleet/sessionFleetLink.js';
-import { localRelay } from '../sessions/pushIds.js';
-import { createSessionLocator } from '../fleet/sessionLocator.js';
+import { FleetLink } from '../fleet/sessionFleetLink.js';
+import { LocalRelay } from '../sessions/pushIds.js';
+import { SessionLocator } from '../fleet/sessionLocator.js';
 import { SessionStoreError, maskBackendFailure } from '../fleet/sessionStoreError.js';
-import { createSessionTable } from '../sessions/sessionTable.js';
+import { SessionTable } from '../sessions/sessionTable.js';
 
 export type { LegacyRequestOptions } from './legRoutes.js';
 
@@ -52,75 +52,91 @@ export interface LegacySessionLeg {
 
 /** Creates the sessionful legacy leg serving instances from `factory`. */
 export function createLegacySessionLeg(factory: McpServerFactory, options: LegacySessionLegOptions): LegacySessionLeg {
-  const { idleMs, fleet } = options;
-  const report = (error: unknown): void => {
-    try {
-      options.onerror(error instanceof Error ? error : new Error(String(error)));
-    } catch {
-      // Reporting must never change a response.
-    }
-  };
-  const counted = (delta: 1 | -1): void => {
-    try {
-      options.onSessions?.(delta);
-    } catch {
-      // An observer never changes how sessions are served.
-    }
-  };
-  // Built in one direction: the table, then the fleet link given the table, then the locator given both.
-  const table = createSessionTable(factory, { ...options, report, counted });
-  const link =
-    fleet && linkToFleet(fleet, table, { idleMs, maxRelayedAnswerBytes: options.maxRelayedAnswerBytes, report });
-  const notFound = (): Response => {
-    report(new Error('Session not found'));
-    return jsonRpcErrorResponse(404, -32001, 'Session not found');
-  };
-  const relay = link?.relay ?? localRelay();
-  const locate = createSessionLocator({ table, fleet, relay, idleMs, report, notFound });
-  const parts: LegParts = {
-    limits: options,
-    table,
-    relay,
-    locate,
-    fleet: fleet && link && { store: fleet, link },
-    report,
-    notFound,
-  };
-  let closed = false;
+  return new SessionLeg(factory, options);
+}
 
-  async function route(request: Request, requestOptions: LegacyRequestOptions): Promise<Response> {
-    const sessionId = request.headers.get('mcp-session-id');
-    if (sessionId !== null) return serveOnSession(parts, sessionId, request, requestOptions);
-    if (request.method.toUpperCase() === 'POST' && opensSession(requestOptions.parsedBody)) {
-      return openSession(parts, request, requestOptions);
+/** The legacy leg of one instance: its parts, built once in one direction, and whether it closed. */
+class SessionLeg implements LegacySessionLeg {
+  readonly notify: ServerNotifier;
+  private readonly table: SessionTable;
+  /** Set in a fleet: this instance's link to it. */
+  private readonly link: FleetLink | undefined;
+  private readonly routes: LegRoutes;
+  private closed = false;
+
+  constructor(
+    factory: McpServerFactory,
+    private readonly options: LegacySessionLegOptions,
+  ) {
+    const { idleMs, fleet } = options;
+    const report = (error: unknown): void => this.report(error);
+    const counted = (delta: 1 | -1): void => {
+      try {
+        options.onSessions?.(delta);
+      } catch {
+        // An observer never changes how sessions are served.
+      }
+    };
+    // Built in one direction: the table, then the fleet link given the table, then the locator given both.
+    const table = new SessionTable(factory, { ...options, report, counted });
+    const link =
+      fleet && new FleetLink(fleet, table, { idleMs, maxRelayedAnswerBytes: options.maxRelayedAnswerBytes, report });
+    const notFound = (): Response => {
+      report(new Error('Session not found'));
+      return jsonRpcErrorResponse(404, -32001, 'Session not found');
+    };
+    const relay = link?.relay ?? new LocalRelay();
+    const locator = new SessionLocator({ table, fleet, relay, idleMs, report, notFound });
+    const fleetParts = fleet && link && { store: fleet, link };
+    this.table = table;
+    this.link = link;
+    this.routes = new LegRoutes({ limits: options, table, relay, locator, fleet: fleetParts, report, notFound });
+    this.notify = notifier((notification) =>
+      link === undefined ? table.notifyAll(notification, false) : link.publish(notification),
+    );
+  }
+
+  /** Serves one legacy HTTP request (POST, GET or DELETE), opening a session on `initialize`. */
+  async fetch(request: Request, requestOptions: LegacyRequestOptions = {}): Promise<Response> {
+    if (this.closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
+    await this.link?.subscribed;
+    try {
+      return await this.route(request, requestOptions);
+    } catch (error) {
+      if (!(error instanceof SessionStoreError)) throw error;
+      const report = (cause: unknown): void => this.report(cause);
+      return jsonRpcErrorResponse(503, -32000, maskBackendFailure('serve the request', error, report), {
+        'Retry-After': '1',
+      });
     }
-    report(new Error('Bad Request: Mcp-Session-Id header is required'));
+  }
+
+  /** Closes every session (its local copies, in a fleet) and refuses further requests. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.link?.drain();
+    await Promise.all([...this.table.live].map((session) => this.table.close(session)));
+    await this.link?.close();
+  }
+
+  private async route(request: Request, requestOptions: LegacyRequestOptions): Promise<Response> {
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId !== null) return this.routes.serveOnSession(sessionId, request, requestOptions);
+    if (request.method.toUpperCase() === 'POST' && opensSession(requestOptions.parsedBody)) {
+      return this.routes.openSession(request, requestOptions);
+    }
+    this.report(new Error('Bad Request: Mcp-Session-Id header is required'));
     return jsonRpcErrorResponse(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
   }
 
-  return {
-    notify: notifier((notification) =>
-      link === undefined ? table.notifyAll(notification, false) : link.publish(notification),
-    ),
-    async fetch(request, requestOptions = {}) {
-      if (closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
-      await link?.subscribed;
-      try {
-        return await route(request, requestOptions);
-      } catch (error) {
-        if (!(error instanceof SessionStoreError)) throw error;
-        return jsonRpcErrorResponse(503, -32000, maskBackendFailure('serve the request', error, report), {
-          'Retry-After': '1',
-        });
-      }
-    },
-    async close() {
-      closed = true;
-      await link?.drain();
-      await Promise.all([...table.live].map((session) => table.close(session)));
-      await link?.close();
-    },
-  };
+  /** Hands `error` to the server's error sink; reporting never changes a response. */
+  private report(error: unknown): void {
+    try {
+      this.options.onerror(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // Reporting must never change a response.
+    }
+  }
 }
 
 /** The notifier that hands each notification to `publish`. */

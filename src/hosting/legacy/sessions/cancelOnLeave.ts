@@ -10,26 +10,31 @@ import { CLIENT_LEFT_REASON } from '../../../clientLeft.js';
 import { requestIds } from './requestIds.js';
 import type { SessionTransport } from './sessionTransport.js';
 
-/** Watches `request` for the client leaving; `settled` is called once the response body is done (or cancelled). */
-export function cancelOnLeave(
-  transport: SessionTransport,
-  request: Request,
-  body: unknown,
-): { settled(cancelled: boolean): void } {
-  const calls = requestIds(body);
-  let gone = false;
-  const leave = (): void => {
-    if (gone) return;
-    gone = true;
-    for (const id of calls) cancelCall(transport, id);
+/** Watches a request for its client leaving: its calls on the session are cancelled when it does. */
+export class LeaveWatch {
+  private readonly calls: RequestId[];
+  private gone = false;
+  private readonly leave = (): void => {
+    if (this.gone) return;
+    this.gone = true;
+    for (const id of this.calls) cancelCall(this.transport, id);
   };
-  if (calls.length > 0) request.signal.addEventListener('abort', leave, { once: true });
-  return {
-    settled(cancelled) {
-      request.signal.removeEventListener('abort', leave);
-      if (cancelled) leave();
-    },
-  };
+
+  /** Watches `request` (whose parsed body is `body`) on `transport`. */
+  constructor(
+    private readonly transport: SessionTransport,
+    private readonly request: Request,
+    body: unknown,
+  ) {
+    this.calls = requestIds(body);
+    if (this.calls.length > 0) request.signal.addEventListener('abort', this.leave, { once: true });
+  }
+
+  /** Ends the watch once the response body is done; `cancelled`: its consumer cancelled it, the client left. */
+  settled(cancelled: boolean): void {
+    this.request.signal.removeEventListener('abort', this.leave);
+    if (cancelled) this.leave();
+  }
 }
 
 function cancelCall(transport: SessionTransport, requestId: RequestId): void {

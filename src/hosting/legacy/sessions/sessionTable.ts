@@ -6,7 +6,7 @@
 import type { AuthInfo, McpHandlerRequestOptions, McpServerFactory, Server } from '@modelcontextprotocol/server';
 import { McpServer } from '@modelcontextprotocol/server';
 
-import { cancelOnLeave } from './cancelOnLeave.js';
+import { LeaveWatch } from './cancelOnLeave.js';
 import { observeBody } from './observeBody.js';
 import type { AdmissionLimits } from './sessionAdmission.js';
 import { admitSession } from './sessionAdmission.js';
@@ -34,102 +34,38 @@ export interface SessionOpening {
   readonly relay: Relay;
 }
 
-/** The sessions of one instance. */
-export interface SessionTable {
+/** The sessions of one instance, serving sessions from its factory. */
+export class SessionTable {
+  private readonly byId = new Map<string, Session>();
+  private readonly sessions = new Set<Session>();
+
+  constructor(
+    private readonly factory: McpServerFactory,
+    private readonly options: SessionTableOptions,
+  ) {}
+
   /** Every session open here (a local copy, in a fleet). */
-  readonly live: ReadonlySet<Session>;
+  get live(): ReadonlySet<Session> {
+    return this.sessions;
+  }
+
   /** The session with this id, if this instance holds it. */
-  get(sessionId: string): Session | undefined;
+  get(sessionId: string): Session | undefined {
+    return this.byId.get(sessionId);
+  }
+
   /** Opens a session on a fresh server (see {@link SessionOpening}). */
-  create(request: Request, requestOptions: McpHandlerRequestOptions, opening: SessionOpening): Promise<Session>;
-  /** Serves one HTTP request on `session`, keeping it busy until the response body is done. */
-  serve(session: Session, request: Request, requestOptions: McpHandlerRequestOptions): Promise<Response>;
-  /**
-   * `undefined` when one more session holding `share` may open (idle local copies are evicted to
-   * make room, in a fleet); else the 503 (count, bytes) or 429 (this client's sessions) to answer.
-   */
-  admit(share: SessionShare): Response | undefined;
-  /** Starts a session's idle clock (when nothing is in flight on it). */
-  armIdle(session: Session): void;
-  close(session: Session): Promise<void>;
-  /** Sends a notification on every live session (only those with an open GET stream when `onlyListening`). */
-  notifyAll(notification: FleetNotification, onlyListening: boolean): void;
-}
-
-/** Creates the session table of one instance, serving sessions from `factory`. */
-export function createSessionTable(factory: McpServerFactory, options: SessionTableOptions): SessionTable {
-  const { idleMs, fleet, report, counted } = options;
-  const byId = new Map<string, Session>();
-  const live = new Set<Session>();
-
-  function close(session: Session): Promise<void> {
-    if (session.closing !== undefined) return session.closing;
-    disarmIdle(session);
-    stopKeepAlive(session);
-    if (session.id !== undefined && byId.get(session.id) === session) byId.delete(session.id);
-    if (session.id !== undefined) counted(-1);
-    live.delete(session);
-    // Deferred so that the transport's onclose, re-entering here, finds `closing` already set.
-    const closing = Promise.resolve().then(() => session.server.close());
-    session.closing = closing.catch(report);
-    return session.closing;
-  }
-
-  function armIdle(session: Session): void {
-    if (session.busy > 0 || session.closing !== undefined) return;
-    stopKeepAlive(session);
-    session.idleSince = Date.now();
-    if (!Number.isFinite(idleMs)) return;
-    session.idleTimer = setTimeout(() => void close(session), idleMs);
-    session.idleTimer.unref?.();
-  }
-
-  async function serve(
-    session: Session,
-    request: Request,
-    requestOptions: McpHandlerRequestOptions,
-  ): Promise<Response> {
-    session.busy++;
-    disarmIdle(session);
-    startKeepAlive(session, fleet, idleMs, report);
-    let response: Response;
-    try {
-      response = await session.transport.handleRequest(request, transportOptions(requestOptions));
-    } catch (error) {
-      session.busy--;
-      armIdle(session);
-      throw error;
-    }
-    const standalone = request.method.toUpperCase() === 'GET' && response.ok && response.body !== null;
-    if (standalone) {
-      session.transport.standaloneStreams++;
-      if (fleet !== undefined && session.id !== undefined) fleet.claimStream(session.id, idleMs).catch(report);
-      // An open GET stream does not keep its session: the idle clock starts now and closes both.
-      session.busy--;
-      armIdle(session);
-    }
-    const leave = cancelOnLeave(session.transport, request, requestOptions.parsedBody);
-    return observeBody(response, (how) => {
-      leave.settled(how === 'cancelled');
-      if (standalone) {
-        session.transport.standaloneStreams--;
-        return;
-      }
-      session.busy--;
-      armIdle(session);
-    });
-  }
-
-  async function create(
-    request: Request,
-    requestOptions: McpHandlerRequestOptions,
-    opening: SessionOpening,
-  ): Promise<Session> {
+  async create(request: Request, requestOptions: McpHandlerRequestOptions, opening: SessionOpening): Promise<Session> {
     const { authInfo } = requestOptions;
-    const server = await factory({ era: 'legacy', ...(authInfo !== undefined && { authInfo }), requestInfo: request });
+    const { report, counted } = this.options;
+    const server = await this.factory({
+      era: 'legacy',
+      ...(authInfo !== undefined && { authInfo }),
+      requestInfo: request,
+    });
     const onsessioninitialized = (id: string): void => {
       session.id = id;
-      byId.set(id, session);
+      this.byId.set(id, session);
       counted(1);
     };
     const transport = new SessionTransport(
@@ -138,23 +74,93 @@ export function createSessionTable(factory: McpServerFactory, options: SessionTa
     );
     const session = newSession(server, transport, opening.share, opening.binding);
     // Set before connect: the protocol layer chains these hooks.
-    transport.onclose = () => void close(session);
+    transport.onclose = () => void this.close(session);
     transport.onerror = report;
-    live.add(session);
+    this.sessions.add(session);
     try {
       await server.connect(transport);
     } catch (error) {
-      await close(session);
+      await this.close(session);
       throw error;
     }
     return session;
   }
 
-  const admit = (share: SessionShare): Response | undefined =>
-    admitSession(live, share, options, (idle) => void close(idle));
-  const notifyAll = (notification: FleetNotification, onlyListening: boolean): void =>
-    notifySessions(live, notification, onlyListening, report);
-  return { live, get: (sessionId) => byId.get(sessionId), create, serve, admit, armIdle, close, notifyAll };
+  /** Serves one HTTP request on `session`, keeping it busy until the response body is done. */
+  async serve(session: Session, request: Request, requestOptions: McpHandlerRequestOptions): Promise<Response> {
+    const { fleet, idleMs, report } = this.options;
+    session.busy++;
+    disarmIdle(session);
+    startKeepAlive(session, fleet, idleMs, report);
+    let response: Response;
+    try {
+      response = await session.transport.handleRequest(request, transportOptions(requestOptions));
+    } catch (error) {
+      session.busy--;
+      this.armIdle(session);
+      throw error;
+    }
+    const standalone = request.method.toUpperCase() === 'GET' && response.ok && response.body !== null;
+    if (standalone) {
+      session.transport.standaloneStreams++;
+      if (fleet !== undefined && session.id !== undefined) fleet.claimStream(session.id, idleMs).catch(report);
+      // An open GET stream does not keep its session: the idle clock starts now and closes both.
+      session.busy--;
+      this.armIdle(session);
+    }
+    const leave = new LeaveWatch(session.transport, request, requestOptions.parsedBody);
+    return observeBody(response, (how) => {
+      leave.settled(how === 'cancelled');
+      if (standalone) {
+        session.transport.standaloneStreams--;
+        return;
+      }
+      session.busy--;
+      this.armIdle(session);
+    });
+  }
+
+  /**
+   * `undefined` when one more session holding `share` may open (idle local copies are evicted to
+   * make room, in a fleet); else the 503 (count, bytes) or 429 (this client's sessions) to answer.
+   */
+  admit(share: SessionShare): Response | undefined {
+    return admitSession(this.sessions, share, this.options, (idle) => void this.close(idle));
+  }
+
+  /** Starts a session's idle clock (when nothing is in flight on it). */
+  armIdle(session: Session): void {
+    if (session.busy > 0 || session.closing !== undefined) return;
+    stopKeepAlive(session);
+    session.idleSince = Date.now();
+    const { idleMs } = this.options;
+    if (!Number.isFinite(idleMs)) return;
+    session.idleTimer = setTimeout(() => void this.close(session), idleMs);
+    session.idleTimer.unref?.();
+  }
+
+  /** Closes `session` (once: later calls share the first) and forgets it. */
+  close(session: Session): Promise<void> {
+    if (session.closing !== undefined) return session.closing;
+    disarmIdle(session);
+    stopKeepAlive(session);
+    if (session.id !== undefined && this.byId.get(session.id) === session) this.byId.delete(session.id);
+    if (session.id !== undefined) this.options.counted(-1);
+    this.sessions.delete(session);
+    // Deferred so that the transport's onclose, re-entering here, finds `closing` already set.
+    const closing = Promise.resolve().then(() => session.server.close());
+    session.closing = closing.catch(this.options.report);
+    return session.closing;
+  }
+
+  /** Sends a notification on every live session (only those with an open GET stream when `onlyListening`). */
+  notifyAll(notification: FleetNotification, onlyListening: boolean): void {
+    for (const session of this.sessions) {
+      if (onlyListening && session.transport.standaloneStreams === 0) continue;
+      const server = session.server instanceof McpServer ? session.server.server : session.server;
+      sendNotification(server, notification).catch(this.options.report);
+    }
+  }
 }
 
 /** A session just opened on `server` and `transport`, idle, holding `share`, bound as `binding` says. */
@@ -204,22 +210,8 @@ function startKeepAlive(
   session.keepAlive.unref?.();
 }
 
-/** Sends a notification on every session of `live` (only those with an open GET stream when `onlyListening`). */
-function notifySessions(
-  live: Iterable<Session>,
-  notification: FleetNotification,
-  onlyListening: boolean,
-  report: (error: unknown) => void,
-): void {
-  for (const session of live) {
-    if (onlyListening && session.transport.standaloneStreams === 0) continue;
-    const server = session.server instanceof McpServer ? session.server.server : session.server;
-    sendNotification(server, notification).catch(report);
-  }
-}
-
 /** What the session transport takes from the leg's request options. */
-export function transportOptions(options: McpHandlerRequestOptions): { authInfo?: AuthInfo; parsedBody?: unknown } {
+function transportOptions(options: McpHandlerRequestOptions): { authInfo?: AuthInfo; parsedBody?: unknown } {
   return {
     ...(options.authInfo !== undefined && { authInfo: options.authInfo }),
     ...(options.parsedBody !== undefined && { parsedBody: options.parsedBody }),
