@@ -8,11 +8,19 @@
  * serves any request. The call's own response stream stays where the call runs; the client's
  * answer to a push, and messages for a GET stream held elsewhere, are relayed between instances.
  *
- * The parts, built here once and each handed the ones it uses: sessionTable.ts (the sessions this
- * instance holds), sessionFleetLink.ts (relays and notifications across the fleet; given the
- * table, it gives the hooks each session's transport takes as it opens), sessionLocator.ts (a local
- * copy recreated from the shared record), legRoutes.ts (the request paths: opening a session,
- * serving one); this file routes requests to them and closes them.
+ * legacy/ is split by concept, each a file or a folder: the fleet contract (sessionFleet.ts, what a
+ * backend implements); sessions/ (the sessions this instance holds: their table and admission,
+ * transport, push ids, owner, kept `initialize`, the end of their response bodies); fleet/ (this
+ * instance's link to the fleet: the relay of answers and its watch, the locator that recreates a
+ * local copy, the masking of store failures); streamResumption.ts (a response stream resumed on
+ * any instance); and leg/, the door: this file and legRoutes.ts.
+ *
+ * The parts, built here once and each handed the ones it uses: the {@link SessionTable} (the
+ * sessions this instance holds), the {@link FleetLink} (relays and notifications across the fleet;
+ * given the table, it gives the hooks each session's transport takes as it opens), the
+ * {@link SessionLocator} (a local copy recreated from the shared record), the {@link LegRoutes}
+ * (the request paths: opening a session, serving one); this file routes requests to them and
+ * closes them.
  */
 
 import type { ServerNotifier, McpServerFactory } from '@modelcontextprotocol/server';

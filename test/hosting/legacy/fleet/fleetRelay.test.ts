@@ -1,5 +1,5 @@
 /**
- * The watch an instance keeps while its pushes wait for answers (`watchRelay`): a check the store
+ * The watch an instance keeps while its pushes wait for answers (`RelayWatch`): a check the store
  * fails does not fail a waiting push at once (a slow store or a starved process is waited out);
  * checks that keep failing, or a subscription that is down, end the call with a clear error.
  * Over the in-memory hub, with the waiting instance's `listening` check failing as each test says.
