@@ -10,8 +10,9 @@ import { LeaveWatch } from './cancelOnLeave.js';
 import { observeBody } from './observeBody.js';
 import type { AdmissionLimits } from './sessionAdmission.js';
 import { admitSession } from './sessionAdmission.js';
-import type { FleetNotification, LegacySessionFleet } from '../sessionFleet.js';
-import type { Session, SessionBinding, SessionShare } from './session.js';
+import type { FleetNotification } from '../sessionFleet.js';
+import type { SessionBinding, SessionShare } from './session.js';
+import { Session } from './session.js';
 import type { Relay } from './sessionTransport.js';
 import { SessionTransport } from './sessionTransport.js';
 
@@ -72,7 +73,7 @@ export class SessionTable {
       { sessionIdGenerator: opening.sessionId, onsessioninitialized },
       opening.relay,
     );
-    const session = newSession(server, transport, opening.share, opening.binding);
+    const session = new Session(server, transport, opening.share, opening.binding);
     // Set before connect: the protocol layer chains these hooks.
     transport.onclose = () => void this.close(session);
     transport.onerror = report;
@@ -90,8 +91,8 @@ export class SessionTable {
   async serve(session: Session, request: Request, requestOptions: McpHandlerRequestOptions): Promise<Response> {
     const { fleet, idleMs, report } = this.options;
     session.busy++;
-    disarmIdle(session);
-    startKeepAlive(session, fleet, idleMs, report);
+    session.stopIdleClock();
+    session.startKeepAlive(fleet, idleMs, report);
     let response: Response;
     try {
       response = await session.transport.handleRequest(request, transportOptions(requestOptions));
@@ -130,20 +131,14 @@ export class SessionTable {
 
   /** Starts a session's idle clock (when nothing is in flight on it). */
   armIdle(session: Session): void {
-    if (session.busy > 0 || session.closing !== undefined) return;
-    stopKeepAlive(session);
-    session.idleSince = Date.now();
-    const { idleMs } = this.options;
-    if (!Number.isFinite(idleMs)) return;
-    session.idleTimer = setTimeout(() => void this.close(session), idleMs);
-    session.idleTimer.unref?.();
+    session.startIdleClock(this.options.idleMs, () => void this.close(session));
   }
 
   /** Closes `session` (once: later calls share the first) and forgets it. */
   close(session: Session): Promise<void> {
     if (session.closing !== undefined) return session.closing;
-    disarmIdle(session);
-    stopKeepAlive(session);
+    session.stopIdleClock();
+    session.stopKeepAlive();
     if (session.id !== undefined && this.byId.get(session.id) === session) this.byId.delete(session.id);
     if (session.id !== undefined) this.options.counted(-1);
     this.sessions.delete(session);
@@ -161,53 +156,6 @@ export class SessionTable {
       sendNotification(server, notification).catch(this.options.report);
     }
   }
-}
-
-/** A session just opened on `server` and `transport`, idle, holding `share`, bound as `binding` says. */
-function newSession(
-  server: Session['server'],
-  transport: SessionTransport,
-  share: SessionShare,
-  binding: SessionBinding,
-): Session {
-  return {
-    id: undefined,
-    server,
-    transport,
-    bytes: share.bytes,
-    client: share.client,
-    owner: binding.owner,
-    streamKey: binding.streamKey,
-    busy: 0,
-    idleSince: Date.now(),
-    idleTimer: undefined,
-    keepAlive: undefined,
-    closing: undefined,
-  };
-}
-
-function disarmIdle(session: Session): void {
-  if (session.idleTimer !== undefined) clearTimeout(session.idleTimer);
-  session.idleTimer = undefined;
-}
-
-function stopKeepAlive(session: Session): void {
-  if (session.keepAlive !== undefined) clearInterval(session.keepAlive);
-  session.keepAlive = undefined;
-}
-
-/** In a fleet, a busy session (an open stream) restarts its shared idle clock a few times per idle period. */
-function startKeepAlive(
-  session: Session,
-  fleet: LegacySessionFleet | undefined,
-  idleMs: number,
-  report: (error: unknown) => void,
-): void {
-  if (fleet === undefined || session.keepAlive !== undefined || !Number.isFinite(idleMs)) return;
-  const id = session.id;
-  if (id === undefined) return;
-  session.keepAlive = setInterval(() => void fleet.touch(id, idleMs).catch(report), Math.max(idleMs / 3, 1_000));
-  session.keepAlive.unref?.();
 }
 
 /** What the session transport takes from the leg's request options. */
