@@ -8,7 +8,8 @@ import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 import type { LegacySessionFleet } from '../sessionFleet.js';
 import { heldBytes } from '../../../state/heldBytes.js';
 import { viaStore } from './sessionStoreError.js';
-import type { Session, SessionTable } from '../sessions/sessionTable.js';
+import type { Session } from '../sessions/session.js';
+import type { SessionTable } from '../sessions/sessionTable.js';
 import type { Relay } from '../sessions/sessionTransport.js';
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';

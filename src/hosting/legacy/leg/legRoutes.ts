@@ -26,7 +26,8 @@ import {
   resumableStream,
   resumedStream,
 } from '../streamResumption.js';
-import type { SessionBinding, SessionTable } from '../sessions/sessionTable.js';
+import type { SessionBinding } from '../sessions/session.js';
+import type { SessionTable } from '../sessions/sessionTable.js';
 import type { Relay } from '../sessions/sessionTransport.js';
 
 /** The request options of the legacy leg: the SDK's, plus whom a new session counts against. */

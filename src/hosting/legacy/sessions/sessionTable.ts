@@ -16,8 +16,6 @@ import { Session } from './session.js';
 import type { Relay } from './sessionTransport.js';
 import { SessionTransport } from './sessionTransport.js';
 
-export type { Session, SessionBinding, SessionShare } from './session.js';
-
 /** What the table needs from the leg: the limits it admits sessions by, and whom it tells of them. */
 export interface SessionTableOptions extends AdmissionLimits {
   /** Told `+1` when a session's `initialize` is accepted, `-1` when it closes. */
