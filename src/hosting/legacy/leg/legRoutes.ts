@@ -1,9 +1,9 @@
 /**
  * The two request paths of the legacy leg: a POST whose `initialize` opens a session
- * ({@link LegRoutes.openSession}, bound to the principal that opened it: sessionOwner.ts), and a request on
- * an open session ({@link LegRoutes.serveOnSession}: refused exactly as an unknown session unless it carries
- * that principal), with the fleet's part of each: the new session recorded in the shared store, a
- * lost stream resumed, answers relayed, a session ended everywhere.
+ * ({@link LegRoutes.openSession}, bound to the principal that opened it: sessionOwner.ts), and a
+ * request on an open session ({@link LegRoutes.serveOnSession}: refused exactly as an unknown
+ * session unless it carries that principal), with the fleet's part of each: the new session
+ * recorded in the shared store, a lost stream resumed, answers relayed, a session ended everywhere.
  */
 import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 import { isJSONRPCResponse } from '@modelcontextprotocol/server';
