@@ -20,6 +20,7 @@ export class FleetHooks implements Relay {
     private readonly keeper: PushKeeper,
   ) {}
 
+  /** A push leaves with a random id naming this instance, recorded in the shared store first; a cancellation follows its push. */
   async outbound(
     transport: SessionTransport,
     message: JSONRPCMessage,
@@ -40,6 +41,7 @@ export class FleetHooks implements Relay {
     return { ...message, id: wireId };
   }
 
+  /** Sends a message meant for the GET stream to the instance holding it; `false` when no other instance does. */
   async toStreamHolder(sessionId: string | undefined, message: JSONRPCMessage): Promise<boolean> {
     const { fleet } = this;
     if (sessionId === undefined) return false;

@@ -44,6 +44,7 @@ export class FleetLink implements PushKeeper, WatchedPushes {
   readonly relay: Relay;
   /** Settles once this instance receives relays (a failure to subscribe is reported). */
   readonly subscribed: Promise<void>;
+  /** How long a push's record is kept in the shared store, in ms (the session's idle lifetime). */
   readonly idleMs: number;
   private readonly watch: RelayWatch;
   private readonly orphans: OrphanedPushCheck;

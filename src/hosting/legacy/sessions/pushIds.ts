@@ -54,6 +54,7 @@ export function cancelPush(
 
 /** The hooks of a process-only leg's session transports: random push ids, no fleet. */
 export class LocalRelay implements Relay {
+  /** A push leaves with a random id, kept on its transport; a cancellation follows its push. */
   async outbound(
     transport: SessionTransport,
     message: JSONRPCMessage,
@@ -65,6 +66,7 @@ export class LocalRelay implements Relay {
     return { ...message, id: wireId };
   }
 
+  /** No other instance holds a GET stream: always `false`. */
   async toStreamHolder(): Promise<boolean> {
     return false;
   }
