@@ -5,7 +5,7 @@ import {
   localhostAllowedOrigins,
 } from '@modelcontextprotocol/server';
 
-import { DEFAULT_MAX_RELAYED_ANSWER_BYTES } from './legacy/fleetRelay.js';
+import { DEFAULT_MAX_RELAYED_ANSWER_BYTES } from './legacy/fleet/fleetRelay.js';
 import type { DualEraHttpOptions, ResolvedDualEraHttpOptions } from './options.js';
 import {
   DEFAULT_LEGACY_SESSION_BUDGET_BYTES,

@@ -11,7 +11,10 @@
  * - Outside hosting/, only the fleet contract (`legacy/sessionFleet.ts`, which the Redis fleet
  *   implements and `mcp-resolve/contracts` tests) is imported from legacy/.
  * - A hosting/ module that only legacy/ modules import is legacy-only, and lives in legacy/.
+ * - legacy/ is split by concept, not by line count: at most six modules, a module being a file or a
+ *   folder directly under legacy/ (a concept too large for one file of 250 lines is a folder).
  */
+import { readdirSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -24,6 +27,8 @@ const LEGACY = join(HOSTING, 'legacy');
 const DOORS = new Set(['dualEraHandler.ts', 'options.ts', 'resolveDualEraHttpOptions.ts']);
 /** The legacy/ module that src/ outside hosting/ may import: the fleet contract. */
 const FLEET_CONTRACT = join(LEGACY, 'sessionFleet.ts');
+/** Most modules (files and folders directly under it) legacy/ is split into. */
+const MAX_LEGACY_MODULES = 6;
 
 const graph = new Map(modules(SRC).map((file) => [file, importsOf(file)]));
 const inLegacy = (file: string): boolean => file.startsWith(LEGACY + sep);
@@ -33,7 +38,14 @@ const name = (file: string): string => relative(SRC, file).split(sep).join('/');
 
 describe("hosting's rooms", () => {
   it('has a legacy room with the session leg in it', () => {
-    expect(modules(LEGACY).map(name)).toContain('hosting/legacy/legacySessionLeg.ts');
+    expect(modules(LEGACY).map(name)).toContain('hosting/legacy/leg/legacySessionLeg.ts');
+  });
+
+  it('splits legacy/ into at most six modules, one concept each', () => {
+    const concepts = readdirSync(LEGACY);
+    expect(concepts.length, `group ${concepts.join(', ')} by concept (a folder is one module)`).toBeLessThanOrEqual(
+      MAX_LEGACY_MODULES,
+    );
   });
 
   it('lets only the doors of hosting/ import legacy/ (the modern path never does)', () => {

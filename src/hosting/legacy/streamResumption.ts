@@ -16,9 +16,9 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 
 import { equalBytes, fromBase64urlStrict, fromHex, toBase64url, toHex, utf8 } from '../../state/bytes.js';
-import { requestIds } from './requestIds.js';
+import { requestIds } from './sessions/requestIds.js';
 import type { FleetBus } from './sessionFleet.js';
-import { maskBackendFailure } from './sessionStoreError.js';
+import { maskBackendFailure } from './fleet/sessionStoreError.js';
 
 /**
  * Prefix of the event id a resumable stream opens with:

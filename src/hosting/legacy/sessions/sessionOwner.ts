@@ -8,8 +8,8 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { sha256 } from '@noble/hashes/sha2.js';
 
-import { principalFrom } from '../../state/binding.js';
-import { equalBytes, fromHex, toHex, utf8 } from '../../state/bytes.js';
+import { principalFrom } from '../../../state/binding.js';
+import { equalBytes, fromHex, toHex, utf8 } from '../../../state/bytes.js';
 
 /** What the digest is taken over, before the principal: no other digest of the library shares it. */
 const OWNER_LABEL = 'mcp-resolve legacy session owner v1\n';

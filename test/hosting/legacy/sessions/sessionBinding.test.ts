@@ -7,14 +7,14 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { createMemorySessionHub } from '../../../src/contracts/index.js';
-import { createDualEraHandler } from '../../../src/hosting/index.js';
-import type { HttpServerHandle, ServeHttpOptions } from '../../../src/node/index.js';
-import { serveHttp } from '../../../src/node/index.js';
-import { askNameServer } from '../../testing/fixtures/askNameServer.js';
-import type { Target } from '../../../scripts/lib/wire.js';
-import { SseReader, openLegacySession, post, send } from '../../../scripts/lib/wire.js';
-import { as, authenticateByName as authenticate, MADE_UP_SESSION } from '../../fixtures/bearerNames.js';
+import { createMemorySessionHub } from '../../../../src/contracts/index.js';
+import { createDualEraHandler } from '../../../../src/hosting/index.js';
+import type { HttpServerHandle, ServeHttpOptions } from '../../../../src/node/index.js';
+import { serveHttp } from '../../../../src/node/index.js';
+import { askNameServer } from '../../../testing/fixtures/askNameServer.js';
+import type { Target } from '../../../../scripts/lib/wire.js';
+import { SseReader, openLegacySession, post, send } from '../../../../scripts/lib/wire.js';
+import { as, authenticateByName as authenticate, MADE_UP_SESSION } from '../../../fixtures/bearerNames.js';
 
 const GREET = { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'greet', arguments: {} } };
 const PING = { jsonrpc: '2.0', id: 9, method: 'ping' };

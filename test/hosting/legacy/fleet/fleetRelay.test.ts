@@ -1,19 +1,19 @@
 /**
- * The watch an instance keeps while its pushes wait for answers (`watchRelay`): a check the store
+ * The watch an instance keeps while its pushes wait for answers (`RelayWatch`): a check the store
  * fails does not fail a waiting push at once (a slow store or a starved process is waited out);
  * checks that keep failing, or a subscription that is down, end the call with a clear error.
  * Over the in-memory hub, with the waiting instance's `listening` check failing as each test says.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { DualEraHandler } from '../../../src/hosting/index.js';
-import { createDualEraHandler } from '../../../src/hosting/index.js';
-import { createMemorySessionHub } from '../../../src/contracts/index.js';
-import type { LegacySessionFleet } from '../../../src/contracts/index.js';
+import type { DualEraHandler } from '../../../../src/hosting/index.js';
+import { createDualEraHandler } from '../../../../src/hosting/index.js';
+import { createMemorySessionHub } from '../../../../src/contracts/index.js';
+import type { LegacySessionFleet } from '../../../../src/contracts/index.js';
 import { z } from 'zod';
 
-import { elicit, McpResolveServer, resolver } from '../../../src/index.js';
-import { SseReader, openLegacySession, post } from '../../../scripts/lib/wire.js';
+import { elicit, McpResolveServer, resolver } from '../../../../src/index.js';
+import { SseReader, openLegacySession, post } from '../../../../scripts/lib/wire.js';
 
 const URL_ = new URL('http://localhost/mcp');
 /** A tool that asks a name (on 2025-11-25, a push that waits as long as the person takes). */

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createDualEraHandler } from '../../../src/hosting/index.js';
-import type { HttpServerHandle } from '../../../src/node/index.js';
-import { serveHttp } from '../../../src/node/index.js';
-import { askNameServer } from '../../testing/fixtures/askNameServer.js';
-import { SseReader, openLegacySession, post, send } from '../../../scripts/lib/wire.js';
+import { createDualEraHandler } from '../../../../src/hosting/index.js';
+import type { HttpServerHandle } from '../../../../src/node/index.js';
+import { serveHttp } from '../../../../src/node/index.js';
+import { askNameServer } from '../../../testing/fixtures/askNameServer.js';
+import { SseReader, openLegacySession, post, send } from '../../../../scripts/lib/wire.js';
 
 const PING = { jsonrpc: '2.0', id: 1, method: 'ping' };
 

@@ -1,8 +1,8 @@
 /** `keptInitialize`: what a new legacy session keeps of its `initialize`, within the size limits. */
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 
-import { heldBytes, NODE_BYTES } from '../../state/heldBytes.js';
-import { jsonRpcErrorResponse } from '../jsonRpcError.js';
+import { heldBytes, NODE_BYTES } from '../../../state/heldBytes.js';
+import { jsonRpcErrorResponse } from '../../jsonRpcError.js';
 
 /** The limits {@link keptInitialize} checks (as the legacy leg has them), and where a refusal is reported. */
 export interface InitializeLimits {

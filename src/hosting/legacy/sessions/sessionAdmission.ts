@@ -1,7 +1,7 @@
 /** Admission of legacy sessions against their limits: `admitSession` (this instance) and `fleetRefusal` (the shared store). */
-import { jsonRpcErrorResponse } from '../jsonRpcError.js';
+import { jsonRpcErrorResponse } from '../../jsonRpcError.js';
 import type { Session, SessionShare } from './session.js';
-import type { LegacySessionFleet, SessionRefusal } from './sessionFleet.js';
+import type { LegacySessionFleet, SessionRefusal } from '../sessionFleet.js';
 
 /** The `Retry-After` (seconds) of a refused session when no idle session will expire sooner. */
 const DEFAULT_RETRY_AFTER_SECONDS = 30;

@@ -4,14 +4,14 @@
  * never the SDK's counter (0, 1, 2…); an answer is taken only when it names a push that waits,
  * and a cancellation follows its push under that id. In a fleet the ids are also recorded in the
  * shared store (fleetHooks.ts); a process-only leg keeps them on the session's transport
- * ({@link localRelay}, {@link takeLocalAnswers}).
+ * ({@link LocalRelay}, {@link takeLocalAnswers}).
  */
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 import { isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResponse } from '@modelcontextprotocol/server';
 
 import type { Relay, SessionTransport } from './sessionTransport.js';
 import { WIRE_ID_PREFIX } from './sessionTransport.js';
-import { toHex } from '../../state/bytes.js';
+import { toHex } from '../../../state/bytes.js';
 
 /** The instance a process-only leg's push ids name. */
 const LOCAL_INSTANCE = 'local';
@@ -53,16 +53,23 @@ export function cancelPush(
 }
 
 /** The hooks of a process-only leg's session transports: random push ids, no fleet. */
-export function localRelay(): Relay {
-  return {
-    async outbound(transport, message, call) {
-      if (!isJSONRPCRequest(message)) return cancelPush(transport, message, () => undefined);
-      const wireId = newPushId(LOCAL_INSTANCE);
-      awaitPush(transport, wireId, message.id, call);
-      return { ...message, id: wireId };
-    },
-    toStreamHolder: async () => false,
-  };
+export class LocalRelay implements Relay {
+  /** A push leaves with a random id, kept on its transport; a cancellation follows its push. */
+  async outbound(
+    transport: SessionTransport,
+    message: JSONRPCMessage,
+    call: RequestId | undefined,
+  ): Promise<JSONRPCMessage> {
+    if (!isJSONRPCRequest(message)) return cancelPush(transport, message, () => undefined);
+    const wireId = newPushId(LOCAL_INSTANCE);
+    awaitPush(transport, wireId, message.id, call);
+    return { ...message, id: wireId };
+  }
+
+  /** No other instance holds a GET stream: always `false`. */
+  async toStreamHolder(): Promise<boolean> {
+    return false;
+  }
 }
 
 /**

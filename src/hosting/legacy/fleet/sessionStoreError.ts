@@ -3,7 +3,7 @@
  * answered, never left hanging, and the client reads only the masked text with a ref; the cause
  * (the store client's own words) goes to the server's error sink under the same ref.
  */
-import { maskedMessage, newRef } from '../../round/masking.js';
+import { maskedMessage, newRef } from '../../../round/masking.js';
 
 /** A shared-store operation of the legacy leg failed; its message is for the operator only. */
 export class SessionStoreError extends Error {}

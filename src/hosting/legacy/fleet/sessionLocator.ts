@@ -5,20 +5,14 @@
  */
 import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 
-import type { LegacySessionFleet } from './sessionFleet.js';
-import { heldBytes } from '../../state/heldBytes.js';
+import type { LegacySessionFleet } from '../sessionFleet.js';
+import { heldBytes } from '../../../state/heldBytes.js';
 import { viaStore } from './sessionStoreError.js';
-import type { Session, SessionTable } from './sessionTable.js';
-import type { Relay } from './sessionTransport.js';
+import type { Session } from '../sessions/session.js';
+import type { SessionTable } from '../sessions/sessionTable.js';
+import type { Relay } from '../sessions/sessionTransport.js';
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
-
-/** Finds this instance's copy of a session; a Response (404, 503) when there is none to serve. */
-export type SessionLocator = (
-  sessionId: string,
-  request: Request,
-  requestOptions: McpHandlerRequestOptions,
-) => Promise<Session | Response>;
 
 /** What the locator needs from the leg. */
 export interface SessionLocatorOptions {
@@ -32,33 +26,44 @@ export interface SessionLocatorOptions {
   readonly notFound: () => Response;
 }
 
-/** Creates the locator: the local copy (its shared idle clock restarted), else one recreated from the store. */
-export function createSessionLocator(options: SessionLocatorOptions): SessionLocator {
-  const { table, fleet, relay, idleMs, report, notFound } = options;
-  const recreating = new Map<string, Promise<Session | Response>>();
+/** Finds this instance's copy of a session: the local copy (its shared idle clock restarted), else one recreated from the store. */
+export class SessionLocator {
+  /** Recreations under way, by session id: concurrent requests for one session share one. */
+  private readonly recreating = new Map<string, Promise<Session | Response>>();
 
-  return async (sessionId, request, requestOptions) => {
+  constructor(private readonly options: SessionLocatorOptions) {}
+
+  /** This instance's copy of session `sessionId`; a Response (404, 503) when there is none to serve. */
+  async locate(
+    sessionId: string,
+    request: Request,
+    requestOptions: McpHandlerRequestOptions,
+  ): Promise<Session | Response> {
+    const { table, fleet, idleMs, report, notFound } = this.options;
     const known = table.get(sessionId);
     if (known !== undefined) {
       if (fleet !== undefined) fleet.touch(sessionId, idleMs).catch(report);
       return known;
     }
     if (fleet === undefined) return notFound();
-    let pending = recreating.get(sessionId);
+    let pending = this.recreating.get(sessionId);
     if (pending === undefined) {
-      pending = recreate(fleet, sessionId, request, requestOptions).finally(() => recreating.delete(sessionId));
-      recreating.set(sessionId, pending);
+      pending = this.recreate(fleet, sessionId, request, requestOptions).finally(() =>
+        this.recreating.delete(sessionId),
+      );
+      this.recreating.set(sessionId, pending);
     }
     return pending;
-  };
+  }
 
   /** Opens a local copy of a shared session by replaying the client's `initialize` and `initialized` to a fresh instance. */
-  async function recreate(
+  private async recreate(
     store: LegacySessionFleet,
     sessionId: string,
     request: Request,
     requestOptions: McpHandlerRequestOptions,
   ): Promise<Session | Response> {
+    const { table, relay, idleMs, notFound } = this.options;
     const record = await viaStore('load the session', () => store.load(sessionId, idleMs));
     if (record === undefined) return notFound();
     // A copy counts against this instance's count and bytes; the client's share is in the shared store.

@@ -10,7 +10,7 @@
  *   retry would put the whole answer through Redis again. An answer A cannot receive is refused at
  *   once (HTTP 503, "cannot reach this server"); a push A made stays A's to fail.
  * - A, while pushes wait, checks every second that messages still reach it and that the store still
- *   holds the sessions they belong to ({@link watchRelay}); when messages may not reach it (its
+ *   holds the sessions they belong to ({@link RelayWatch}); when messages may not reach it (its
  *   subscription is down, or the store failed every check for `RELAY_PATIENCE_MS`), or the store
  *   lost a session's records (an empty restart: no instance could relay its answers any more), it
  *   fails those pushes with `ANSWER_UNREACHABLE` (questions/push.ts), so the call ends at once
@@ -19,9 +19,9 @@
 import type { JSONRPCResponse } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import { ANSWER_UNREACHABLE } from '../../questions/push.js';
-import { jsonRpcErrorResponse } from '../jsonRpcError.js';
-import type { FleetMessage, LegacySessionFleet } from './sessionFleet.js';
+import { ANSWER_UNREACHABLE } from '../../../questions/push.js';
+import { jsonRpcErrorResponse } from '../../jsonRpcError.js';
+import type { FleetMessage, LegacySessionFleet } from '../sessionFleet.js';
 import { maskBackendFailure, viaStore } from './sessionStoreError.js';
 
 /** How long an instance relaying an answer, or waiting for one, bears with a failing store's checks, in ms. */
@@ -142,52 +142,56 @@ export async function patiently<T>(operation: () => Promise<T>): Promise<T> {
   }
 }
 
-/** What {@link watchRelay} watches for and whom it tells. */
-export interface RelayWatchOptions {
-  readonly fleet: LegacySessionFleet;
+/** The pushes a {@link RelayWatch} watches over, and whom it tells: the fleet link. */
+export interface WatchedPushes {
   /** Whether any push of this instance waits for an answer. */
   waiting(): boolean;
   /** Relays may have been lost: fail every waiting push with `reason`. */
-  interrupted(reason: string): void;
+  interrupt(reason: string): void;
   /** Fails the waiting pushes whose sessions the shared store no longer holds (it lost its data). */
   verify(): Promise<void>;
   /** The server's error sink: a failed check's cause goes there, the pushes fail with the masked text. */
-  readonly report: (error: unknown) => void;
+  report(error: unknown): void;
 }
 
-/** A running watch: `wake` after a push is sent, `stop` when the instance closes. */
-export interface RelayWatch {
-  wake(): void;
-  stop(): void;
-}
-
-/** Checks, every second while pushes wait, that messages sent to this instance still reach it. */
-export function watchRelay(options: RelayWatchOptions): RelayWatch {
-  const { fleet } = options;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let stopped = false;
-
-  const schedule = (): void => {
-    if (stopped || timer !== undefined) return;
-    timer = setTimeout(() => void check(), WATCH_INTERVAL_MS);
-    timer.unref?.();
-  };
-
+/** Checks, every second while pushes wait, that messages sent to this instance still reach it: `wake` after a push is sent, `stop` when the instance closes. */
+export class RelayWatch {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
   /** Since when every check failed (`undefined`: the last one answered). */
-  let failingSince: number | undefined;
+  private failingSince: number | undefined;
 
-  async function check(): Promise<void> {
-    if (!options.waiting()) {
-      timer = undefined;
+  constructor(
+    private readonly fleet: LegacySessionFleet,
+    private readonly pushes: WatchedPushes,
+  ) {}
+
+  /** Schedules the next check (a push was just sent), unless one is due or the watch stopped. */
+  wake(): void {
+    if (this.stopped || this.timer !== undefined) return;
+    this.timer = setTimeout(() => void this.check(), WATCH_INTERVAL_MS);
+    this.timer.unref?.();
+  }
+
+  /** Stops checking (the instance closes). */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private async check(): Promise<void> {
+    if (!this.pushes.waiting()) {
+      this.timer = undefined;
       return;
     }
-    const outcome = await fleet.listening().then(
+    const outcome = await this.fleet.listening().then(
       (listening) => ({ listening }),
       (error: unknown) => ({ error }),
     );
-    if (!stopped) await settle(outcome);
-    timer = undefined;
-    schedule();
+    if (!this.stopped) await this.settle(outcome);
+    this.timer = undefined;
+    this.wake();
   }
 
   /**
@@ -196,28 +200,21 @@ export function watchRelay(options: RelayWatchOptions): RelayWatch {
    * (a slow store, a starved process or a failover is waited out, as a relaying instance does), with
    * the masked text and the cause reported.
    */
-  async function settle(outcome: { listening: boolean } | { error: unknown }): Promise<void> {
+  private async settle(outcome: { listening: boolean } | { error: unknown }): Promise<void> {
+    const { pushes } = this;
     if ('error' in outcome) {
-      failingSince ??= Date.now();
-      if (Date.now() - failingSince < RELAY_PATIENCE_MS) return;
-      failingSince = undefined;
-      options.interrupted(maskBackendFailure('check that relays reach this instance', outcome.error, options.report));
+      this.failingSince ??= Date.now();
+      if (Date.now() - this.failingSince < RELAY_PATIENCE_MS) return;
+      this.failingSince = undefined;
+      const report = (error: unknown): void => pushes.report(error);
+      pushes.interrupt(maskBackendFailure('check that relays reach this instance', outcome.error, report));
       return;
     }
-    failingSince = undefined;
-    if (outcome.listening) return options.verify();
-    options.interrupted(
-      `The fleet relay to instance ${fleet.instanceId} was interrupted while this request waited for its answer ` +
+    this.failingSince = undefined;
+    if (outcome.listening) return pushes.verify();
+    pushes.interrupt(
+      `The fleet relay to instance ${this.fleet.instanceId} was interrupted while this request waited for its answer ` +
         `(its subscription was down), so the answer may never arrive. Call the tool again.`,
     );
   }
-
-  return {
-    wake: schedule,
-    stop() {
-      stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-    },
-  };
 }

@@ -5,14 +5,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { DualEraHandler, DualEraHttpOptions } from '../../../src/hosting/index.js';
-import { createDualEraHandler } from '../../../src/hosting/index.js';
-import { createMemorySessionHub, INSTANCE_HEADER } from '../../../src/contracts/index.js';
-import type { FleetMessage, LegacySessionFleet } from '../../../src/contracts/index.js';
-import { connectHttp } from '../../../src/testing/index.js';
-import { askNameServer } from '../../testing/fixtures/askNameServer.js';
-import { SseReader, openLegacySession, post, send } from '../../../scripts/lib/wire.js';
-import { partitionable } from '../../fixtures/partitionable.js';
+import type { DualEraHandler, DualEraHttpOptions } from '../../../../src/hosting/index.js';
+import { createDualEraHandler } from '../../../../src/hosting/index.js';
+import { createMemorySessionHub, INSTANCE_HEADER } from '../../../../src/contracts/index.js';
+import type { FleetMessage, LegacySessionFleet } from '../../../../src/contracts/index.js';
+import { connectHttp } from '../../../../src/testing/index.js';
+import { askNameServer } from '../../../testing/fixtures/askNameServer.js';
+import { SseReader, openLegacySession, post, send } from '../../../../scripts/lib/wire.js';
+import { partitionable } from '../../../fixtures/partitionable.js';
 
 const URL_ = new URL('http://localhost/mcp');
 const handlers: DualEraHandler[] = [];

@@ -7,14 +7,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
-import { createMemorySessionHub } from '../../../src/contracts/index.js';
-import { heldBytes } from '../../../src/state/heldBytes.js';
-import type { DualEraHandler, DualEraHttpOptions } from '../../../src/hosting/index.js';
-import { createDualEraHandler } from '../../../src/hosting/index.js';
-import { serveHttp } from '../../../src/node/index.js';
-import { askNameServer } from '../../testing/fixtures/askNameServer.js';
-import type { Target } from '../../../scripts/lib/wire.js';
-import { openLegacySession, post, send } from '../../../scripts/lib/wire.js';
+import { createMemorySessionHub } from '../../../../src/contracts/index.js';
+import { heldBytes } from '../../../../src/state/heldBytes.js';
+import type { DualEraHandler, DualEraHttpOptions } from '../../../../src/hosting/index.js';
+import { createDualEraHandler } from '../../../../src/hosting/index.js';
+import { serveHttp } from '../../../../src/node/index.js';
+import { askNameServer } from '../../../testing/fixtures/askNameServer.js';
+import type { Target } from '../../../../scripts/lib/wire.js';
+import { openLegacySession, post, send } from '../../../../scripts/lib/wire.js';
 
 const handlers: DualEraHandler[] = [];
 afterAll(async () => {

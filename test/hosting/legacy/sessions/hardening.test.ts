@@ -6,13 +6,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { createDualEraHandler } from '../../../src/hosting/index.js';
-import { pushElicit } from '../../../src/mrtr/index.js';
-import type { HttpServerHandle } from '../../../src/node/index.js';
-import { serveHttp } from '../../../src/node/index.js';
-import { McpResolveServer } from '../../../src/server/server.js';
-import { askNameServer } from '../../testing/fixtures/askNameServer.js';
-import { SseReader, openLegacySession, post, send } from '../../../scripts/lib/wire.js';
+import { createDualEraHandler } from '../../../../src/hosting/index.js';
+import { pushElicit } from '../../../../src/mrtr/index.js';
+import type { HttpServerHandle } from '../../../../src/node/index.js';
+import { serveHttp } from '../../../../src/node/index.js';
+import { McpResolveServer } from '../../../../src/server/server.js';
+import { askNameServer } from '../../../testing/fixtures/askNameServer.js';
+import { SseReader, openLegacySession, post, send } from '../../../../scripts/lib/wire.js';
 
 const handles: HttpServerHandle[] = [];
 afterAll(async () => {
