@@ -74,7 +74,7 @@ export interface ResolvedSealingOptions {
 }
 
 /** The default TTL of one round, in seconds. */
-export const DEFAULT_TTL_MS = 600_000;
+export const DEFAULT_STATE_TTL_MS = 600_000;
 
 /** The default clock-skew allowance, in seconds. */
 export const DEFAULT_SKEW_MS = 30_000;
@@ -191,7 +191,7 @@ export function resolveSealingOptions(
   ) {
     throw invalidOptions('logger', `options.logger must have a warn(line) method (got ${describeType(given.logger)}).`);
   }
-  const ttlMs = milliseconds(given.ttlMs, 'ttlMs', DEFAULT_TTL_MS, false);
+  const ttlMs = milliseconds(given.ttlMs, 'ttlMs', DEFAULT_STATE_TTL_MS, false);
   const skewMs = milliseconds(given.skewMs, 'skewMs', DEFAULT_SKEW_MS, true);
   const { format, shared } = resolveFormat(given, primitives);
   const needs =

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import { DEFAULT_SKEW_MS, DEFAULT_TTL_MS } from '../../src/state/options.js';
+import { DEFAULT_SKEW_MS, DEFAULT_STATE_TTL_MS } from '../../src/state/options.js';
 import { BINDING, T0, bytes, expectRejected, fixture, protocolRejection, testClock, wireOf } from './helpers.js';
 
 const SECOND = 1000;
 
 describe('time window', () => {
   it('defaults to a 600 s TTL and a 30 s skew allowance', () => {
-    expect(DEFAULT_TTL_MS).toBe(600_000);
+    expect(DEFAULT_STATE_TTL_MS).toBe(600_000);
     expect(DEFAULT_SKEW_MS).toBe(30_000);
   });
 
