@@ -17,7 +17,7 @@ const META = {
 
 /** A modern request of `method`, with the standard headers (and `Mcp-Name` when it names something). */
 function modern(target: Target, id: number, method: string, params: Record<string, unknown> = {}) {
-  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   return post(
     target,
     { jsonrpc: '2.0', id, method, params: { ...params, _meta: META } },
