@@ -36,6 +36,7 @@ export type { AnyResolver, DeclarationError, Resolver, ValueOf } from './resolve
 export { outcome, resolver } from './resolvers/resolver.js';
 export type { ErrorHook, FailureInfo } from './round/masking.js';
 export type { McpResolveServerOptions } from './server/options.js';
+export type { InstanceReuse } from './server/instanceReuse.js';
 export type { ChannelOptions } from './serverChannels.js';
 export type { AnswerPageOptions } from './answerPage/options.js';
 export type { AppsOptions } from './apps/options.js';

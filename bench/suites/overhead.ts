@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 
 import type { McpServerFactory } from '@modelcontextprotocol/server';
-import type { Era } from 'mcp-resolve';
+import type { Era, ServerSource } from 'mcp-resolve';
 import { connectHttp, connectInProcess } from 'mcp-resolve/testing';
 
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
@@ -55,11 +55,11 @@ export interface Side {
   close(): Promise<void>;
 }
 
-async function openSdkSide(factory: McpServerFactory, transport: 'in-memory' | 'http', era: Era): Promise<Side> {
-  const server = transport === 'http' ? await serveHttp(factory, { port: 0 }) : undefined;
+async function openSdkSide(source: ServerSource, transport: 'in-memory' | 'http', era: Era): Promise<Side> {
+  const server = transport === 'http' ? await serveHttp(source, { port: 0 }) : undefined;
   const connection = await (
     server === undefined
-      ? connectInProcess(factory, { era, elicit: answerDesk })
+      ? connectInProcess(source, { era, elicit: answerDesk })
       : connectHttp(server.url, { era, elicit: answerDesk })
   ).catch(async (error: unknown) => {
     await server?.close();
@@ -110,9 +110,13 @@ async function openBareSide(factory: McpServerFactory, era: Era): Promise<Side> 
   };
 }
 
-/** Connects one side of a comparison: a real SDK client (in memory or over HTTP) or the bare peer. */
-export function openSide(factory: McpServerFactory, transport: Transport, era: Era): Promise<Side> {
-  return transport === 'in-memory, bare client' ? openBareSide(factory, era) : openSdkSide(factory, transport, era);
+/**
+ * Connects one side of a comparison: a real SDK client (in memory or over HTTP) or the bare peer.
+ * A `McpResolveServer` is hosted as itself, so HTTP hosting reuses its instances as it would in use.
+ */
+export function openSide(source: ServerSource, transport: Transport, era: Era): Promise<Side> {
+  if (transport !== 'in-memory, bare client') return openSdkSide(source, transport, era);
+  return openBareSide(typeof source === 'function' ? source : source.createServer, era);
 }
 
 /** Checks one call's receipt, legs and pushes: a benchmark of a broken path is void. */
@@ -140,7 +144,7 @@ export const overhead: Benchmark = {
   id: 'overhead',
   title: '1. Per-call overhead',
   async run(context) {
-    const library = createRefundDesk().createServer;
+    const library = createRefundDesk();
     const raw = createRawDesk();
     const rows: string[][] = [];
     const targets: TargetCheck[] = [];

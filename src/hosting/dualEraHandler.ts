@@ -93,7 +93,7 @@ export function hostDualEra(
   const { path, allowedHosts, allowedOrigins, maxRequestBodyBytes, onerror } = resolved;
   const report = reporter(onerror);
   const sdkOptions = { legacy: 'reject', onerror: report, maxRequestBodySize: maxRequestBodyBytes } as const;
-  const modern = createModernLeg(hosted.factory, sdkOptions);
+  const modern = createModernLeg(hosted.factory, hosted.reuse, sdkOptions);
   const fleet = resolved.sessionFleet;
   // With legacy: 'reject' there is no session leg: 2025-era traffic reaches the strict modern handler, which refuses it.
   const legacy = resolved.legacy === 'sessions' ? legacyLegOf(hosted, resolved, report) : undefined;

@@ -3,6 +3,7 @@ import type { McpServerFactory } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
 import type { HttpRoute } from '../channels/channel.js';
+import type { InstanceReuse } from '../server/instanceReuse.js';
 import type { Telemetry } from '../telemetry/hooks.js';
 
 /** A `McpResolveServer`, or any SDK server factory (a fresh server per connection or request). */
@@ -16,6 +17,8 @@ export type ServerSource =
       readonly telemetry?: Telemetry | undefined;
       /** A `McpResolveServer`'s channel routes: served beside the MCP endpoint. */
       readonly httpRoutes?: readonly HttpRoute[];
+      /** A `McpResolveServer`'s instance reuse: HTTP hosting serves modern requests on long-lived instances while it allows. */
+      readonly instanceReuse?: InstanceReuse;
     };
 
 /** The factory behind a {@link ServerSource}; anything else is refused naming `caller`. */
@@ -31,9 +34,11 @@ export function factoryOf(source: ServerSource, caller: string): McpServerFactor
   );
 }
 
-/** A {@link ServerSource} taken apart once for HTTP hosting: its factory, observer and channel routes. */
+/** A {@link ServerSource} taken apart once for HTTP hosting: its factory, observer, channel routes and instance reuse. */
 export interface HostedServer {
   readonly factory: McpServerFactory;
+  /** Whether and while the factory's instances may serve request after request (SDK factories: never). */
+  readonly reuse: InstanceReuse | undefined;
   /** The observer the hosting reports its legacy session table to (SDK factories have none). */
   readonly telemetry: Telemetry | undefined;
   /** The channels' HTTP routes, served beside the MCP endpoint (SDK factories have none). */
@@ -46,9 +51,9 @@ export interface HostedServer {
  */
 export function hostedServer(source: ServerSource, caller: string): HostedServer {
   const factory = factoryOf(source, caller);
-  if (typeof source === 'function') return { factory, telemetry: undefined, httpRoutes: [] };
+  if (typeof source === 'function') return { factory, reuse: undefined, telemetry: undefined, httpRoutes: [] };
   source.warnIfStateIsLocal?.(caller);
-  return { factory, telemetry: source.telemetry, httpRoutes: source.httpRoutes ?? [] };
+  return { factory, reuse: source.instanceReuse, telemetry: source.telemetry, httpRoutes: source.httpRoutes ?? [] };
 }
 
 function describe(value: unknown): string {

@@ -1,38 +1,47 @@
 /**
- * Which server factories build instances that may serve one request after another: a
- * `McpResolveServer`'s, while its instances hold nothing of a request beyond the request itself
- * (no task host, whose work outlives the request, and no raw `setup` hooks, which may keep state on
- * an instance). HTTP hosting serves modern requests on such instances (the lane's one instance, the
- * pool's idle ones) instead of building one per request; any other factory gets a fresh instance
- * per request, as the SDK's hosting does.
+ * What HTTP hosting reuses of a `McpResolveServer`, handed to it as a value
+ * (`McpResolveServer.instanceReuse`): whether the server's instances may serve one request after
+ * another, and every registration as one event.
  *
- * An instance is built from the server as it was then: a tool, prompt, resource or hook registered
- * later is not on it. So each declaration carries a revision that changes with every registration,
- * and hosting builds new instances once it has moved on.
+ * An instance may serve request after request while it holds nothing of a request beyond the
+ * request itself: no task host (whose work outlives the request) and no raw `setup` hooks (which may
+ * keep state on an instance). HTTP hosting then serves modern requests on long-lived instances (the
+ * lane's one instance, the pool's idle ones); otherwise each request gets a fresh instance, as the
+ * SDK's hosting does. An instance is built from the server as it was then, so a registration made
+ * while the server is served is an event the hosting handles in one place (its modern leg).
  */
+
 import type { McpServer } from '@modelcontextprotocol/server';
 
-/** How a factory's instances may be reused. */
-export interface Reuse {
-  /** Whether instances may serve one request after another (asked again as registrations change). */
-  allowed(): boolean;
-  /** Changes whenever what an instance is built from changes (a registration). */
-  revision(): number;
+/** See the module comment. */
+export interface InstanceReuse {
+  /** Builds an instance of the server as it is now (`McpResolveServer.createServer`). */
+  readonly create: () => McpServer;
+  /** Whether an instance built now may serve one request after another (the server has no task tool and no `setup` hook). */
+  readonly allowed: boolean;
+  /** Calls `changed` after each registration (tool, prompt, resource, `setup` hook) until the returned function is called. */
+  watch(changed: () => void): () => void;
 }
 
-const declared = new WeakMap<object, Reuse>();
-
-/** Declares that `factory`'s instances may be reused as `reuse` says. */
-export function declareReusable(factory: () => McpServer, reuse: Reuse): void {
-  declared.set(factory, reuse);
-}
-
-/** Whether `factory` was declared reusable and still is. */
-export function isReusable(factory: unknown): factory is () => McpServer {
-  return typeof factory === 'function' && declared.get(factory)?.allowed() === true;
-}
-
-/** The revision of what `factory` builds its instances from (`0` when it declared none). */
-export function revisionOf(factory: () => McpServer): number {
-  return declared.get(factory)?.revision() ?? 0;
+/** The {@link InstanceReuse} of `create`, allowed while `allowed()` holds, and the `changed` its server calls after each registration. */
+export function instanceReuse(
+  create: () => McpServer,
+  allowed: () => boolean,
+): {
+  readonly reuse: InstanceReuse;
+  readonly changed: () => void;
+} {
+  const watchers = new Set<() => void>();
+  const reuse: InstanceReuse = {
+    create,
+    get allowed() {
+      return allowed();
+    },
+    watch(changed) {
+      const watcher = (): void => changed();
+      watchers.add(watcher);
+      return () => void watchers.delete(watcher);
+    },
+  };
+  return { reuse, changed: () => watchers.forEach((watcher) => watcher()) };
 }

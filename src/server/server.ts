@@ -31,7 +31,7 @@ import { InboundMessages } from '../telemetry/inbound.js';
 import type { HttpRoute, ServerChannels } from '../channels/channel.js';
 import { clientCapabilitiesOf, eraOf } from '../round/requestEra.js';
 import { serverChannelsOf } from '../serverChannels.js';
-import { declareReusable } from './instanceReuse.js';
+import { instanceReuse, type InstanceReuse } from './instanceReuse.js';
 
 /** `TResolve`, or none while unsettled: a tool without `resolve` leaves it `never` while a wrapper call in the body's
  * place (`journaled(…)`) is checked, which would type the wrapper's `args` as `unknown` instead of from `input`. */
@@ -52,6 +52,10 @@ export class McpResolveServer {
   readonly telemetry: Telemetry | undefined;
   /** The HTTP routes of the server's channels, which HTTP hosting serves beside the MCP endpoint. */
   readonly httpRoutes: readonly HttpRoute[];
+  /** Whether HTTP hosting may serve request after request on one instance, and each registration as an event it watches. */
+  readonly instanceReuse: InstanceReuse;
+  /** Tells the hosting watching `instanceReuse` that instances built before lack a registration. */
+  private readonly registered: () => void;
   private readonly options: McpResolveServerOptions;
   private readonly tools = new Map<string, CompiledTool>();
   /** The `tools/list` payload, built once per registration change rather than per request. */
@@ -76,9 +80,9 @@ export class McpResolveServer {
     this.channels = channels;
     this.httpRoutes = channels.httpRoutes;
     this.roundDefaults = roundDefaultsOf(info, options, channels.providers);
-    const allowed = () => this.taskHost === undefined && this.setups.length === 0;
-    const revision = () => this.tools.size + this.prompts.size + this.resources.size + this.setups.length; // only grows
-    declareReusable(this.createServer, { allowed, revision });
+    const reuse = instanceReuse(this.createServer, () => this.taskHost === undefined && this.setups.length === 0);
+    this.instanceReuse = reuse.reuse;
+    this.registered = reuse.changed;
   }
 
   /**
@@ -113,6 +117,7 @@ export class McpResolveServer {
     }
     this.toolList = undefined;
     this.toolInputs = undefined;
+    this.registered();
     return this;
   }
 
@@ -130,6 +135,7 @@ export class McpResolveServer {
       });
     }
     this.prompts.set(name, compilePrompt(name, declaration, body));
+    this.registered();
     return this;
   }
 
@@ -141,6 +147,7 @@ export class McpResolveServer {
       });
     }
     this.resources.set(name, compileResource(name, uri, metadata, read));
+    this.registered();
     return this;
   }
 
@@ -151,6 +158,7 @@ export class McpResolveServer {
    */
   setup(configure: (server: McpServer) => void): this {
     this.setups.push(configure);
+    this.registered();
     return this;
   }
 
@@ -164,7 +172,7 @@ export class McpResolveServer {
 
   /**
    * Creates a fresh SDK server instance with this server's tools, for hosting to call per connection
-   * or request (HTTP hosting reuses instances for modern requests: see `instanceReuse.ts`).
+   * or request (HTTP hosting reuses instances for modern requests while `instanceReuse` allows it).
    */
   readonly createServer = (): McpServer => {
     const tasks = this.taskHost;

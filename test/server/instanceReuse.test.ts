@@ -1,34 +1,54 @@
 /**
- * Which factories HTTP hosting may pool: a McpResolveServer's, until it gets a task tool (whose work
- * outlives its request) or a raw `setup` hook (which may keep state on an instance); never a plain
- * SDK factory.
+ * What a McpResolveServer hands HTTP hosting to reuse: its instances may serve request after request
+ * until it gets a task tool (whose work outlives its request) or a raw `setup` hook (which may keep
+ * state on an instance); every registration is an event its watchers get, reuse already as it is then.
  */
-import { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 
 import { McpResolveServer } from 'mcp-resolve';
 
-import { isReusable } from '../../src/server/instanceReuse.js';
-
 const plain = () => new McpResolveServer({ name: 'reuse', version: '1' }).tool('hi', {}, () => 'hi');
+const greeting = () => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'hello' } }] });
 
-describe('isReusable', () => {
-  it('holds for a McpResolveServer with plain tools', () => {
-    expect(isReusable(plain().createServer)).toBe(true);
+describe('McpResolveServer.instanceReuse', () => {
+  it('allows reuse for a server with plain tools, prompts and resources', () => {
+    const server = plain()
+      .prompt('greet', {}, greeting)
+      .resource('about', 'about://me', {}, () => ({ contents: [] }));
+    expect(server.instanceReuse.allowed).toBe(true);
   });
 
-  it('stops holding once the server has a setup hook', () => {
+  it('stops allowing it once the server has a setup hook', () => {
     const server = plain();
     server.setup(() => {});
-    expect(isReusable(server.createServer)).toBe(false);
+    expect(server.instanceReuse.allowed).toBe(false);
   });
 
-  it('does not hold for a server with a task tool', () => {
+  it('does not allow it for a server with a task tool', () => {
     const server = plain().tool('later', { task: { support: 'required' } }, () => 'done');
-    expect(isReusable(server.createServer)).toBe(false);
+    expect(server.instanceReuse.allowed).toBe(false);
   });
 
-  it('never holds for an SDK factory', () => {
-    expect(isReusable(() => new McpServer({ name: 'sdk', version: '1' }))).toBe(false);
+  it('builds instances of the server as it is now', async () => {
+    const server = plain();
+    const before = server.instanceReuse.create();
+    server.tool('added', {}, () => 'added');
+    const after = server.instanceReuse.create();
+    expect(before).not.toBe(after);
+    expect(after.toolInputSchemaJson('added')).toBeDefined();
+    await Promise.all([before.close(), after.close()]);
+  });
+
+  it('tells its watchers of every registration, reuse as it is then, until they stop watching', () => {
+    const server = plain();
+    const seen: boolean[] = [];
+    const stop = server.instanceReuse.watch(() => seen.push(server.instanceReuse.allowed));
+    server.tool('more', {}, () => 'more');
+    server.prompt('greet', {}, greeting);
+    server.resource('about', 'about://me', {}, () => ({ contents: [] }));
+    server.tool('job', { task: { support: 'optional' } }, () => 'done');
+    stop();
+    server.setup(() => {});
+    expect(seen).toEqual([true, true, true, false]);
   });
 });

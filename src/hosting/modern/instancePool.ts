@@ -18,8 +18,6 @@
  */
 import type { McpRequestContext, McpServer, McpServerFactory, Server } from '@modelcontextprotocol/server';
 
-import { isReusable, revisionOf } from '../../server/instanceReuse.js';
-
 /** Idle instances kept at most: the pool grows to the peak of concurrent modern requests up to this. */
 export const DEFAULT_MAX_IDLE_INSTANCES = 64;
 
@@ -46,24 +44,9 @@ export interface PooledFactory extends McpServerFactory {
 export function pooledFactory(create: () => McpServer, maxIdle = DEFAULT_MAX_IDLE_INSTANCES): PooledFactory {
   const idle: McpServer[] = [];
   const stats: InstancePoolStats = { created: 0, reused: 0, dropped: 0 };
-  /** The revision each instance was built at (`revisionOf`): an idle one built before a registration is dropped. */
-  const builtAt = new WeakMap<McpServer, number>();
-  /** Whether `create` was declared reusable: if it stops being so (a hook or task tool added), nothing is pooled. */
-  const declared = isReusable(create);
   const fresh = (): McpServer => {
     stats.created++;
-    const instance = create();
-    builtAt.set(instance, revisionOf(create));
-    return instance;
-  };
-  /** An idle instance of the current revision, if any (older ones are dropped). */
-  const takeIdle = (): McpServer | undefined => {
-    const revision = revisionOf(create);
-    for (let instance = idle.pop(); instance !== undefined; instance = idle.pop()) {
-      if (builtAt.get(instance) === revision) return instance;
-      stats.dropped++;
-    }
-    return undefined;
+    return create();
   };
 
   /** Lends `instance` to the exchange of `request`; it comes back when that exchange has closed cleanly. */
@@ -80,16 +63,11 @@ export function pooledFactory(create: () => McpServer, maxIdle = DEFAULT_MAX_IDL
 
   const factory = (ctx: McpRequestContext): McpServer => {
     const request = ctx.requestInfo;
-    if (ctx.era !== 'modern' || request === undefined || (declared && !isReusable(create))) return fresh();
-    const instance = takeIdle();
+    if (ctx.era !== 'modern' || request === undefined) return fresh();
+    const instance = idle.pop();
     if (instance === undefined) return lend(fresh(), request);
     stats.reused++;
     return lend(instance, request);
   };
   return Object.assign(factory, { stats });
-}
-
-/** The modern leg's factory: `factory` pooled when its server declared its instances reusable, else as it is. */
-export function modernFactoryOf(factory: McpServerFactory): McpServerFactory {
-  return isReusable(factory) ? pooledFactory(factory) : factory;
 }

@@ -8,7 +8,8 @@
  * `laneRequest.ts`), and of those only ones whose tool declares no `x-mcp-header` parameters and
  * which no scope challenge stops; everything else, and every request the instance answers before a
  * handler runs, is left to the SDK's hosting (`serve` answers `undefined`). Only a server whose
- * instances may serve one request after another (`instanceReuse.ts`) gets a lane.
+ * instances may serve one request after another (`InstanceReuse`) gets a lane; the modern leg
+ * replaces it when a registration changes what an instance is built from.
  */
 import type { AuthInfo, JSONRPCRequest, McpServer } from '@modelcontextprotocol/server';
 import {
@@ -18,7 +19,6 @@ import {
 } from '@modelcontextprotocol/server';
 
 import type { Reply } from '../reply.js';
-import { isReusable, revisionOf } from '../../server/instanceReuse.js';
 import { ExchangeMux } from './exchangeMux.js';
 import { LANE_REVISION, laneRequest } from './laneRequest.js';
 
@@ -40,6 +40,8 @@ export interface ModernLane {
   ): Promise<Reply | undefined>;
   /** Closes the instance: requests in flight end unanswered (499), later ones are left to the SDK's hosting. */
   close(): Promise<void>;
+  /** Closes the instance once its calls in flight have ended (at once when none is); later requests are left to the SDK's hosting. */
+  closeWhenIdle(): Promise<void>;
 }
 
 /** An instance connected to its transport. */
@@ -48,19 +50,10 @@ interface Connected {
   readonly mux: ExchangeMux;
 }
 
-/**
- * A lane over one instance of `create`, built with the first request it serves, and built again
- * with the first request after the server's registrations changed (`revisionOf`): the instance it
- * replaces closes once its calls in flight have ended. A server no longer reusable (a `setup` hook
- * or a task tool added since) leaves every request to the SDK's hosting.
- */
+/** A lane over one instance of `create`, built with the first request it serves. */
 export function createModernLane(create: () => McpServer): ModernLane {
-  /** The instance of `revision`; `undefined` inside when there is none to serve on (the SDK's hosting serves then). */
-  let current: { readonly revision: number; readonly connected: Promise<Connected | undefined> } | undefined;
-  /** Transports of replaced instances whose calls are still in flight. */
-  const retiring = new Set<ExchangeMux>();
-  /** Whether `create` was declared reusable: if it stops being so, the lane takes nothing more. */
-  const declared = isReusable(create);
+  /** The instance, connected on first need; `undefined` inside when there is none to serve on (the SDK's hosting serves then). */
+  let connected: Promise<Connected | undefined> | undefined;
   let closed = false;
   /** Per tool name, whether its input schema mirrors parameters in headers (only registered tools are kept). */
   const mirrors = new Map<string, boolean>();
@@ -75,24 +68,6 @@ export function createModernLane(create: () => McpServer): ModernLane {
       if (!mux.bounceIfDelivering()) reported?.(error);
     };
     return { instance, mux };
-  };
-
-  /** The instance of the server's current revision, connected on first need. */
-  const laneNow = (): Promise<Connected | undefined> => {
-    const revision = revisionOf(create);
-    if (current?.revision !== revision) {
-      void current?.connected.then(async (lane) => {
-        if (lane === undefined) return;
-        retiring.add(lane.mux);
-        await lane.mux.closeWhenIdle();
-        retiring.delete(lane.mux);
-      });
-      const reusable = !declared || isReusable(create);
-      const connected = reusable ? connect().catch(() => undefined) : Promise.resolve(undefined);
-      current = { revision, connected };
-      mirrors.clear();
-    }
-    return current.connected;
   };
 
   const mirrorsParameters = (instance: McpServer, message: JSONRPCRequest): boolean => {
@@ -112,7 +87,7 @@ export function createModernLane(create: () => McpServer): ModernLane {
     async serve(request, body, authInfo, clientLeft = request.signal) {
       const message = laneRequest(request.headers, body);
       if (message === undefined || closed) return undefined;
-      const lane = await laneNow();
+      const lane = await (connected ??= connect().catch(() => undefined));
       if (lane === undefined) return undefined;
       const { instance, mux } = lane;
       if (mirrorsParameters(instance, message)) return undefined;
@@ -124,9 +99,11 @@ export function createModernLane(create: () => McpServer): ModernLane {
     },
     async close() {
       closed = true;
-      const lane = await current?.connected;
-      const muxes = lane === undefined ? [...retiring] : [...retiring, lane.mux];
-      await Promise.all(muxes.map((mux) => mux.close()));
+      await (await connected)?.mux.close();
+    },
+    async closeWhenIdle() {
+      closed = true;
+      await (await connected)?.mux.closeWhenIdle();
     },
   };
 }

@@ -15,7 +15,6 @@ import { gatedServer, toolCallHeaders, until } from '../fixtures/modernCalls.js'
 
 import { createRefundDesk } from '../../../examples/stories/refund-desk/desk.js';
 import { createModernLane } from '../../../src/hosting/modern/modernLane.js';
-import { McpResolveServer } from '../../../src/index.js';
 import type { Reply } from '../../../src/hosting/reply.js';
 import { JsonReply, toResponse } from '../../../src/hosting/reply.js';
 
@@ -41,10 +40,6 @@ function toolCall(name: string, args: Record<string, unknown>, meta: Record<stri
 /** The body-less `Request` the hosting hands the lane (the body is already parsed). */
 const requestOf = (call: Call, signal?: AbortSignal): Request =>
   new Request('http://127.0.0.1/mcp', { method: 'POST', headers: call.headers, ...(signal && { signal }) });
-
-/** The headers of a modern `tools/list`. */
-const listHeaders = { ...toolCallHeaders('unused'), 'mcp-method': 'tools/list' } as Record<string, string>;
-delete listHeaders['mcp-name'];
 
 const auth = (clientId: string): AuthInfo => ({ token: clientId, clientId, scopes: [] });
 
@@ -135,6 +130,20 @@ describe('the modern lane', () => {
     expect(await lane.serve(requestOf(call), call.body, undefined)).toBeUndefined();
   });
 
+  it('closes when idle once its calls in flight have ended, answering them; later ones are left to the SDK hosting', async () => {
+    const gates = new Map<string, Gate>();
+    const lane = createModernLane(gatedServer(gates));
+    const call = toolCall('who', { tag: 'finishing' });
+    const pending = lane.serve(requestOf(call), call.body, undefined);
+    await until(() => gates.size === 1);
+    const closed = lane.closeWhenIdle();
+    expect(await lane.serve(requestOf(call), call.body, undefined)).toBeUndefined();
+    gates.get('finishing')?.release();
+    expect(textOf((await answerOf(await pending)).body)).toBe('finishing:anonymous');
+    await closed;
+    expect(await lane.serve(requestOf(call), call.body, undefined)).toBeUndefined();
+  });
+
   it('streams notifications sent before the result as the SDK does, the result last', async () => {
     const create = () => {
       const server = new McpServer({ name: 'lane-test', version: '0.0.0' }, { capabilities: { tools: {} } });
@@ -186,36 +195,6 @@ describe('the modern lane', () => {
     const call = toolCall('who', { tag: 'a' });
     expect(await lane.serve(requestOf(call), call.body, undefined)).toBeUndefined();
     expect(await lane.serve(requestOf(call), call.body, undefined)).toBeUndefined();
-    await lane.close();
-  });
-
-  it('serves a tool registered after its first call on a new instance; the one it replaces finishes its calls', async () => {
-    let release = (): void => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const server = new McpResolveServer({ name: 'growing', version: '0.0.0' }).tool('hold', { input: {} }, async () => {
-      await held;
-      return 'released';
-    });
-    const lane = createModernLane(server.createServer);
-    const hold = toolCall('hold', {});
-    const inFlight = lane.serve(requestOf(hold), hold.body, undefined);
-    server.tool('added', { input: {} }, () => 'added later');
-    const added = toolCall('added', {});
-    expect(textOf((await answerOf(await lane.serve(requestOf(added), added.body, undefined))).body)).toBe(
-      'added later',
-    );
-    const list = {
-      ...toolCall('added', {}),
-      body: { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: META } },
-    };
-    const listed = await answerOf(await lane.serve(requestOf({ ...list, headers: listHeaders }), list.body, undefined));
-    expect(
-      (listed.body as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name),
-    ).toEqual(['hold', 'added']);
-    release();
-    expect(textOf((await answerOf(await inFlight)).body)).toBe('released');
-    server.setup(() => {});
-    expect(await lane.serve(requestOf(added), added.body, undefined)).toBeUndefined();
     await lane.close();
   });
 });
