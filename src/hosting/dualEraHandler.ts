@@ -25,6 +25,7 @@ import type { Reply } from './reply.js';
 import { toResponse, withHeader } from './reply.js';
 import type { HostedServer, ServerSource } from './source.js';
 import { hostedServer } from './source.js';
+import { isModernRevision } from '../era.js';
 
 const NESTED_BATCH = 'a JSON-RPC batch entry must be a message object, not an array';
 
@@ -224,9 +225,6 @@ function bothEras(modern: ServerNotifier, legacy: ServerNotifier | undefined): S
   };
 }
 
-/** The first protocol revision of the modern era (revisions are dates, so later ones sort after it). */
-const FIRST_MODERN_REVISION = '2026-07-28';
-
 /**
  * Whether a parsed POST is modern traffic without classifying it: its `MCP-Protocol-Version`
  * header names a modern revision and its body is one request or notification (not a response, not
@@ -235,8 +233,7 @@ const FIRST_MODERN_REVISION = '2026-07-28';
  * asking `isLegacyRequest` first would validate the body twice (6% of a request's CPU in `npm run profile`).
  */
 function claimsModern(request: Request, body: unknown): boolean {
-  const version = request.headers.get('mcp-protocol-version')?.trim();
-  if (version === undefined || version < FIRST_MODERN_REVISION) return false;
+  if (!isModernRevision(request.headers.get('mcp-protocol-version') ?? undefined)) return false;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   return 'method' in body && typeof body.method === 'string' && !('result' in body) && !('error' in body);
 }

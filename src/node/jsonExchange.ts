@@ -15,6 +15,7 @@ import type { ServeOptions } from '../hosting/dualEraHandler.js';
 import { jsonRpcErrorResponse } from '../hosting/jsonRpcError.js';
 import type { Reply } from '../hosting/reply.js';
 import { JsonReply } from '../hosting/reply.js';
+import { isModernRevision } from '../era.js';
 
 /** What {@link serveJsonExchange} calls: the hosting's `serve`. */
 export type ExchangeHandler = (request: Request, init: ServeOptions) => Promise<Reply>;
@@ -67,7 +68,7 @@ function webHeaders(req: IncomingMessage): Headers {
 /** Whether `req` names a modern revision in its `MCP-Protocol-Version` header (revisions are dates). */
 function claimsModernRevision(req: IncomingMessage): boolean {
   const version = req.headers['mcp-protocol-version'];
-  return typeof version === 'string' && version.trim() >= '2026-07-28';
+  return typeof version === 'string' && isModernRevision(version);
 }
 
 /** The SDK adapter's answer to a body over the limit, word for word. */

@@ -13,12 +13,13 @@ import type { Counters } from './counters.js';
 import { ConnectionCounters } from './counters.js';
 import type { TransportObserver } from './observedTransport.js';
 import type { Era } from '../context.js';
+import { LEGACY_REVISION, MODERN_REVISION } from '../era.js';
 
 /** The protocol revision a `modern` test client pins. */
-export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+export const MODERN_PROTOCOL_VERSION = MODERN_REVISION;
 
 /** The protocol revision a `legacy` test client offers in `initialize`. */
-export const LEGACY_PROTOCOL_VERSION = '2025-11-25';
+export const LEGACY_PROTOCOL_VERSION = LEGACY_REVISION;
 
 /** How a test client connects and answers. */
 export interface ConnectOptions extends ScriptedAnswers {

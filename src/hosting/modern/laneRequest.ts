@@ -9,6 +9,7 @@
  */
 import type { JSONRPCRequest } from '@modelcontextprotocol/server';
 import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+import { MODERN_REVISION } from '../../era.js';
 
 /** The methods the lane carries, with the body field the `Mcp-Name` header must mirror. */
 const LANE_METHODS: ReadonlyMap<string, 'name' | 'uri' | undefined> = new Map([
@@ -21,12 +22,6 @@ const LANE_METHODS: ReadonlyMap<string, 'name' | 'uri' | undefined> = new Map([
   ['resources/templates/list', undefined],
   ['completion/complete', undefined],
 ]);
-
-/**
- * The revision the lane serves: the first modern one. A request naming a later revision the SDK
- * serves goes to the SDK's hosting.
- */
-export const LANE_REVISION = '2026-07-28';
 
 /** The prefix of an encoded `Mcp-Name` value (left to the SDK, which decodes it). */
 const ENCODED_VALUE = '=?base64?';
@@ -51,9 +46,9 @@ export function laneRequest(headers: Headers, body: unknown): JSONRPCRequest | u
   const meta = params._meta;
   if (!isJsonObject(meta)) return undefined;
   const revision = meta[PROTOCOL_VERSION_META_KEY];
-  if (revision !== LANE_REVISION) return undefined;
+  if (revision !== MODERN_REVISION) return undefined;
   if ('progressToken' in meta && !isRequestId(meta.progressToken)) return undefined;
-  if (headerValue(headers, 'mcp-protocol-version') !== LANE_REVISION) return undefined;
+  if (headerValue(headers, 'mcp-protocol-version') !== MODERN_REVISION) return undefined;
   if (headerValue(headers, 'mcp-method') !== method) return undefined;
   const field = LANE_METHODS.get(method);
   if (field !== undefined) {

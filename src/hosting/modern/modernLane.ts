@@ -20,7 +20,8 @@ import {
 
 import type { Reply } from '../reply.js';
 import { ExchangeMux } from './exchangeMux.js';
-import { LANE_REVISION, laneRequest } from './laneRequest.js';
+import { MODERN_REVISION } from '../../era.js';
+import { laneRequest } from './laneRequest.js';
 
 /** The header a tool's input schema declares a mirrored parameter with (SEP-2243); such calls take the SDK's path. */
 const MIRRORED_PARAMETER = 'x-mcp-header';
@@ -60,7 +61,7 @@ export function createModernLane(create: () => McpServer): ModernLane {
 
   const connect = async (): Promise<Connected> => {
     const instance = await preparedInstance(create);
-    const mux = new ExchangeMux(LANE_REVISION);
+    const mux = new ExchangeMux(MODERN_REVISION);
     const server = instance.server;
     await instance.connect(mux);
     const reported = server.onerror;
@@ -119,11 +120,11 @@ async function preparedInstance(create: () => McpServer): Promise<McpServer> {
   const server = instance.server;
   const before = server.onclose;
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
-  const envelope = { [PROTOCOL_VERSION_META_KEY]: LANE_REVISION, [CLIENT_CAPABILITIES_META_KEY]: {} };
+  const envelope = { [PROTOCOL_VERSION_META_KEY]: MODERN_REVISION, [CLIENT_CAPABILITIES_META_KEY]: {} };
   const discover = { jsonrpc: '2.0', id: 0, method: 'server/discover', params: { _meta: envelope } };
   const headers = {
     'content-type': 'application/json',
-    'mcp-protocol-version': LANE_REVISION,
+    'mcp-protocol-version': MODERN_REVISION,
     'mcp-method': discover.method,
   };
   const request = new Request('http://lane.invalid/mcp', { method: 'POST', headers });

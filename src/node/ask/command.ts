@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { connectHttp, connectStdio } from '../../testing/index.js';
 import type { ConnectOptions, TestConnection } from '../../testing/index.js';
 import type { Era } from '../../context.js';
+import { LEGACY_REVISION, MODERN_REVISION } from '../../era.js';
 import { answerInTerminal } from './form.js';
 import { sampleInTerminal } from './sample.js';
 import { runAskSession } from './session.js';
@@ -124,7 +125,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.error(`mcp-resolve ask: cannot connect to ${where}: ${messageOf(error)}`);
     return 1;
   }
-  const version = command.era === 'modern' ? '2026-07-28' : '2025-11-25';
+  const version = command.era === 'modern' ? MODERN_REVISION : LEGACY_REVISION;
   const server = connection.client.getServerVersion();
   terminal.say(`Connected to ${server?.name ?? 'the server'} (${where}, ${version}).`);
   try {
