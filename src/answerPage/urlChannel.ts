@@ -9,7 +9,7 @@
 import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/server';
 
 import type { AskingCall, ChannelProvider, InBandChannel } from '../channels/channel.js';
-import { elicitationCompleter, type ToolContext } from '../context.js';
+import { roundServicesOf, type ToolContext } from '../context.js';
 import { ToolError } from '../errors.js';
 import { assertBackChannel } from '../questions/capabilities.js';
 import type { ElicitationResult } from '../questions/markers.js';
@@ -79,7 +79,9 @@ async function pushToPage(
         `Resolver '${question.label}': the person did not answer on the page within ${timeoutMs} ms.`,
       );
     }
-    await ctx[elicitationCompleter]?.(elicitationId)().catch(() => undefined);
+    await roundServicesOf(ctx)
+      .completeElicitation?.(elicitationId)()
+      .catch(() => undefined);
     try {
       return await readCountedAnswer(ctx, question, answer);
     } catch (error) {

@@ -10,7 +10,7 @@
  * host cannot see past) nothing is counted across calls: each call bounds its own answers, since one
  * budget shared by every anonymous client would let one of them close a question for all.
  */
-import { answerAttempts, type ToolContext } from '../context.js';
+import { roundServicesOf, type ToolContext } from '../context.js';
 import { ToolError } from '../errors.js';
 import { utf8 } from '../state/bytes.js';
 import { defaultPrimitives } from '../state/primitives.js';
@@ -72,7 +72,7 @@ export async function readCountedAnswer(
   question: Question,
   response: unknown,
 ): Promise<ElicitationResult<unknown>> {
-  const counter = ctx[answerAttempts];
+  const counter = roundServicesOf(ctx).attempts;
   const person = counter?.person();
   if (counter === undefined || person === undefined || askKind(question.ask) !== 'elicit')
     return readAnswerTo(question, response);

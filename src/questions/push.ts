@@ -6,7 +6,7 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import { answerLimit, elicitationCompleter, requestTrace, type ToolContext } from '../context.js';
+import { roundServicesOf, type ToolContext } from '../context.js';
 import { assertAnswerSize, DEFAULT_MAX_ANSWER_BYTES } from './bounds.js';
 import { questionKind } from './questionKind.js';
 import { ToolError } from '../errors.js';
@@ -37,7 +37,7 @@ export async function pushQuestion(
   const attempts = attemptsOf(question.ask);
   let request = question.rendered.request;
   announceUrlQuestion(ctx, question);
-  const trace = ctx[requestTrace];
+  const { trace, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES } = roundServicesOf(ctx);
   for (let attempt = 1; ; attempt++) {
     let response: unknown;
     const pushed = trace?.pushed(question.key, questionKind(question.ask), attempt);
@@ -67,7 +67,7 @@ export async function pushQuestion(
       throw error;
     }
     // Measured before anything reads it: the client's answer is untrusted input.
-    assertAnswerSize(`Resolver '${question.label}'`, response, ctx[answerLimit] ?? DEFAULT_MAX_ANSWER_BYTES);
+    assertAnswerSize(`Resolver '${question.label}'`, response, maxAnswerBytes);
     try {
       return await readCountedAnswer(ctx, question, response);
     } catch (error) {
@@ -94,7 +94,7 @@ function actionOf(response: unknown): string | undefined {
 /** Hands a URL question's `onAsked` hook the completion sender of the connection it is pushed on. */
 function announceUrlQuestion(ctx: ToolContext, question: Question): void {
   const { ask } = question;
-  const completerOf = ctx[elicitationCompleter];
+  const completerOf = roundServicesOf(ctx).completeElicitation;
   if (askKind(ask) !== 'elicitUrl' || !('onAsked' in ask) || ask.onAsked === undefined || !completerOf) return;
   ask.onAsked(completerOf(ask.elicitationId ?? ''));
 }

@@ -9,7 +9,7 @@
  * what was resolved stays resolved, so every resolver runs once per call and questions are asked
  * in the same order as on the modern era.
  */
-import { requestTrace, type ToolContext } from '../context.js';
+import { roundServicesOf, type ToolContext } from '../context.js';
 import { ToolError } from '../errors.js';
 import { isPromiseLike } from '../promise.js';
 import type { PlanEdge, PlanNode, ResolutionPlan } from './graph.js';
@@ -159,7 +159,7 @@ export class Resolution {
 
   private run(node: PlanNode, input: Record<string, unknown>): unknown {
     const fn = node.resolver.fn as (input: unknown, ctx: ToolContext) => unknown;
-    const trace = this.ctx[requestTrace];
+    const { trace } = roundServicesOf(this.ctx);
     return trace === undefined ? fn(input, this.ctx) : traceStep(trace.resolver(node.label), () => fn(input, this.ctx));
   }
 

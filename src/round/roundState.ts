@@ -8,7 +8,7 @@ import type { InputRequiredResult, ServerContext } from '@modelcontextprotocol/s
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
-import { callChannels, type ToolContext } from '../context.js';
+import type { ToolContext } from '../context.js';
 import type { CallChannels } from '../channels/channel.js';
 import type { Ledger } from '../questions/ledger.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
@@ -162,11 +162,10 @@ export class RoundState {
     readonly trace: RequestTrace | undefined,
     binding?: RequestBinding,
   ) {
-    this.ctx = toolContextOf(sdkCtx, plaintext, services, trace, target.target);
     this.#binding = binding;
-    // A handler that builds its own strategy (`journaled`) finds the call's channels on its context.
-    const channels = (this.#channels = this.callChannels());
-    if (channels !== undefined) Object.assign(this.ctx, { [callChannels]: channels });
+    // A handler that builds its own strategy (`journaled`) finds the call's channels in its round's services.
+    this.#channels = this.callChannels();
+    this.ctx = toolContextOf(sdkCtx, plaintext, services, trace, target.target, this.#channels);
   }
 
   /** The call's channels beyond in-band, when the server has any: who asks is this request's principal, tool and arguments. */

@@ -6,7 +6,7 @@
  */
 import { inputRequired, type InputRequest } from '@modelcontextprotocol/server';
 
-import { answerLimit, requestTrace, type ToolContext } from '../context.js';
+import { roundServicesOf, type ToolContext } from '../context.js';
 import type { CallChannels } from '../channels/channel.js';
 import { chooseChannels, type ChannelChoice } from '../channels/choice.js';
 import { assertAnswerSize, DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
@@ -21,7 +21,7 @@ import { setOwn } from '../ownKeys.js';
 
 /** The largest answer the server accepts on this request (`maxAnswerBytes`). */
 export function limitOf(ctx: ToolContext): number {
-  return ctx[answerLimit] ?? DEFAULT_MAX_ANSWER_BYTES;
+  return roundServicesOf(ctx).maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
 }
 
 /** `responses` with `answer` read under `key` instead of what the client sent (`undefined`: left out). */
@@ -39,7 +39,7 @@ function withAnswer(
 
 /** Modern (2026-07-28): answers come from the ledger and this round's `inputResponses`; a round ends with `input_required`. */
 export function modernStrategy(ctx: ToolContext, ledger: Ledger, channelOf: ChannelChoice): RoundStrategy {
-  const trace = ctx[requestTrace];
+  const { trace } = roundServicesOf(ctx);
   return {
     async recall(asked, unprompted) {
       // A URL question's default id comes from the call's seed, carried in the sealed state.

@@ -7,14 +7,12 @@
  */
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import { answerAttempts, type ToolContext } from '../context.js';
+import { type DurableSteps, roundServicesOf, type ToolContext, withRoundServices } from '../context.js';
 import { resolvePlan } from '../round/passes.js';
 import { refusedInputRequired } from '../round/roundState.js';
 import type { InstanceServices } from '../round/services.js';
 import { checkedResult, runBody, toolFailure } from '../round/toolCall.js';
 import type { CompiledTool } from '../round/tool.js';
-import type { DurableSteps } from '../round/durableSteps.js';
-import { DURABLE_STEPS } from '../round/durableSteps.js';
 import type { TaskLease } from './lease.js';
 import { RunLost } from './lease.js';
 import type { TaskRecords } from './records.js';
@@ -58,7 +56,10 @@ export class TaskExecution {
       // Refused answers count against the task's principal and tool, as on the call's other channels.
       const person = () => answeringPerson(record.principal, base.http?.req);
       const counter = { attempts: services.attempts, target: record.call.tool, person };
-      const ctx: ToolContext = { ...base, clientCapabilities: capabilities, [answerAttempts]: counter };
+      const ctx = withRoundServices(
+        { ...base, clientCapabilities: capabilities },
+        { ...roundServicesOf(base), attempts: counter },
+      );
       const channels =
         services.channels.length === 0 ? undefined : { providers: services.channels, caller: () => callerOf(record) };
       const round = { ctx, secret: () => record.taskId, legacyTimeoutMs: services.legacyQuestionTimeoutMs };
@@ -136,9 +137,9 @@ export class TaskExecution {
       recorded: claimed.steps ?? {},
       record: (key, entry) => this.lease.recordStep(taskId, owner, key, entry),
     };
-    const ctx: ToolContext = Object.assign(
+    const ctx = withRoundServices(
       { ...base, mcpReq: { ...base.mcpReq, signal: controller.signal } },
-      { [DURABLE_STEPS]: steps },
+      { ...roundServicesOf(base), durableSteps: steps },
     );
     try {
       const value = await runBody(tool, claimed.call.arguments, resolved, ctx);
