@@ -10,8 +10,9 @@ export type { Era } from './era.js';
 
 /**
  * The key of a request's {@link RoundServices} on the context the round builds. Not a member of the
- * public {@link ToolContext} type: only {@link roundServicesOf} reads it, and only the round
- * (`round/requestEra.ts`) and a task's run set it, once, when they build the context.
+ * public {@link ToolContext} type. The code below the round takes the services as an argument; only
+ * code the user's own code reaches with nothing but the context (the handler-shape wrappers of
+ * `mrtr/` and `pushElicit`) reads them here ({@link roundServicesOf}).
  */
 export const roundServices = Symbol('mcp-resolve.round-services');
 
@@ -51,13 +52,13 @@ export interface DurableSteps {
 }
 
 /** A context as the round builds it: the public one, with this request's services. */
-type RoundContext = ToolContext & { readonly [roundServices]?: RoundServices };
+type CarryingContext = ToolContext & { readonly [roundServices]?: RoundServices };
 
 const NO_SERVICES: RoundServices = {};
 
 /** The services of the request `ctx` belongs to; none for a context built outside a round. */
 export function roundServicesOf(ctx: ToolContext): RoundServices {
-  return (ctx as RoundContext)[roundServices] ?? NO_SERVICES;
+  return (ctx as CarryingContext)[roundServices] ?? NO_SERVICES;
 }
 
 /** `ctx` (a fresh object the caller owns) with `services` set: the one place the key is written. */

@@ -13,7 +13,7 @@
  */
 import type { ClientCapabilities, InputRequest, McpServer, Tool } from '@modelcontextprotocol/server';
 
-import { roundServicesOf, type ToolContext } from '../context.js';
+import type { RoundServices, ToolContext } from '../context.js';
 import type { ToolError } from '../errors.js';
 import type { ElicitationResult } from '../questions/markers.js';
 import type { Question } from '../questions/render.js';
@@ -61,6 +61,8 @@ export interface Caller {
 /** What a channel knows of the call that asks through it, on one round. */
 export interface AskingCall {
   readonly ctx: ToolContext;
+  /** The request's services (its trace, answer limit, attempt counter, tickets, completion sender). */
+  readonly round: RoundServices;
   /** Who asks and for what. */
   caller(): Caller;
   /**
@@ -121,8 +123,8 @@ export interface CallChannels {
   caller(): Caller;
 }
 
-/** The call's channels in the round services of `ctx` (the round sets them), for a handler that builds its own strategy. */
-export function callChannelsOf(ctx: ToolContext): CallChannels | undefined {
+/** The call's channels in `round` (the round sets them), for a handler that builds its own strategy. */
+export function callChannelsOf(round: RoundServices): CallChannels | undefined {
   // The one cast seam: the round sets `channels` only to a CallChannels (context.ts cannot name the type).
-  return roundServicesOf(ctx).channels as CallChannels | undefined;
+  return round.channels as CallChannels | undefined;
 }

@@ -39,6 +39,12 @@ export function protocolVersionOf(ctx: ServerContext, server: Server, era: Era):
 /** A builder's view of a readonly type. */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** A request's context as the round builds it, and its services (the code below the round takes them as an argument). */
+export interface RoundContext {
+  readonly ctx: ToolContext;
+  readonly round: RoundServices;
+}
+
 /**
  * The context handlers receive, built once per request with its {@link RoundServices} (no per-call
  * closures but the attempt counter's: this is the hot path of every call). `target`: the tool or
@@ -52,7 +58,7 @@ export function toolContextOf(
   trace: RequestTrace | undefined,
   target?: string,
   channels?: CallChannels,
-): ToolContext {
+): RoundContext {
   const era = eraOf(sdkCtx);
   // Object.assign, not `{ ...sdkCtx, era }`: on Node 20 a spread followed by more properties takes
   // V8's slow path (≈ 1 µs per call, measured), more than the rest of this step.
@@ -71,10 +77,11 @@ export function toolContextOf(
   }
   // With no state the SDK's accessor already answers `undefined`; only plaintext replaces it.
   if (plaintext !== undefined) ctx.mcpReq = withStateAccessor(sdkCtx.mcpReq, plaintext);
-  return withRoundServices(ctx, round);
+  // A body handed only the context (a handler-shape wrapper, `pushElicit`) finds the services on it.
+  return { ctx: withRoundServices(ctx, round), round };
 }
 
 /** The context of a request that runs no round of its own (a task resumed by `tasks/update`): no state, no trace. */
-export function contextOf(sdkCtx: ServerContext, services: InstanceServices): ToolContext {
+export function contextOf(sdkCtx: ServerContext, services: InstanceServices): RoundContext {
   return toolContextOf(sdkCtx, undefined, services, undefined);
 }

@@ -11,7 +11,6 @@ import { createAnswerPageStore } from '../../src/answerPage/store.js';
 import { pageUrlChannel } from '../../src/answerPage/urlChannel.js';
 import type { InBandChannel } from '../../src/channels/channel.js';
 import type { ToolContext } from '../../src/context.js';
-import { withRoundServices } from '../../src/context.js';
 import { ToolError } from '../../src/errors.js';
 import { elicit } from '../../src/questions/markers.js';
 import { renderQuestion } from '../../src/questions/render.js';
@@ -24,28 +23,26 @@ function setup(consent: 'accept' | 'decline', onPushed: (url: string) => void = 
   const pages = createFormPages({ store, path: '/mcp-resolve/answer' });
   const pushed: Array<{ method: string; params: Record<string, unknown> }> = [];
   const completed: string[] = [];
-  const ctx = withRoundServices(
-    {
-      era: 'legacy',
-      clientCapabilities: { elicitation: { url: {} } },
-      http: { req: new Request('http://127.0.0.1:3000/mcp') },
-      mcpReq: {
-        signal: new AbortController().signal,
-        send: async (request: { method: string; params: Record<string, unknown> }) => {
-          pushed.push(request);
-          onPushed(String(request.params.url));
-          return { action: consent };
-        },
+  const ctx = {
+    era: 'legacy',
+    clientCapabilities: { elicitation: { url: {} } },
+    http: { req: new Request('http://127.0.0.1:3000/mcp') },
+    mcpReq: {
+      signal: new AbortController().signal,
+      send: async (request: { method: string; params: Record<string, unknown> }) => {
+        pushed.push(request);
+        onPushed(String(request.params.url));
+        return { action: consent };
       },
-    } as unknown as ToolContext,
-    { completeElicitation: (id: string) => async () => void completed.push(id) },
-  );
+    },
+  } as unknown as ToolContext;
   const answer = (url: string, content: Record<string, unknown>) =>
     store.submit(new URL(url).pathname.split('/').pop()!, { action: 'accept', content });
   /** The page-by-URL channel of a call on `ctx` whose pushes wait `timeoutMs`. */
   const channel = (timeoutMs: number) =>
     pageUrlChannel(pages).open({
       ctx,
+      round: { completeElicitation: (id: string) => async () => void completed.push(id) },
       caller: () => ({ principal: undefined, target: 'refund', arguments: {} }),
       secret: () => 'call-secret',
       legacyTimeoutMs: timeoutMs,
