@@ -1,27 +1,3 @@
-/** The key of the internal completion-notifier factory on a legacy {@link ToolContext} (not exported from the package). */
-export const elicitationCompleter = Symbol('mcp-resolve.elicitation-completer');
-
-/** The key of the internal request observer on a {@link ToolContext} (set only when the server has `telemetry`). */
-export const requestTrace = Symbol('mcp-resolve.request-trace');
-
-/** The key of the internal answer size limit on a {@link ToolContext} (the server's `maxAnswerBytes`). */
-export const answerLimit = Symbol('mcp-resolve.answer-limit');
-
-/** The key of the internal counter of refused answers on a {@link ToolContext} (the server's `answerAttempts`, for this call's person and tool). */
-export const answerAttempts = Symbol('mcp-resolve.answer-attempts');
-
-/** The key of the internal tickets of the server on a {@link ToolContext} (minted under its sealing keys, `state/tickets.ts`). */
-export const serverTickets = Symbol('mcp-resolve.server-tickets');
-
-/**
- * The key of the internal channels of a call on a {@link ToolContext} (set by the round when the
- * server has channels beyond in-band): the server's channel providers and
- * who asks, for a handler that builds its own round strategy (`journaled`). Its value is typed as
- * `CallChannels` in `channels/channel.ts` (`ChannelContext` there is this context with the field);
- * it is not declared on `ToolContext` itself because channels are built on this module.
- */
-export const callChannels = Symbol('mcp-resolve.call-channels');
-
 /** What resolvers and tool bodies receive as their context. */
 import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 
@@ -33,24 +9,69 @@ import type { RequestTrace } from './telemetry/hooks.js';
 export type { Era } from './era.js';
 
 /**
+ * The key of a request's {@link RoundServices} on the context the round builds. Not a member of the
+ * public {@link ToolContext} type. The code below the round takes the services as an argument; only
+ * code the user's own code reaches with nothing but the context (the handler-shape wrappers of
+ * `mrtr/` and `pushElicit`) reads them here ({@link roundServicesOf}).
+ */
+export const roundServices = Symbol('mcp-resolve.round-services');
+
+/**
+ * What the code below the round needs of this request beside the public context: one typed value,
+ * built where the round starts. A context built outside a round (a handler called directly) has none.
+ */
+export interface RoundServices {
+  /**
+   * On a legacy connection, makes the SDK's `notifications/elicitation/complete` sender for an
+   * elicitation id, bound to the connection the call came in on (so it never reaches another session).
+   */
+  readonly completeElicitation?: (elicitationId: string) => () => Promise<void>;
+  /** This request's observer, when the server has `telemetry`. */
+  readonly trace?: RequestTrace;
+  /** The largest answer the server accepts, in bytes (`maxAnswerBytes`). */
+  readonly maxAnswerBytes?: number;
+  /** Where this call's refused answers are counted (`answerAttempts`). */
+  readonly attempts?: AttemptCounter;
+  /** The tickets this server mints and recognizes (an app's re-run call sends one back). */
+  readonly tickets?: Tickets;
+  /** The steps of a task's body recorded by earlier runs, when the body runs as a task. */
+  readonly durableSteps?: DurableSteps;
+  /**
+   * The call's channels beyond in-band, when the server has any: typed as `CallChannels` by
+   * `callChannelsOf` in `channels/channel.ts` (channels are built on this module).
+   */
+  readonly channels?: unknown;
+}
+
+/** The steps of one task's body, as its run sees them (journaled steps that outlive the process running them). */
+export interface DurableSteps {
+  /** Steps completed by earlier runs, by occurrence key (`[value]`, or `[]` for `undefined`). */
+  readonly recorded: Readonly<Record<string, readonly unknown[]>>;
+  /** Records a completed step; rejects when the run no longer holds the task (the body must stop). */
+  record(key: string, entry: readonly unknown[]): Promise<void>;
+}
+
+/** A context as the round builds it: the public one, with this request's services. */
+type CarryingContext = ToolContext & { readonly [roundServices]?: RoundServices };
+
+const NO_SERVICES: RoundServices = {};
+
+/** The services of the request `ctx` belongs to; none for a context built outside a round. */
+export function roundServicesOf(ctx: ToolContext): RoundServices {
+  return (ctx as CarryingContext)[roundServices] ?? NO_SERVICES;
+}
+
+/** `ctx` (a fresh object the caller owns) with `services` set: the one place the key is written. */
+export function withRoundServices<T extends ToolContext>(ctx: T, services: RoundServices): T {
+  return Object.assign(ctx, { [roundServices]: services });
+}
+
+/**
  * The SDK's request context plus the request's era and the client's declared capabilities. On a
  * multi-round call `mcpReq.requestState()` returns the state the handler minted, already unsealed.
  */
 export type ToolContext = ServerContext & {
   readonly era: Era;
-  /**
-   * Internal: on a legacy connection, makes the SDK's `notifications/elicitation/complete` sender for
-   * an elicitation id, bound to the connection the call came in on (so it never reaches another session).
-   */
-  readonly [elicitationCompleter]?: (elicitationId: string) => () => Promise<void>;
-  /** Internal: this request's observer, when the server has `telemetry`. */
-  readonly [requestTrace]?: RequestTrace;
-  /** Internal: the largest answer the server accepts, in bytes (`maxAnswerBytes`). */
-  readonly [answerLimit]?: number;
-  /** Internal: where this call's refused answers are counted (`answerAttempts`). */
-  readonly [answerAttempts]?: AttemptCounter;
-  /** Internal: the tickets this server mints and recognizes (an app's re-run call sends one back). */
-  readonly [serverTickets]?: Tickets;
   /** What the client declared it can answer (the request's envelope on modern, `initialize` on legacy). */
   readonly clientCapabilities: ClientCapabilities | undefined;
 };

@@ -43,7 +43,7 @@ export type { AppsOptions } from './apps/options.js';
 export type { BrowserUser } from './answerPage/browserUser.js';
 export type { AnswerPageSignInOptions } from './answerPage/signIn.js';
 export type { HttpRoute } from './channels/channel.js';
-export { McpResolveServer } from './mcpResolveServer.js';
+export { McpResolveServer } from './server/server.js';
 export type { InputValues, ToolBody, ToolDeclaration, ToolInput } from './round/tool.js';
 export type { PromptArgs, PromptBody, PromptDeclaration } from './round/prompt.js';
 export type { ResourceRead } from './round/resource.js';

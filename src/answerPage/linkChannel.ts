@@ -13,7 +13,7 @@ import type { AskingCall, ChannelProvider, OutOfBandChannel } from '../channels/
 import { ToolError } from '../errors.js';
 import { assertCapability } from '../questions/capabilities.js';
 import type { ElicitationResult } from '../questions/markers.js';
-import type { ToolContext } from '../context.js';
+import type { RoundServices } from '../context.js';
 import { readCountedAnswer } from '../questions/attempts.js';
 import { RejectedAnswer } from '../questions/read.js';
 import { askedAgain, shownWith } from '../questions/reask.js';
@@ -57,7 +57,7 @@ export function pageLinkChannel(pages: FormPages, shareAnonymous: boolean): Chan
  * answers this round took when it hands off another question, so the call made after finds them all.
  */
 export function answersElsewhere(
-  ctx: ToolContext,
+  round: RoundServices,
   pages: Pick<FormPages, 'take' | 'keep'>,
   bindingOf: (question: Question) => AnswerPageBinding,
 ): Pick<OutOfBandChannel, 'recall'> & { asked(question: Question): Question; keepTaken(): Promise<void> } {
@@ -70,7 +70,7 @@ export function answersElsewhere(
       if (answer === undefined) return undefined;
       let read: ElicitationResult<unknown>;
       try {
-        read = await readCountedAnswer(ctx, question, answer);
+        read = await readCountedAnswer(round, question, answer);
       } catch (error) {
         // The author's check refused it: asked again on a new page (the answer was single use).
         if (!(error instanceof RejectedAnswer)) throw error;
@@ -95,7 +95,7 @@ function linkChannel(call: AskingCall, pages: FormPages, shareAnonymous: boolean
   // What the call made again still holds: its 2025-11-25 session (the same client).
   const session = ctx.era === 'legacy' ? ctx.sessionId : undefined;
   const bindingOf = (question: Question) => pageBindingOf(call.caller(), session, question);
-  const answers = answersElsewhere(ctx, pages, bindingOf);
+  const answers = answersElsewhere(call.round, pages, bindingOf);
   return {
     way: 'out-of-band',
     admit(question) {

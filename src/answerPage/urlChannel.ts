@@ -9,7 +9,7 @@
 import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/server';
 
 import type { AskingCall, ChannelProvider, InBandChannel } from '../channels/channel.js';
-import { elicitationCompleter, type ToolContext } from '../context.js';
+import type { ToolContext } from '../context.js';
 import { ToolError } from '../errors.js';
 import { assertBackChannel } from '../questions/capabilities.js';
 import type { ElicitationResult } from '../questions/markers.js';
@@ -69,6 +69,7 @@ async function pushToPage(
     const ask = elicitUrl(formMessageOf(shown), url, { elicitationId });
     const consent = await pushQuestion(
       ctx,
+      call.round,
       { ...question, ask, rendered: renderQuestion(ask, question.label) },
       timeoutMs,
     );
@@ -79,9 +80,11 @@ async function pushToPage(
         `Resolver '${question.label}': the person did not answer on the page within ${timeoutMs} ms.`,
       );
     }
-    await ctx[elicitationCompleter]?.(elicitationId)().catch(() => undefined);
+    await call.round
+      .completeElicitation?.(elicitationId)()
+      .catch(() => undefined);
     try {
-      return await readCountedAnswer(ctx, question, answer);
+      return await readCountedAnswer(call.round, question, answer);
     } catch (error) {
       if (!(error instanceof RejectedAnswer) || attempt >= attempts) throw error;
       shown = shownWith(question, askedAgain(question.rendered.request, error.reason));

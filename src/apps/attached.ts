@@ -65,7 +65,7 @@ export function attachedAppChannel(pages: FormPages): ChannelProvider {
           const request = await attachedRequest(pages, call, question, question.rendered.request);
           // The digest stays the question's: the answer is the same whatever rides in `_meta`.
           const attached: Question = { ...question, rendered: { ...question.rendered, request } };
-          return pushQuestion(call.ctx, attached, call.legacyTimeoutMs);
+          return pushQuestion(call.ctx, call.round, attached, call.legacyTimeoutMs);
         },
       };
     },

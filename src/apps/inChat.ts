@@ -11,7 +11,6 @@ import type { ClientCapabilities, Tool } from '@modelcontextprotocol/server';
 
 import type { AskingCall, ChannelProvider, OutOfBandChannel, ToolListing } from '../channels/channel.js';
 import { showsForms } from '../channels/choice.js';
-import { serverTickets } from '../context.js';
 import { ToolError } from '../errors.js';
 import type { Tickets } from '../state/tickets.js';
 import { answersElsewhere } from '../answerPage/linkChannel.js';
@@ -47,11 +46,11 @@ export function inChatHandOff(question: Question, appQuestion: AppQuestion): Too
 /** The channel on one round of `call`, over `pages` (the app's own store). */
 function inChatChannel(call: AskingCall, pages: FormPages): OutOfBandChannel {
   const { ctx } = call;
-  const tickets = ctx[serverTickets];
+  const { tickets } = call.round;
   if (tickets === undefined) throw new Error('inChatChannel: the context carries no tickets (built outside a round).');
   const ticket = ticketOf(tickets, ctx.mcpReq._meta);
   const bindingOf = (question: Question) => pageBindingOf(call.caller(), ticket, question);
-  const answers = answersElsewhere(ctx, pages, bindingOf);
+  const answers = answersElsewhere(call.round, pages, bindingOf);
   return {
     way: 'out-of-band',
     admit() {},

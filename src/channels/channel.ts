@@ -13,7 +13,7 @@
  */
 import type { ClientCapabilities, InputRequest, McpServer, Tool } from '@modelcontextprotocol/server';
 
-import { callChannels, type ToolContext } from '../context.js';
+import type { RoundServices, ToolContext } from '../context.js';
 import type { ToolError } from '../errors.js';
 import type { ElicitationResult } from '../questions/markers.js';
 import type { Question } from '../questions/render.js';
@@ -61,6 +61,8 @@ export interface Caller {
 /** What a channel knows of the call that asks through it, on one round. */
 export interface AskingCall {
   readonly ctx: ToolContext;
+  /** The request's services (its trace, answer limit, attempt counter, tickets, completion sender). */
+  readonly round: RoundServices;
   /** Who asks and for what. */
   caller(): Caller;
   /**
@@ -114,17 +116,15 @@ export interface ServerChannels {
   readonly toolListings: readonly ToolListing[];
 }
 
-/** A round's view of the server's channels, on its context (`callChannels`). */
+/** A round's view of the server's channels, in its services (`RoundServices.channels`). */
 export interface CallChannels {
   readonly providers: readonly ChannelProvider[];
   /** Who asks and for what on this round. */
   caller(): Caller;
 }
 
-/** A {@link ToolContext} as the round builds it: with the call's channels when the server has any beyond in-band. */
-export type ChannelContext = ToolContext & { readonly [callChannels]?: CallChannels };
-
-/** The call's channels on `ctx` (see `callChannels` in context.ts), for a handler that builds its own strategy. */
-export function callChannelsOf(ctx: ToolContext): CallChannels | undefined {
-  return (ctx as ChannelContext)[callChannels];
+/** The call's channels in `round` (the round sets them), for a handler that builds its own strategy. */
+export function callChannelsOf(round: RoundServices): CallChannels | undefined {
+  // The one cast seam: the round sets `channels` only to a CallChannels (context.ts cannot name the type).
+  return round.channels as CallChannels | undefined;
 }

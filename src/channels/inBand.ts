@@ -8,7 +8,7 @@ import { pushQuestion } from '../questions/push.js';
 import type { AskingCall, InBandChannel } from './channel.js';
 
 /** The in-band channel of `call` (it needs not know who asks). */
-export function inBandChannel(call: Pick<AskingCall, 'ctx' | 'legacyTimeoutMs'>): InBandChannel {
+export function inBandChannel(call: Pick<AskingCall, 'ctx' | 'round' | 'legacyTimeoutMs'>): InBandChannel {
   const { ctx } = call;
   return {
     way: 'in-band',
@@ -18,6 +18,6 @@ export function inBandChannel(call: Pick<AskingCall, 'ctx' | 'legacyTimeoutMs'>)
     },
     request: async (_question, request) => request,
     answer: async (_question, response) => response,
-    push: (question) => pushQuestion(ctx, question, call.legacyTimeoutMs),
+    push: (question) => pushQuestion(ctx, call.round, question, call.legacyTimeoutMs),
   };
 }

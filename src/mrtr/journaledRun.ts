@@ -16,7 +16,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
-import type { ToolContext } from '../context.js';
+import { roundServicesOf, type ToolContext } from '../context.js';
 import { McpResolveError } from '../errors.js';
 import type { Ledger } from '../questions/ledger.js';
 import { pinOf, occurrenceKeys } from '../questions/ledger.js';
@@ -85,7 +85,13 @@ export async function runJournaled<TArgs>(
   maxBytes: number,
 ): Promise<HandlerResult | InputRequiredResult> {
   const journal = journalOf(ctx);
-  const strategy = strategyFor(ctx, { ledger: journal, legacyTimeoutMs: timeoutMs, channels: callChannelsOf(ctx) });
+  // The services of the round running this body: a body receives the context only.
+  const round = roundServicesOf(ctx);
+  const strategy = strategyFor(ctx, round, {
+    ledger: journal,
+    legacyTimeoutMs: timeoutMs,
+    channels: callChannelsOf(round),
+  });
   const run = new JournaledRun(ctx, journal, strategy, maxBytes);
   run.start(handler, args);
   try {

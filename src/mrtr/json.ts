@@ -1,10 +1,9 @@
 /** State as JSON: parsing what a wrapper sealed last round, and recording values the same on the round that made them and on replay. */
 import type { z } from 'zod';
 
-import type { ToolContext } from '../context.js';
 import { McpResolveError, ToolError } from '../errors.js';
 import { Ledger } from '../questions/ledger.js';
-import { durableStepsIn } from '../round/durableSteps.js';
+import { roundServicesOf, type ToolContext } from '../context.js';
 
 /** Parses the plaintext of a round's state against `schema`: `undefined` when it is not JSON of that shape. */
 export function parseState<T>(plaintext: unknown, schema: z.ZodType<T>): T | undefined {
@@ -54,7 +53,8 @@ export function journalOf(ctx: ToolContext): Ledger {
   const plaintext: unknown = ctx.era === 'modern' ? ctx.mcpReq.requestState() : undefined;
   if (plaintext === undefined) {
     const journal = Ledger.fresh();
-    for (const [key, entry] of Object.entries(durableStepsIn(ctx)?.recorded ?? {})) journal.recordStep(key, entry[0]);
+    for (const [key, entry] of Object.entries(roundServicesOf(ctx).durableSteps?.recorded ?? {}))
+      journal.recordStep(key, entry[0]);
     return journal;
   }
   const ledger = typeof plaintext === 'string' ? Ledger.decode(plaintext) : undefined;
@@ -85,7 +85,7 @@ export function journalSize(journal: string, maxBytes: number): number {
  * `maxBytes`); rejects when the run no longer holds the task. Elsewhere, nothing to do.
  */
 export async function recordDurably(ctx: ToolContext, journal: Ledger, key: string, maxBytes: number): Promise<void> {
-  const durable = durableStepsIn(ctx);
+  const durable = roundServicesOf(ctx).durableSteps;
   if (durable === undefined) return;
   journalSize(journal.encode(), maxBytes);
   await durable.record(key, journal.step(key) ?? []);

@@ -5,7 +5,7 @@
  */
 import type { StandardSchemaV1, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 
-import type { ToolContext } from '../context.js';
+import { roundServicesOf, type ToolContext } from '../context.js';
 import { McpResolveError } from '../errors.js';
 import type { ElicitationResult, FlatForm } from '../questions/markers.js';
 import { formQuestion } from '../questions/markers.js';
@@ -47,6 +47,8 @@ export async function pushElicit<TSchema extends StandardSchemaWithJSON>(
     rendered: renderQuestion(ask, PUSH_ELICIT_API),
   };
   const timeoutMs = options.timeoutMs ?? DEFAULT_PUSH_TIMEOUT_MS;
-  inBandChannel({ ctx, legacyTimeoutMs: timeoutMs }).admit(question);
-  return pushQuestion(ctx, question, timeoutMs);
+  // The services of the round whose body calls this: the user's code holds the context only.
+  const round = roundServicesOf(ctx);
+  inBandChannel({ ctx, round, legacyTimeoutMs: timeoutMs }).admit(question);
+  return pushQuestion(ctx, round, question, timeoutMs);
 }

@@ -15,7 +15,7 @@ import type {
 import { inputRequired } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import type { ToolContext } from '../context.js';
+import { roundServicesOf, type ToolContext } from '../context.js';
 import { brandErrorClass, McpResolveError, ToolError } from '../errors.js';
 import { assertCapability } from '../questions/capabilities.js';
 import { pinOf, occurrenceKeys } from '../questions/ledger.js';
@@ -140,7 +140,7 @@ function deliverResponses(frame: Frame, ctx: ToolContext): void {
       continue;
     }
     frame.waiting.delete(key);
-    readCountedAnswer(ctx, waiting.question, responses[key]).then(
+    readCountedAnswer(roundServicesOf(ctx), waiting.question, responses[key]).then(
       (outcome) =>
         outcome.action === 'accept'
           ? waiting.resolve(outcome.value)

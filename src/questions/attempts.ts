@@ -10,7 +10,7 @@
  * host cannot see past) nothing is counted across calls: each call bounds its own answers, since one
  * budget shared by every anonymous client would let one of them close a question for all.
  */
-import { answerAttempts, type ToolContext } from '../context.js';
+import type { RoundServices } from '../context.js';
 import { ToolError } from '../errors.js';
 import { utf8 } from '../state/bytes.js';
 import { defaultPrimitives } from '../state/primitives.js';
@@ -68,11 +68,11 @@ export class AttemptsSpent extends ToolError {
  * last, or any answer once they are spent, throws {@link AttemptsSpent}, which ends the call.
  */
 export async function readCountedAnswer(
-  ctx: ToolContext,
+  round: RoundServices,
   question: Question,
   response: unknown,
 ): Promise<ElicitationResult<unknown>> {
-  const counter = ctx[answerAttempts];
+  const counter = round.attempts;
   const person = counter?.person();
   if (counter === undefined || person === undefined || askKind(question.ask) !== 'elicit')
     return readAnswerTo(question, response);

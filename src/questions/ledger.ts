@@ -13,7 +13,7 @@
  */
 import type { InputRequest } from '@modelcontextprotocol/server';
 
-import type { ToolContext } from '../context.js';
+import type { RoundServices } from '../context.js';
 import { McpResolveError } from '../errors.js';
 import { readCountedAnswer } from './attempts.js';
 import { reducedAnswer } from './bounds.js';
@@ -138,10 +138,10 @@ export class Ledger {
    * reads as valid, or a response in this round's `responses` to the same question asked last
    * round. `unprompted` also accepts a response on a first round (a client answering up front).
    * A recorded answer for a changed question is forgotten; an invalid fresh response throws.
-   * A fresh response counts against the attempts of the person `ctx` acts for (`readCountedAnswer`).
+   * A fresh response counts against the attempts of the person `round` counts for (`readCountedAnswer`).
    */
   async recall(
-    ctx: ToolContext,
+    round: RoundServices,
     question: Question,
     responses: Readonly<Record<string, unknown>> | undefined,
     unprompted: boolean,
@@ -164,7 +164,7 @@ export class Ledger {
     const response = responses[key];
     let outcome: ElicitationResult<unknown>;
     try {
-      outcome = await readCountedAnswer(ctx, question, response);
+      outcome = await readCountedAnswer(round, question, response);
     } catch (error) {
       // A rejected answer is not recorded: the same question is asked again, until its attempts run out.
       if (!(error instanceof RejectedAnswer)) throw error;

@@ -6,7 +6,7 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import { answerLimit, elicitationCompleter, requestTrace, type ToolContext } from '../context.js';
+import type { RoundServices, ToolContext } from '../context.js';
 import { assertAnswerSize, DEFAULT_MAX_ANSWER_BYTES } from './bounds.js';
 import { questionKind } from './questionKind.js';
 import { ToolError } from '../errors.js';
@@ -31,13 +31,14 @@ const ANY_RESULT = z.unknown();
  */
 export async function pushQuestion(
   ctx: ToolContext,
+  round: RoundServices,
   question: Question,
   timeoutMs: number,
 ): Promise<ElicitationResult<unknown>> {
   const attempts = attemptsOf(question.ask);
   let request = question.rendered.request;
-  announceUrlQuestion(ctx, question);
-  const trace = ctx[requestTrace];
+  announceUrlQuestion(round, question);
+  const { trace, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES } = round;
   for (let attempt = 1; ; attempt++) {
     let response: unknown;
     const pushed = trace?.pushed(question.key, questionKind(question.ask), attempt);
@@ -67,9 +68,9 @@ export async function pushQuestion(
       throw error;
     }
     // Measured before anything reads it: the client's answer is untrusted input.
-    assertAnswerSize(`Resolver '${question.label}'`, response, ctx[answerLimit] ?? DEFAULT_MAX_ANSWER_BYTES);
+    assertAnswerSize(`Resolver '${question.label}'`, response, maxAnswerBytes);
     try {
-      return await readCountedAnswer(ctx, question, response);
+      return await readCountedAnswer(round, question, response);
     } catch (error) {
       // A rejected answer: push the same question again with the reason, until its attempts run out.
       if (!(error instanceof RejectedAnswer) || attempt >= attempts) throw error;
@@ -92,9 +93,9 @@ function actionOf(response: unknown): string | undefined {
 }
 
 /** Hands a URL question's `onAsked` hook the completion sender of the connection it is pushed on. */
-function announceUrlQuestion(ctx: ToolContext, question: Question): void {
+function announceUrlQuestion(round: RoundServices, question: Question): void {
   const { ask } = question;
-  const completerOf = ctx[elicitationCompleter];
+  const completerOf = round.completeElicitation;
   if (askKind(ask) !== 'elicitUrl' || !('onAsked' in ask) || ask.onAsked === undefined || !completerOf) return;
   ask.onAsked(completerOf(ask.elicitationId ?? ''));
 }

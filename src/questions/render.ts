@@ -59,8 +59,9 @@ type WireSchema = Extract<InputRequest, { method: 'elicitation/create' }>['param
   : never;
 
 /**
- * Wire schemas rendered once per schema object. Reusing the identical object also keeps the SDK's
- * validator caches (keyed by object identity) from growing on every call.
+ * A cache, not a registry: wire schemas rendered once per schema object (dropped with it). Reusing
+ * the identical object also keeps the SDK's validator caches (keyed by object identity) from
+ * growing on every call.
  */
 const wireSchemas = new WeakMap<StandardSchemaWithJSON, WireSchema>();
 

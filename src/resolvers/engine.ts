@@ -9,7 +9,8 @@
  * what was resolved stays resolved, so every resolver runs once per call and questions are asked
  * in the same order as on the modern era.
  */
-import { requestTrace, type ToolContext } from '../context.js';
+import type { ToolContext } from '../context.js';
+import type { RequestTrace } from '../telemetry/hooks.js';
 import { ToolError } from '../errors.js';
 import { isPromiseLike } from '../promise.js';
 import type { PlanEdge, PlanNode, ResolutionPlan } from './graph.js';
@@ -78,6 +79,8 @@ export class Resolution {
     private readonly plan: ResolutionPlan,
     private readonly args: Readonly<Record<string, unknown>>,
     private readonly ctx: ToolContext,
+    /** The request's observer, when the server has `telemetry`: told of each resolver's run. */
+    private readonly trace: RequestTrace | undefined,
   ) {}
 
   /**
@@ -159,7 +162,7 @@ export class Resolution {
 
   private run(node: PlanNode, input: Record<string, unknown>): unknown {
     const fn = node.resolver.fn as (input: unknown, ctx: ToolContext) => unknown;
-    const trace = this.ctx[requestTrace];
+    const { trace } = this;
     return trace === undefined ? fn(input, this.ctx) : traceStep(trace.resolver(node.label), () => fn(input, this.ctx));
   }
 

@@ -6,7 +6,7 @@
  */
 import type { InputRequiredResult } from '@modelcontextprotocol/server';
 
-import type { ToolContext } from '../context.js';
+import type { RoundServices, ToolContext } from '../context.js';
 import { isPromiseLike } from '../promise.js';
 import type { PassingWork, RoundStrategy } from '../questions/strategy.js';
 import { Resolution } from '../resolvers/engine.js';
@@ -37,9 +37,10 @@ export function resolvePlan(
   plan: ResolutionPlan,
   args: Readonly<Record<string, unknown>>,
   ctx: ToolContext,
+  round: RoundServices,
   strategy: RoundStrategy,
 ): Record<string, unknown> | Promise<Record<string, unknown> | InputRequiredResult> {
-  const resolution = new Resolution(plan, args, ctx);
+  const resolution = new Resolution(plan, args, ctx, round.trace);
   const passes = new PlanPasses(plan, resolution, strategy);
   const first = resolution.pass(passes);
   if (!isPromiseLike(first) && first.kind === 'resolved') return first.values;

@@ -4,15 +4,8 @@ import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY } from '@modelc
 
 import type { Era } from '../context.js';
 import { answeringPerson } from '../channels/requestClient.js';
-import {
-  answerAttempts,
-  answerLimit,
-  elicitationCompleter,
-  requestTrace,
-  serverTickets,
-  type ToolContext,
-  withStateAccessor,
-} from '../context.js';
+import { type RoundServices, type ToolContext, withRoundServices, withStateAccessor } from '../context.js';
+import type { CallChannels } from '../channels/channel.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
 import type { InstanceServices } from './services.js';
 
@@ -46,10 +39,17 @@ export function protocolVersionOf(ctx: ServerContext, server: Server, era: Era):
 /** A builder's view of a readonly type. */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** A request's context as the round builds it, and its services (the code below the round takes them as an argument). */
+export interface RoundContext {
+  readonly ctx: ToolContext;
+  readonly round: RoundServices;
+}
+
 /**
- * The context handlers receive, built once per request (no per-call closures but the attempt
- * counter's: this is the hot path of every call). `target`: the tool or prompt whose refused
- * answers it counts (none: the caller sets its own counter, as a task run does).
+ * The context handlers receive, built once per request with its {@link RoundServices} (no per-call
+ * closures but the attempt counter's: this is the hot path of every call). `target`: the tool or
+ * prompt whose refused answers it counts (none: the caller sets its own counter, as a task run
+ * does); `channels`: the call's channels beyond in-band, when the server has any.
  */
 export function toolContextOf(
   sdkCtx: ServerContext,
@@ -57,7 +57,8 @@ export function toolContextOf(
   services: InstanceServices,
   trace: RequestTrace | undefined,
   target?: string,
-): ToolContext {
+  channels?: CallChannels,
+): RoundContext {
   const era = eraOf(sdkCtx);
   // Object.assign, not `{ ...sdkCtx, era }`: on Node 20 a spread followed by more properties takes
   // V8's slow path (≈ 1 µs per call, measured), more than the rest of this step.
@@ -65,21 +66,22 @@ export function toolContextOf(
     era,
     clientCapabilities: clientCapabilitiesOf(sdkCtx, services.server, era),
   });
+  const round: Mutable<RoundServices> = { maxAnswerBytes: services.maxAnswerBytes, tickets: services.sealer.tickets };
   // The SDK's notifier on this connection's own Server: the page step of a URL question reports completion here.
-  if (era === 'legacy') ctx[elicitationCompleter] = services.completeElicitation;
-  if (trace !== undefined) ctx[requestTrace] = trace;
-  ctx[answerLimit] = services.maxAnswerBytes;
-  ctx[serverTickets] = services.sealer.tickets;
+  if (era === 'legacy') round.completeElicitation = services.completeElicitation;
+  if (trace !== undefined) round.trace = trace;
+  if (channels !== undefined) round.channels = channels;
   if (target !== undefined) {
     const person = () => answeringPerson(services.principal(ctx), ctx.http?.req);
-    ctx[answerAttempts] = { attempts: services.attempts, target, person };
+    round.attempts = { attempts: services.attempts, target, person };
   }
   // With no state the SDK's accessor already answers `undefined`; only plaintext replaces it.
   if (plaintext !== undefined) ctx.mcpReq = withStateAccessor(sdkCtx.mcpReq, plaintext);
-  return ctx;
+  // A body handed only the context (a handler-shape wrapper, `pushElicit`) finds the services on it.
+  return { ctx: withRoundServices(ctx, round), round };
 }
 
 /** The context of a request that runs no round of its own (a task resumed by `tasks/update`): no state, no trace. */
-export function contextOf(sdkCtx: ServerContext, services: InstanceServices): ToolContext {
+export function contextOf(sdkCtx: ServerContext, services: InstanceServices): RoundContext {
   return toolContextOf(sdkCtx, undefined, services, undefined);
 }

@@ -8,7 +8,7 @@ import type { InputRequiredResult, ServerContext } from '@modelcontextprotocol/s
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
-import { callChannels, type ToolContext } from '../context.js';
+import type { RoundServices, ToolContext } from '../context.js';
 import type { CallChannels } from '../channels/channel.js';
 import type { Ledger } from '../questions/ledger.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
@@ -147,11 +147,11 @@ function bindingOf(target: BindingTarget, ctx: ServerContext, services: Instance
 export class RoundState {
   /** The context handlers receive: the SDK's, plus the era, with `requestState()` returning plaintext. */
   readonly ctx: ToolContext;
+  /** This request's services, handed to the code below the round. */
+  readonly round: RoundServices;
   #binding: RequestBinding | undefined;
   /** The strategy of this round's resolution, once it resolved a plan. */
   #strategy: StrategyOnDemand | undefined;
-  /** The call's channels beyond in-band, when the server has any. */
-  readonly #channels: CallChannels | undefined;
 
   constructor(
     sdkCtx: ServerContext,
@@ -162,11 +162,11 @@ export class RoundState {
     readonly trace: RequestTrace | undefined,
     binding?: RequestBinding,
   ) {
-    this.ctx = toolContextOf(sdkCtx, plaintext, services, trace, target.target);
     this.#binding = binding;
-    // A handler that builds its own strategy (`journaled`) finds the call's channels on its context.
-    const channels = (this.#channels = this.callChannels());
-    if (channels !== undefined) Object.assign(this.ctx, { [callChannels]: channels });
+    // The call's channels are in its services: the round's strategy and a handler that builds its own (`journaled`) find them there.
+    const built = toolContextOf(sdkCtx, plaintext, services, trace, target.target, this.callChannels());
+    this.ctx = built.ctx;
+    this.round = built.round;
   }
 
   /** The call's channels beyond in-band, when the server has any: who asks is this request's principal, tool and arguments. */
@@ -187,8 +187,8 @@ export class RoundState {
   ): Record<string, unknown> | Promise<Record<string, unknown> | InputRequiredResult> {
     if (plan.params.length === 0) return {};
     const timeoutMs = this.services.legacyQuestionTimeoutMs;
-    this.#strategy ??= new StrategyOnDemand(this.ctx, this.plaintext, timeoutMs, this.#channels);
-    const outcome = resolvePlan(plan, args, this.ctx, this.#strategy);
+    this.#strategy ??= new StrategyOnDemand(this.ctx, this.round, this.plaintext, timeoutMs);
+    const outcome = resolvePlan(plan, args, this.ctx, this.round, this.#strategy);
     return isPromiseLike(outcome) ? this.sealedOutcome(outcome) : outcome;
   }
 

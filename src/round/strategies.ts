@@ -6,8 +6,8 @@
  */
 import { inputRequired, type InputRequest } from '@modelcontextprotocol/server';
 
-import { answerLimit, requestTrace, type ToolContext } from '../context.js';
-import type { CallChannels } from '../channels/channel.js';
+import type { RoundServices, ToolContext } from '../context.js';
+import { callChannelsOf, type CallChannels } from '../channels/channel.js';
 import { chooseChannels, type ChannelChoice } from '../channels/choice.js';
 import { assertAnswerSize, DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
 import { Ledger } from '../questions/ledger.js';
@@ -20,8 +20,8 @@ import { newElicitationSeed } from '../questions/urlQuestion.js';
 import { setOwn } from '../ownKeys.js';
 
 /** The largest answer the server accepts on this request (`maxAnswerBytes`). */
-export function limitOf(ctx: ToolContext): number {
-  return ctx[answerLimit] ?? DEFAULT_MAX_ANSWER_BYTES;
+export function limitOf(round: RoundServices): number {
+  return round.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
 }
 
 /** `responses` with `answer` read under `key` instead of what the client sent (`undefined`: left out). */
@@ -38,8 +38,13 @@ function withAnswer(
 }
 
 /** Modern (2026-07-28): answers come from the ledger and this round's `inputResponses`; a round ends with `input_required`. */
-export function modernStrategy(ctx: ToolContext, ledger: Ledger, channelOf: ChannelChoice): RoundStrategy {
-  const trace = ctx[requestTrace];
+export function modernStrategy(
+  ctx: ToolContext,
+  round: RoundServices,
+  ledger: Ledger,
+  channelOf: ChannelChoice,
+): RoundStrategy {
+  const { trace } = round;
   return {
     async recall(asked, unprompted) {
       // A URL question's default id comes from the call's seed, carried in the sealed state.
@@ -47,11 +52,11 @@ export function modernStrategy(ctx: ToolContext, ledger: Ledger, channelOf: Chan
       const channel = channelOf(question);
       let responses = ctx.mcpReq.inputResponses;
       const answered = responses !== undefined && Object.hasOwn(responses, question.key);
-      if (answered) assertAnswerSize(`Resolver '${question.label}'`, responses![question.key], limitOf(ctx));
+      if (answered) assertAnswerSize(`Resolver '${question.label}'`, responses![question.key], limitOf(round));
       if (channel.way === 'out-of-band') return channel.recall(question);
       if (answered)
         responses = withAnswer(responses!, question.key, await channel.answer(question, responses![question.key]));
-      const outcome = await ledger.recall(ctx, question, responses, unprompted);
+      const outcome = await ledger.recall(round, question, responses, unprompted);
       if (
         trace !== undefined &&
         outcome !== undefined &&
@@ -123,18 +128,18 @@ export interface StrategyOptions {
   readonly channels?: CallChannels | undefined;
 }
 
-/** The strategy for the era of `ctx`. */
-export function strategyFor(ctx: ToolContext, options: StrategyOptions): RoundStrategy {
+/** The strategy for the era of `ctx`, with the request's services `round`. */
+export function strategyFor(ctx: ToolContext, round: RoundServices, options: StrategyOptions): RoundStrategy {
   const legacyTimeoutMs = options.legacyTimeoutMs ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS;
   const { ledger, channels } = options;
   if (ctx.era === 'modern') {
     // The call's secret is the ledger's seed: random per call, sealed in its requestState.
     const secret = () => ledger.elicitationSeed();
-    return modernStrategy(ctx, ledger, chooseChannels({ ctx, secret, legacyTimeoutMs }, channels));
+    return modernStrategy(ctx, round, ledger, chooseChannels({ ctx, round, secret, legacyTimeoutMs }, channels));
   }
   let seed: string | undefined;
   const secret = (): string => (seed ??= newElicitationSeed());
-  return legacyStrategy(secret, chooseChannels({ ctx, secret, legacyTimeoutMs }, channels));
+  return legacyStrategy(secret, chooseChannels({ ctx, round, secret, legacyTimeoutMs }, channels));
 }
 
 /**
@@ -148,20 +153,20 @@ export class StrategyOnDemand implements RoundStrategy {
 
   constructor(
     private readonly ctx: ToolContext,
+    private readonly round: RoundServices,
     /** The plaintext the round's `requestState` carried, when it carried one. */
     private readonly plaintext: string | undefined,
     private readonly legacyTimeoutMs: number | undefined,
-    private readonly channels: CallChannels | undefined,
   ) {}
 
   private strategy(): RoundStrategy {
     if (this.#built !== undefined) return this.#built;
     // A carried ledger this version cannot read means "no progress yet": the call starts over.
     const ledger = this.plaintext === undefined ? Ledger.fresh() : (Ledger.decode(this.plaintext) ?? Ledger.blank());
-    return (this.#built = strategyFor(this.ctx, {
+    return (this.#built = strategyFor(this.ctx, this.round, {
       ledger: (this.ledger = ledger),
       legacyTimeoutMs: this.legacyTimeoutMs,
-      channels: this.channels,
+      channels: callChannelsOf(this.round),
     }));
   }
 

@@ -23,7 +23,7 @@ import type {
 import { compileTool } from '../round/tool.js';
 import { ResolvingMcpServer, serveTools } from './resolvingMcpServer.js';
 import type { TaskHost } from '../round/taskHost.js';
-import { taskHostFor } from './taskHosts.js';
+import { TaskRunner } from '../tasks/runner.js';
 import { observedTasks, type McpResolveServerOptions } from './options.js';
 import { principalOption, roundDefaultsOf, type RoundDefaults } from './roundDefaults.js';
 import type { Telemetry } from '../telemetry/hooks.js';
@@ -113,7 +113,7 @@ export class McpResolveServer {
     const tool = compileTool(name, declaration, body);
     this.tools.set(name, tool);
     if (tool.task !== undefined) {
-      this.taskHost ??= taskHostFor(name, this.tools, observedTasks(this.options.tasks, this.options.telemetry));
+      this.taskHost ??= new TaskRunner(this.tools, observedTasks(this.options.tasks, this.options.telemetry));
     }
     this.toolList = undefined;
     this.toolInputs = undefined;

@@ -7,14 +7,13 @@
  */
 import { isInputRequiredResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import { answerAttempts, type ToolContext } from '../context.js';
+import { type DurableSteps, withRoundServices } from '../context.js';
 import { resolvePlan } from '../round/passes.js';
 import { refusedInputRequired } from '../round/roundState.js';
+import type { RoundContext } from '../round/requestEra.js';
 import type { InstanceServices } from '../round/services.js';
 import { checkedResult, runBody, toolFailure } from '../round/toolCall.js';
 import type { CompiledTool } from '../round/tool.js';
-import type { DurableSteps } from '../round/durableSteps.js';
-import { DURABLE_STEPS } from '../round/durableSteps.js';
 import type { TaskLease } from './lease.js';
 import { RunLost } from './lease.js';
 import type { TaskRecords } from './records.js';
@@ -44,7 +43,7 @@ export class TaskExecution {
    * Runs a `working` task as far as it goes: a pass of its resolvers, then either parks it on the
    * questions found, or claims the body for a new run and runs it.
    */
-  async advance(taskId: string, base: ToolContext, services: InstanceServices): Promise<void> {
+  async advance(taskId: string, base: RoundContext, services: InstanceServices): Promise<void> {
     try {
       const record = await this.records.store.get(taskId);
       if (record === undefined || record.status !== 'working' || record.bodyStarted) return;
@@ -56,22 +55,23 @@ export class TaskExecution {
       }
       const capabilities = record.call.clientCapabilities;
       // Refused answers count against the task's principal and tool, as on the call's other channels.
-      const person = () => answeringPerson(record.principal, base.http?.req);
+      const person = () => answeringPerson(record.principal, base.ctx.http?.req);
       const counter = { attempts: services.attempts, target: record.call.tool, person };
-      const ctx: ToolContext = { ...base, clientCapabilities: capabilities, [answerAttempts]: counter };
+      const round = { ...base.round, attempts: counter };
+      const ctx = withRoundServices({ ...base.ctx, clientCapabilities: capabilities }, round);
       const channels =
         services.channels.length === 0 ? undefined : { providers: services.channels, caller: () => callerOf(record) };
-      const round = { ctx, secret: () => record.taskId, legacyTimeoutMs: services.legacyQuestionTimeoutMs };
+      const call = { ctx, round, secret: () => record.taskId, legacyTimeoutMs: services.legacyQuestionTimeoutMs };
       const strategy = new TaskStrategy(
-        ctx,
+        round,
         record.answers,
-        chooseChannels(round, channels),
+        chooseChannels(call, channels),
         record.attempts,
         record.taskId,
       );
       let resolved;
       try {
-        resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, strategy);
+        resolved = await resolvePlan(tool.plan, record.call.arguments, ctx, round, strategy);
       } catch (error) {
         await this.fail(taskId, undefined, error, tool, services);
         return;
@@ -87,7 +87,7 @@ export class TaskExecution {
         unchanged(current) ? { ...current, bodyStarted: true, owner, answers: strategy.answers } : undefined,
       );
       if (claimed === undefined) return;
-      await this.execute(claimed, owner, tool, resolved, ctx, services);
+      await this.execute(claimed, owner, tool, resolved, { ctx, round }, services);
     } catch (error) {
       this.records.report(error);
     }
@@ -124,7 +124,7 @@ export class TaskExecution {
     owner: string,
     tool: CompiledTool,
     resolved: Readonly<Record<string, unknown>>,
-    base: ToolContext,
+    base: RoundContext,
     services: InstanceServices,
   ): Promise<void> {
     const { taskId } = claimed;
@@ -136,9 +136,9 @@ export class TaskExecution {
       recorded: claimed.steps ?? {},
       record: (key, entry) => this.lease.recordStep(taskId, owner, key, entry),
     };
-    const ctx: ToolContext = Object.assign(
-      { ...base, mcpReq: { ...base.mcpReq, signal: controller.signal } },
-      { [DURABLE_STEPS]: steps },
+    const ctx = withRoundServices(
+      { ...base.ctx, mcpReq: { ...base.ctx.mcpReq, signal: controller.signal } },
+      { ...base.round, durableSteps: steps },
     );
     try {
       const value = await runBody(tool, claimed.call.arguments, resolved, ctx);

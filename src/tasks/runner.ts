@@ -105,7 +105,7 @@ export class TaskRunner implements TaskHost {
       const record = this.records.newRecord(tool.name, args, capabilities, principal, owner, answers);
       await this.records.store.create(record);
       state.trace?.task(record.taskId);
-      if (owner !== undefined) void this.execution.execute(record, owner, tool, resolved, state.ctx, services);
+      if (owner !== undefined) void this.execution.execute(record, owner, tool, resolved, state, services);
       else void this.execution.advance(record.taskId, contextOf(state.ctx, services), services);
       return createTaskResult(record);
     } catch (error) {

@@ -11,7 +11,7 @@
 import { inputRequired } from '@modelcontextprotocol/server';
 
 import type { ChannelChoice } from '../channels/choice.js';
-import type { ToolContext } from '../context.js';
+import type { RoundServices } from '../context.js';
 import { pinOf } from '../questions/ledger.js';
 import { ownEntry, setOwn } from '../ownKeys.js';
 import type { ElicitationResult } from '../questions/markers.js';
@@ -40,8 +40,8 @@ export class TaskStrategy implements RoundStrategy {
   readonly attempts: Record<string, number>;
 
   constructor(
-    /** The run's context: its answers count against the task's person (`readCountedAnswer`). */
-    private readonly ctx: ToolContext,
+    /** The run's services: its answers count against the task's person (`readCountedAnswer`). */
+    private readonly round: RoundServices,
     answers: Readonly<Record<string, TaskAnswer>>,
     /** The channel of each question (the task's client capabilities, the server's channels). */
     private readonly channelOf: ChannelChoice,
@@ -64,7 +64,7 @@ export class TaskStrategy implements RoundStrategy {
       recorded.digest === pinOf(question.rendered) ? await channel.answer(question, recorded.response) : undefined;
     if (response !== undefined) {
       try {
-        return await readCountedAnswer(this.ctx, question, response);
+        return await readCountedAnswer(this.round, question, response);
       } catch (error) {
         // A rejected answer asks again, until the question's attempts run out: then the task fails with the reason.
         if (!(error instanceof RejectedAnswer)) throw error;

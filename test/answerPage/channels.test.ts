@@ -64,12 +64,12 @@ function hostPages() {
 
 /** The 2026-07-28 strategy of a round over `ledger`. */
 function modernStrategy(ctx: ToolContext, ledger: Ledger, channels?: CallChannels) {
-  return strategyFor(ctx, { ledger, channels });
+  return strategyFor(ctx, {}, { ledger, channels });
 }
 
 /** The 2025-11-25 strategy of a call. */
 function legacyStrategy(ctx: ToolContext, legacyTimeoutMs: number, channels?: CallChannels) {
-  return strategyFor(ctx, { ledger: Ledger.fresh(), legacyTimeoutMs, channels });
+  return strategyFor(ctx, {}, { ledger: Ledger.fresh(), legacyTimeoutMs, channels });
 }
 
 describe('pageBindingOf', () => {

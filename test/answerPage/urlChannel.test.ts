@@ -11,7 +11,6 @@ import { createAnswerPageStore } from '../../src/answerPage/store.js';
 import { pageUrlChannel } from '../../src/answerPage/urlChannel.js';
 import type { InBandChannel } from '../../src/channels/channel.js';
 import type { ToolContext } from '../../src/context.js';
-import { elicitationCompleter } from '../../src/context.js';
 import { ToolError } from '../../src/errors.js';
 import { elicit } from '../../src/questions/markers.js';
 import { renderQuestion } from '../../src/questions/render.js';
@@ -36,7 +35,6 @@ function setup(consent: 'accept' | 'decline', onPushed: (url: string) => void = 
         return { action: consent };
       },
     },
-    [elicitationCompleter]: (id: string) => async () => void completed.push(id),
   } as unknown as ToolContext;
   const answer = (url: string, content: Record<string, unknown>) =>
     store.submit(new URL(url).pathname.split('/').pop()!, { action: 'accept', content });
@@ -44,6 +42,7 @@ function setup(consent: 'accept' | 'decline', onPushed: (url: string) => void = 
   const channel = (timeoutMs: number) =>
     pageUrlChannel(pages).open({
       ctx,
+      round: { completeElicitation: (id: string) => async () => void completed.push(id) },
       caller: () => ({ principal: undefined, target: 'refund', arguments: {} }),
       secret: () => 'call-secret',
       legacyTimeoutMs: timeoutMs,

@@ -3,8 +3,7 @@
  * `export … from` included) is read with the TypeScript compiler, and a cycle fails the test,
  * printed as `a.ts -> b.ts -> a.ts`.
  */
-import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
@@ -58,12 +57,5 @@ describe('the folders of src/', () => {
     expect(cycles(graph).map((cycle) => cycle.join(' -> '))).toEqual([]);
     expect(graph.get('server')).toContain('tasks');
     expect(graph.get('tasks')).not.toContain('server');
-  });
-
-  it('server/ knows tasks/ by its types only: the entry picks the TaskHost (src/mcpResolveServer.ts)', () => {
-    const runtime = modules(join(SRC, 'server')).flatMap(
-      (file) => readFileSync(file, 'utf8').match(/^import (?!type )[^;]*from '\.\.\/tasks\/[^']+';/gm) ?? [],
-    );
-    expect(runtime).toEqual([]);
   });
 });
