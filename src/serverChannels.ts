@@ -43,7 +43,7 @@ function reportPageFailure(error: Error): void {
  * `api`); `principal` reads a request's principal (the server's option). Answers given on a page or
  * in the app are held to the server's `maxAnswerBytes`, as in-band ones are (an invalid value is
  * left to the server's own check, which names it), and a failure of the app's tool is masked as a
- * tool's is (`onError`, `exposeErrorMessages`).
+ * tool's is (`onerror`, `exposeErrorMessages`).
  */
 export function serverChannelsOf(
   api: string,

@@ -56,7 +56,7 @@ export interface AnswerToolOptions {
   readonly store: AnswerPageStore;
   /** The principal of a request (the server's `principal` option). */
   readonly principal: (ctx: ServerContext) => string | undefined;
-  /** What the client reads when the tool fails (a store that failed): the server's masked text with a ref, the cause to its `onError`. */
+  /** What the client reads when the tool fails (a store that failed): the server's masked text with a ref, the cause to its `onerror`. */
   readonly mask: ErrorMasker;
 }
 

@@ -29,9 +29,9 @@ export type ErrorHook = (error: unknown, info: FailureInfo) => void;
 /** Turns a thrown value into the message the client sees, reporting the cause (and telling `masked` its ref) when it is masked. */
 export type ErrorMasker = (error: unknown, where: Omit<FailureInfo, 'ref'>, masked?: (ref: string) => void) => string;
 
-/** How a server masks errors: {@link McpResolveServerOptions.onError} and `exposeErrorMessages`. */
+/** How a server masks errors: {@link McpResolveServerOptions.onerror} and `exposeErrorMessages`. */
 export interface MaskingOptions {
-  readonly onError?: ErrorHook | undefined;
+  readonly onerror?: ErrorHook | undefined;
   readonly exposeErrorMessages?: boolean | undefined;
 }
 
@@ -78,7 +78,7 @@ export function newRef(): string {
 
 /** Builds the masker a server's calls share. */
 export function createErrorMasker(options: MaskingOptions = {}): ErrorMasker {
-  const hook = options.onError ?? logFailure;
+  const hook = options.onerror ?? logFailure;
   const expose = options.exposeErrorMessages === true;
   return (error, where, masked) => {
     const clientFacing = isClientFacing(error);

@@ -50,7 +50,7 @@ export interface McpResolveServerOptions extends ChannelOptions {
    * or the library's own, thrown by a tool body, resolver, prompt or resource read), with the
    * correlation id the client's message carries. Default: one line on stderr.
    */
-  readonly onError?: ErrorHook;
+  readonly onerror?: ErrorHook;
   /**
    * Sends such exceptions' raw messages to the client instead of the masked one. For development
    * only: a message may carry internals (connection strings, hosts). The hook still runs. Default `false`.

@@ -140,7 +140,7 @@ describe.each(ERAS)('a server without the apps option (%s)', (era) => {
 });
 
 describe.each(ERAS)("the app-only tool's failures (%s)", (era) => {
-  it("reach the client masked with a ref, the cause only the server's onError", async () => {
+  it("reach the client masked with a ref, the cause only the server's onerror", async () => {
     const memory = createMemoryAnswerPageBackend();
     const backend = {
       ...memory,
@@ -150,7 +150,7 @@ describe.each(ERAS)("the app-only tool's failures (%s)", (era) => {
       page: () => Promise.reject(new Error('ECONNREFUSED 10.0.0.7:6379 (the Redis client is offline)')),
     };
     const seen: Array<{ error: unknown; ref: string }> = [];
-    const { server } = refundDesk({ apps: { backend }, onError: (error, info) => seen.push({ error, ref: info.ref }) });
+    const { server } = refundDesk({ apps: { backend }, onerror: (error, info) => seen.push({ error, ref: info.ref }) });
     const connection = await connect(server, { era, capabilities: APPS_ONLY });
     const failed = await connection.client.callTool({ name: ANSWER_TOOL, arguments: { page: 'A'.repeat(22) } });
     expect(failed.isError).toBe(true);

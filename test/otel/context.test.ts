@@ -199,7 +199,7 @@ describe('a masked error', () => {
     });
     const server = new McpResolveServer(
       { name: 'masked', version: '1.0.0' },
-      { telemetry: recorded.telemetry, onError: () => {} },
+      { telemetry: recorded.telemetry, onerror: () => {} },
     ).tool('lookup', { input: { order_id: z.string() }, resolve: { order: broken } }, ({ order }) => String(order));
     const connection = await connectInProcess(server.createServer, { era: 'modern' });
     cleanups.push(() => connection.close());

@@ -20,7 +20,7 @@ const when = resolver({ name: 'when' }, () => elicit(`Book now (asked at ${++tic
 function server(lines: string[]): McpResolveServer {
   return new McpResolveServer(
     { name: 'rooms', version: '1.0.0' },
-    { onError: (error, info) => lines.push(`${info.name}: ${(error as Error).message}`) },
+    { onerror: (error, info) => lines.push(`${info.name}: ${(error as Error).message}`) },
   ).tool('book', { resolve: { when } }, ({ when }) => (when.ok ? 'booked' : 'not booked'));
 }
 

@@ -40,7 +40,7 @@ describe.each(ERAS)('errors from resolvers (%s)', (era) => {
       return fail();
     });
     let bodyRuns = 0;
-    const server = newServer({ onError: () => {} })
+    const server = newServer({ onerror: () => {} })
       .tool('fromBody', {}, () => fail())
       .tool('fromResolver', { resolve: { v: failing } }, () => {
         bodyRuns++;

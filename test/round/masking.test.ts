@@ -20,7 +20,7 @@ const MASKED = /^Internal error \(ref ([0-9a-f]{12})\): the server could not com
 /** A hook that records what it is handed. */
 function recorder() {
   const seen: Array<{ error: unknown; info: FailureInfo }> = [];
-  return { seen, onError: (error: unknown, info: FailureInfo) => void seen.push({ error, info }) };
+  return { seen, onerror: (error: unknown, info: FailureInfo) => void seen.push({ error, info }) };
 }
 
 /** The correlation id a masked message carries (fails the test if the text is not the masked one). */
@@ -41,7 +41,7 @@ describe.each(ERAS)('masked errors (%s)', (era) => {
       throw failure;
     });
     const hook = recorder();
-    const server = newServer({ onError: hook.onError }).tool('refund', { resolve: { order: loadOrder } }, () => 'ran');
+    const server = newServer({ onerror: hook.onerror }).tool('refund', { resolve: { order: loadOrder } }, () => 'ran');
     const result = await call(await connect(server, { era }), 'refund');
     expect(result.isError).toBe(true);
     const text = textOf(result);
@@ -53,7 +53,7 @@ describe.each(ERAS)('masked errors (%s)', (era) => {
   it('[N1] an Error thrown by the tool body, or a thrown non-Error, is masked the same way', async () => {
     const failure = leaky();
     const hook = recorder();
-    const server = newServer({ onError: hook.onError })
+    const server = newServer({ onerror: hook.onerror })
       .tool('body', {}, () => {
         throw failure;
       })
@@ -77,7 +77,7 @@ describe.each(ERAS)('masked errors (%s)', (era) => {
   it("[N1] ToolError and the library's own messages pass verbatim and never reach the hook", async () => {
     const hook = recorder();
     const ask = resolver({ name: 'ask' }, () => elicit('Which order?', z.object({ pick: z.string() })));
-    const server = newServer({ onError: hook.onError })
+    const server = newServer({ onerror: hook.onerror })
       .tool('unknown', {}, () => {
         throw new ToolError("unknown order 'ORD-9999'");
       })
@@ -93,7 +93,7 @@ describe.each(ERAS)('masked errors (%s)', (era) => {
   it('[N1] exposeErrorMessages sends the raw message (development only); the hook still sees it', async () => {
     const failure = leaky();
     const hook = recorder();
-    const server = newServer({ onError: hook.onError, exposeErrorMessages: true }).tool('t', {}, () => {
+    const server = newServer({ onerror: hook.onerror, exposeErrorMessages: true }).tool('t', {}, () => {
       throw failure;
     });
     const result = await call(await connect(server, { era }), 't');
@@ -115,7 +115,7 @@ describe.each(ERAS)('masked errors (%s)', (era) => {
       ],
     ]);
     const broken = newServer({
-      onError: () => {
+      onerror: () => {
         throw new Error('log sink full');
       },
     }).tool('t', {}, failing);
@@ -127,7 +127,7 @@ describe.each(ERAS)('masked errors (%s)', (era) => {
     const failing = resolver({ name: 'failing' }, () => {
       throw leaky();
     });
-    const server = newServer({ onError: hook.onError })
+    const server = newServer({ onerror: hook.onerror })
       .prompt('brief', { resolve: { v: failing } }, () => ({ messages: [] }))
       .prompt('known', {}, () => {
         throw new ToolError('no brief for this order');
@@ -160,7 +160,7 @@ describe('library errors thrown at handlers', () => {
   it('[N1] an uncaught ElicitationDeclinedError (a ToolError) reaches the client verbatim', async () => {
     const hook = recorder();
     const input = { location: z.string() };
-    const server = newServer({ onError: hook.onError }).tool(
+    const server = newServer({ onerror: hook.onerror }).tool(
       'weather',
       { input },
       suspending(async (_args, ctx) => (await ctx.elicit('Units?', z.object({ units: z.string() }))).units, {

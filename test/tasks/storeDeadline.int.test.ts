@@ -67,7 +67,7 @@ async function instance() {
   const bodies: number[] = [];
   const server = new McpResolveServer(
     { name: 'deadline-tasks', version: '1' },
-    { tasks: { store, onerror: () => undefined }, onError: (error, info) => failures.push({ error, info }) },
+    { tasks: { store, onerror: () => undefined }, onerror: (error, info) => failures.push({ error, info }) },
   ).tool(
     'approve',
     { input: { amount: z.number() }, resolve: { decision: approval }, task: 'required' },
