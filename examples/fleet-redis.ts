@@ -23,7 +23,7 @@ const fleet = await connectRedisFleet({
 
 // The replay guard and the attempt counters go to the server; the session fleet to the HTTP host.
 const hotel = createHotel({
-  requestState: { replayGuard: fleet.replayStore },
+  requestState: { replayStore: fleet.replayStore },
   answerAttempts: { store: fleet.attempts },
 });
 const handle = await serveHttp(hotel, {

@@ -94,7 +94,7 @@ const CASES: readonly Case[] = [
  * id in the process's replay store (about 70 bytes until the token expires), for H and J alike.
  * The probe measures what the handler shape itself holds.
  */
-const SERVER_OPTIONS: McpResolveServerOptions = { requestState: { replayGuard: false } };
+const SERVER_OPTIONS: McpResolveServerOptions = { requestState: { replayStore: false } };
 
 const { values } = parseArgs({
   options: {

@@ -125,7 +125,7 @@ const serverOptions = {
   }),
   // On a fleet member the app's questions live in its Redis, as a fleet keeps them.
   ...(config.apps && { apps: fleet ? { backend: await createRedisAnswerPageBackend(fleet.redis) } : {} }),
-  ...(fleet && { requestState: { replayGuard: fleet.replayStore }, answerAttempts: { store: fleet.attempts } }),
+  ...(fleet && { requestState: { replayStore: fleet.replayStore }, answerAttempts: { store: fleet.attempts } }),
   ...(taskStore && { tasks: { store: taskStore, pollIntervalMs: 200 } }),
   ...(tracerProvider && { telemetry: otel({ tracerProvider, ...config.server }) }),
 } as McpResolveServerOptions;

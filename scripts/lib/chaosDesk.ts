@@ -40,7 +40,7 @@ try {
   process.exit(1);
 }
 const desk = createRefundDesk({
-  requestState: { replayGuard: fleet.replayStore },
+  requestState: { replayStore: fleet.replayStore },
   tasks: {
     store: createRedisTaskStore(fleet.redis),
     leaseMs: CHAOS_LEASE_MS,

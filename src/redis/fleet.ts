@@ -35,7 +35,7 @@ export interface RedisFleetOptions extends RedisConnectOptions {
 
 /** A connected fleet member. */
 export interface RedisFleet {
-  /** Pass as `requestState.replayGuard` (an `McpResolveServer` option): single use across every instance and restart. */
+  /** Pass as `requestState.replayStore` (an `McpResolveServer` option): single use across every instance and restart. */
   readonly replayStore: ReplayStore;
   /** Pass as `sessionFleet` to `serveHttp` / `createDualEraHandler`: legacy sessions any instance serves. */
   readonly sessions: LegacySessionFleet;

@@ -32,7 +32,7 @@ export interface SealingOptions {
   /** Bring-your-own codec used instead of the built-in AES-256-GCM token; the library still stamps and checks time and binding. */
   codec?: SealingCodec;
   /** Single-use tokens: `true` (default) is an in-memory store per process, `false` turns it off, or pass a shared store. */
-  replayGuard?: boolean | ReplayStore;
+  replayStore?: boolean | ReplayStore;
   /** Where rejection warnings go (default `console.warn`, i.e. stderr). */
   logger?: SealingLogger;
   /** Clock in ms since the epoch, for tests (default `Date.now`). */
@@ -153,20 +153,20 @@ function resolveAudience(serverName: unknown, audience: unknown, shared: boolean
 }
 
 function resolveReplayStore(
-  replayGuard: SealingOptions['replayGuard'],
+  replayStore: SealingOptions['replayStore'],
   now: (() => number) | undefined,
 ): ReplayStore | undefined {
-  if (replayGuard === false) return undefined;
-  if (replayGuard === undefined || replayGuard === true) {
+  if (replayStore === false) return undefined;
+  if (replayStore === undefined || replayStore === true) {
     return now === undefined ? processReplayStore() : createMemoryReplayStore({ now });
   }
-  if (typeof replayGuard !== 'object' || replayGuard === null || typeof replayGuard.consume !== 'function') {
+  if (typeof replayStore !== 'object' || replayStore === null || typeof replayStore.consume !== 'function') {
     throw invalidOptions(
-      'replayGuard',
-      `options.replayGuard must be true, false or a ReplayStore with consume(tokenId, expiresAt) (got ${describeType(replayGuard)}).`,
+      'replayStore',
+      `options.replayStore must be true, false or a ReplayStore with consume(tokenId, expiresAt) (got ${describeType(replayStore)}).`,
     );
   }
-  return replayGuard;
+  return replayStore;
 }
 
 /** Validates `createSealer`'s arguments and applies every default. */
@@ -201,7 +201,7 @@ export function resolveSealingOptions(
         ? 'explicit keys (options.keys) need'
         : `keys from ${REQUEST_STATE_KEYS_ENV} need`;
   const audience = resolveAudience(serverName, given.audience, shared, needs);
-  const replayStore = resolveReplayStore(given.replayGuard, given.now);
+  const replayStore = resolveReplayStore(given.replayStore, given.now);
   const logger = given.logger ?? { warn: (line: string) => console.warn(line) };
   return {
     audience,

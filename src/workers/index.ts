@@ -2,7 +2,7 @@
  * `mcp-resolve/workers`: what a Cloudflare Worker needs beyond the runtime-neutral root entry. The
  * replay guard of sealed `requestState` on Durable Objects: the object class
  * ({@link ReplayGuardObject}, exported from the Worker's main module) and the store that calls it
- * ({@link createDurableObjectReplayStore}, passed as `requestState.replayGuard`). Web-standard APIs only.
+ * ({@link createDurableObjectReplayStore}, passed as `requestState.replayStore`). Web-standard APIs only.
  *
  * @packageDocumentation
  */

@@ -3,7 +3,7 @@
  * checker: the `option` of every error's data (`{ api, option }`, followed through the helpers that
  * pass it on, such as `positiveInteger`, on every path of calls), and the option-looking names in
  * every `invalid_options` message (`options.x`, dotted camelCase paths such as
- * `requestState.replayGuard`, camelCase words), are looked up among the parameters of the function
+ * `requestState.replayStore`, camelCase words), are looked up among the parameters of the function
  * the error's `api` names (`'serveHttp()'`, `'new McpResolveServer()'`) and the properties of their
  * types, two levels deep (`tasks.ttlMs`, `requestState.keys`); a message may also name another
  * api's option (any `…Options` type of src/). A name that is not there fails, naming the file and line.
@@ -21,8 +21,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** camelCase words of messages that are not options of ours, each with its reason. */
 const NOT_OPTIONS: ReadonlyMap<string, string> = new Map([
   ['maxBufferSize', "the SDK's StdioServerTransport option, which serveStdio()'s message points to"],
-  ['tokenId', 'a parameter of ReplayStore.consume(tokenId, expiresAt), the shape a replayGuard must have'],
-  ['expiresAt', 'a parameter of ReplayStore.consume(tokenId, expiresAt), the shape a replayGuard must have'],
+  ['tokenId', 'a parameter of ReplayStore.consume(tokenId, expiresAt), the shape a replayStore must have'],
+  ['expiresAt', 'a parameter of ReplayStore.consume(tokenId, expiresAt), the shape a replayStore must have'],
 ]);
 
 const config = ts.getParsedCommandLineOfConfigFile(
@@ -324,7 +324,7 @@ const everyOption = new Set(
 
 /**
  * The names of `named` that are no option of their api. A message may also name a member of an
- * option (`instanceId` of `sessionFleet.instanceId`) or another api's option (`requestState.replayGuard`).
+ * option (`instanceId` of `sessionFleet.instanceId`) or another api's option (`requestState.replayStore`).
  */
 function unknown(named: readonly Named[], inMessage: boolean): string[] {
   const known = (api: string, name: string): boolean => {
@@ -347,9 +347,9 @@ describe('the options errors name', () => {
     expect(fromData.length).toBeGreaterThan(40);
     expect(fromData).toContainEqual(expect.objectContaining({ api: 'new McpResolveServer()', name: 'tasks.ttlMs' }));
     expect(fromData).toContainEqual(expect.objectContaining({ api: 'serveHttp()', name: 'headersTimeoutMs' }));
-    expect(fromMessages).toContainEqual(expect.objectContaining({ api: 'createSealer()', name: 'replayGuard' }));
-    expect(optionsOf('new McpResolveServer()')).toContain('requestState.replayGuard');
-    expect(everyOption).toContain('requestState.replayGuard');
+    expect(fromMessages).toContainEqual(expect.objectContaining({ api: 'createSealer()', name: 'replayStore' }));
+    expect(optionsOf('new McpResolveServer()')).toContain('requestState.replayStore');
+    expect(everyOption).toContain('requestState.replayStore');
   });
 
   it("in their data are options of the error's api", () => {

@@ -58,7 +58,7 @@ describe('a flood of answer pages on a Redis with maxmemory 8mb and noeviction',
 
   /** Another user's in-band form call, start to end: its final round writes to the replay guard. */
   async function refund(order: string): Promise<string> {
-    const server = newServer({ requestState: { replayGuard: fleet.replayStore } }).tool(
+    const server = newServer({ requestState: { replayStore: fleet.replayStore } }).tool(
       'refund',
       { input: { order: z.string() }, resolve: { decision: approval } },
       ({ order: id }) => `Refunded ${id}.`,

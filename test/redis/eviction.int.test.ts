@@ -137,7 +137,7 @@ describe('a Redis full under noeviction', () => {
     const fleet = await connectRedisFleet({ url: full.url, keyPrefix });
     onCleanup(() => fleet.close());
     const refunds: string[] = [];
-    const server = newServer({ requestState: { replayGuard: fleet.replayStore } }).tool(
+    const server = newServer({ requestState: { replayStore: fleet.replayStore } }).tool(
       'refund',
       { input: { order: z.string() }, resolve: { decision: approval } },
       ({ order }) => {

@@ -51,7 +51,7 @@ async function instance(url: string, options: RedisReplayStoreOptions = {}) {
     onerror: (error) => errors.push(error),
     ...options,
   });
-  const sealer = createSealer('refund-desk', { keys: [KEY_A], replayGuard: store, logger: log.logger });
+  const sealer = createSealer('refund-desk', { keys: [KEY_A], replayStore: store, logger: log.logger });
   return { sealer, errors, log, connection };
 }
 
@@ -167,7 +167,7 @@ describe('Redis Sentinel', () => {
     try {
       const sealer = createSealer('refund-desk', {
         keys: [KEY_A],
-        replayGuard: fleet.replayStore,
+        replayStore: fleet.replayStore,
         logger: captureLog().logger,
       });
       const token = await sealer.seal(bytes('s'), BINDING);

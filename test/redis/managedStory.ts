@@ -47,7 +47,7 @@ export function managedStory(name: string, connect: () => Promise<RedisFleet>, s
       const log = captureLog();
       const sealer = createSealer('refund-desk', {
         keys: [KEY_A],
-        replayGuard: connected().replayStore,
+        replayStore: connected().replayStore,
         logger: log.logger,
       });
       const token = await sealer.seal(bytes('final round'), BINDING);

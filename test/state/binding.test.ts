@@ -6,7 +6,7 @@ import { principalFrom } from '../../src/contracts/index.js';
 import { BINDING, KEY_A, bytes, expectRejected, fixture, protocolRejection, wireOf } from './helpers.js';
 
 async function mintedFor(binding: RequestBinding = BINDING): Promise<{ token: string; f: ReturnType<typeof fixture> }> {
-  const f = fixture({ replayGuard: false });
+  const f = fixture({ replayStore: false });
   return { token: await f.sealer.seal(bytes('state'), binding), f };
 }
 
@@ -120,7 +120,7 @@ describe('binding to the originating request', () => {
 
 describe('binding to the audience', () => {
   it('rejects a token from another server that shares the key', async () => {
-    const desk = fixture({ replayGuard: false }, 'refund-desk');
+    const desk = fixture({ replayStore: false }, 'refund-desk');
     const other = fixture({}, 'billing');
     const token = await desk.sealer.seal(bytes('state'), BINDING);
     await expectRejected(other.sealer.open(token, BINDING), other.log, 'audience_mismatch');
@@ -221,7 +221,7 @@ describe('principalFrom', () => {
 
 describe('digesting a binding', () => {
   it('digests a binding object once, as it was when first used (a round opens and seals with one binding)', async () => {
-    const f = fixture({ replayGuard: false });
+    const f = fixture({ replayStore: false });
     const binding: RequestBinding = { ...BINDING, arguments: { orderId: 'ORD-1234', amount: 42.5 } };
     const token = await f.sealer.seal(bytes('state'), binding);
     binding.arguments = { orderId: 'ORD-9999', amount: 1 };

@@ -11,7 +11,7 @@ const unsealBase64 = (token: string): Uint8Array => new Uint8Array(Buffer.from(t
 const base64Codec: SealingCodec = { seal: sealBase64, unseal: unsealBase64 };
 
 function codecFixture(codec: SealingCodec = base64Codec, name = 'refund-desk', clock = testClock()) {
-  return fixture({ keys: undefined, codec, replayGuard: false }, name, clock);
+  return fixture({ keys: undefined, codec, replayStore: false }, name, clock);
 }
 
 afterEach(() => {

@@ -43,9 +43,9 @@ async function everyFailure() {
     logger: log.logger,
     rejectionLinesPerInterval: Infinity,
   });
-  const otherKey = createSealer('refund-desk', { keys: [KEY_B], now: clock.now, replayGuard: false });
-  const otherAudience = createSealer('billing', { keys: [KEY_A], now: clock.now, replayGuard: false });
-  const future = createSealer('refund-desk', { keys: [KEY_A], now: () => T0 + 3_600_000, replayGuard: false });
+  const otherKey = createSealer('refund-desk', { keys: [KEY_B], now: clock.now, replayStore: false });
+  const otherAudience = createSealer('billing', { keys: [KEY_A], now: clock.now, replayStore: false });
+  const future = createSealer('refund-desk', { keys: [KEY_A], now: () => T0 + 3_600_000, replayStore: false });
   const codec = createSealer('refund-desk', {
     codec: {
       seal: (b) => Buffer.from(b).toString('base64url'),

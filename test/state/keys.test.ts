@@ -104,10 +104,10 @@ describe('accepted key encodings', () => {
       raw.toString('base64url'),
       new Uint8Array(raw),
     ];
-    const minter = fixture({ keys: [KEY_C], replayGuard: false });
+    const minter = fixture({ keys: [KEY_C], replayStore: false });
     const token = await minter.sealer.seal(bytes('s'), BINDING);
     for (const key of encodings) {
-      expect(await fixture({ keys: [key], replayGuard: false }).sealer.open(token, BINDING)).toEqual(bytes('s'));
+      expect(await fixture({ keys: [key], replayStore: false }).sealer.open(token, BINDING)).toEqual(bytes('s'));
     }
   });
 
@@ -123,7 +123,7 @@ describe('accepted key encodings', () => {
 describe(`keys from ${REQUEST_STATE_KEYS_ENV}`, () => {
   it('uses comma-separated keys (blanks trimmed) when options.keys is absent, the first one sealing', async () => {
     process.env[REQUEST_STATE_KEYS_ENV] = ` ${KEY_B} , ${Buffer.from(KEY_A, 'hex').toString('base64')}`;
-    const fromEnv = fixture({ keys: undefined, replayGuard: false });
+    const fromEnv = fixture({ keys: undefined, replayStore: false });
     const withB = fixture({ keys: [KEY_B] });
     const withA = fixture({ keys: [KEY_A] });
     const token = await fromEnv.sealer.seal(bytes('s'), BINDING);
@@ -224,9 +224,9 @@ describe('other construction errors (code invalid_options)', () => {
       message: 'options.codec must be an object with seal(bytes) and unseal(token) methods.',
     },
     {
-      options: { replayGuard: 'yes' },
+      options: { replayStore: 'yes' },
       message:
-        'options.replayGuard must be true, false or a ReplayStore with consume(tokenId, expiresAt) (got string).',
+        'options.replayStore must be true, false or a ReplayStore with consume(tokenId, expiresAt) (got string).',
     },
     { options: { logger: console.warn }, message: 'options.logger must have a warn(line) method (got function).' },
     { options: { now: 5 }, message: 'options.now must be a function returning ms since the epoch (got number).' },
@@ -244,7 +244,7 @@ describe('other construction errors (code invalid_options)', () => {
 
 describe('the per-process random key', () => {
   it('is shared by every sealer of the process without keys, and rejected by a configured ring', async () => {
-    const first = fixture({ keys: undefined, replayGuard: false });
+    const first = fixture({ keys: undefined, replayStore: false });
     const second = fixture({ keys: undefined });
     const configured = fixture({ keys: [KEY_A] });
     const token = await first.sealer.seal(bytes('s'), BINDING);
@@ -275,7 +275,7 @@ describe('three-phase rotation [OLD, NEW] → [NEW, OLD] → [NEW]', () => {
       const minter = fixture({ keys: phases[minted] });
       const token = await minter.sealer.seal(bytes(minted), BINDING);
       for (const verifying of names) {
-        const verifier = fixture({ keys: phases[verifying], replayGuard: false });
+        const verifier = fixture({ keys: phases[verifying], replayStore: false });
         if (accepts[minted].includes(verifying)) {
           expect(await verifier.sealer.open(token, BINDING)).toEqual(bytes(minted));
         } else {

@@ -69,7 +69,7 @@ function mutate(token: string, edits: readonly Mutation[]): string {
 
 describe('property: nothing but an untouched token opens', () => {
   it('rejects thousands of random mutations of a valid token with the frozen error', async () => {
-    const { sealer, log } = fixture({ replayGuard: false });
+    const { sealer, log } = fixture({ replayStore: false });
     const token = await sealer.seal(bytes('{"progress":{"q1":"yes"}}'), BINDING);
     await fc.assert(
       fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 3 }), async (edits) => {
@@ -84,7 +84,7 @@ describe('property: nothing but an untouched token opens', () => {
   });
 
   it('rejects thousands of random strings, including well-formed base64url of plausible length', async () => {
-    const { sealer } = fixture({ replayGuard: false });
+    const { sealer } = fixture({ replayStore: false });
     const keyId = Buffer.from(await sealer.seal(new Uint8Array(0), BINDING), 'base64url').subarray(0, 5);
     const plausible = fc
       .uint8Array({ minLength: 40, maxLength: 120 })

@@ -30,7 +30,7 @@ describe('replay guard (on by default)', () => {
   });
 
   it('can be turned off, allowing reuse within the TTL', async () => {
-    const { sealer } = fixture({ replayGuard: false });
+    const { sealer } = fixture({ replayStore: false });
     const token = await sealer.seal(bytes('s'), BINDING);
     await sealer.open(token, BINDING);
     expect(await sealer.open(token, BINDING)).toEqual(bytes('s'));
@@ -53,7 +53,7 @@ describe('replay guard (on by default)', () => {
         return true;
       },
     };
-    const { sealer } = fixture({ replayGuard: store, ttlMs: 60_000, skewMs: 5_000 });
+    const { sealer } = fixture({ replayStore: store, ttlMs: 60_000, skewMs: 5_000 });
     const first = await sealer.seal(bytes('s'), BINDING);
     const second = await sealer.seal(bytes('s'), BINDING);
     await sealer.open(first, BINDING);
@@ -68,8 +68,8 @@ describe('replay guard (on by default)', () => {
   it('shares consumption across a fleet through a shared (async) store', async () => {
     const shared = createMemoryReplayStore({ now: () => T0 });
     const asyncShared: ReplayStore = { consume: async (id, expiresAt) => shared.consume(id, expiresAt) };
-    const one = fixture({ replayGuard: asyncShared }, 'refund-desk');
-    const two = fixture({ replayGuard: asyncShared }, 'refund-desk');
+    const one = fixture({ replayStore: asyncShared }, 'refund-desk');
+    const two = fixture({ replayStore: asyncShared }, 'refund-desk');
     const token = await one.sealer.seal(bytes('s'), BINDING);
     await one.sealer.open(token, BINDING);
     await expectRejected(two.sealer.open(token, BINDING), two.log, 'replayed');
@@ -78,7 +78,7 @@ describe('replay guard (on by default)', () => {
   it('consumes only tokens that passed every other check', async () => {
     let consumed = 0;
     const store: ReplayStore = { consume: () => (++consumed, true) };
-    const { sealer, clock, log } = fixture({ replayGuard: store });
+    const { sealer, clock, log } = fixture({ replayStore: store });
     const token = await sealer.seal(bytes('s'), BINDING);
     const flipped = tokenBytes(token);
     flipped[40] = (flipped[40] ?? 0) ^ 1;
@@ -99,7 +99,7 @@ describe('replay guard (on by default)', () => {
       () => 'OK',
     ]) {
       // @ts-expect-error - a JavaScript store can return anything
-      const { sealer, log } = fixture({ replayGuard: { consume } });
+      const { sealer, log } = fixture({ replayStore: { consume } });
       const token = await sealer.seal(bytes('s'), BINDING);
       const error = await protocolRejection(sealer.open(token, BINDING));
       expect(wireOf(error)).toEqual({ code: -32603, message: 'Internal error', data: undefined });

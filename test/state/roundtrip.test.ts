@@ -52,7 +52,7 @@ describe('seal → open round trip', () => {
   });
 
   it('encrypts: the plaintext never appears in the token, and equal payloads give different tokens', async () => {
-    const { sealer } = fixture({ replayGuard: false });
+    const { sealer } = fixture({ replayStore: false });
     const secret = bytes('PLAINTEXT-MARKER-'.repeat(4));
     const first = await sealer.seal(secret, BINDING);
     const second = await sealer.seal(secret, BINDING);
@@ -62,7 +62,7 @@ describe('seal → open round trip', () => {
   });
 
   it('hands out a fresh copy each time, not a view of shared memory', async () => {
-    const { sealer } = fixture({ replayGuard: false });
+    const { sealer } = fixture({ replayStore: false });
     const token = await sealer.seal(bytes('abc'), BINDING);
     const opened = await sealer.open(token, BINDING);
     expect(opened.byteOffset).toBe(0);

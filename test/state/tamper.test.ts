@@ -33,7 +33,7 @@ function reasonForByte(index: number): RejectReason {
 
 describe('tampering', () => {
   it('rejects a flip of every bit in every byte position, naming the part that was hit', async () => {
-    const { sealer, log } = fixture({ replayGuard: false });
+    const { sealer, log } = fixture({ replayStore: false });
     const token = await sealer.seal(bytes('{"step":2,"answers":["refund"]}'), BINDING);
     const original = tokenBytes(token);
     expect(original.length).toBe(OVERHEAD + 31);
@@ -50,7 +50,7 @@ describe('tampering', () => {
   it('never logs a specific mismatch read from altered hint bytes, with or without a principal', async () => {
     // Issue 10 item 5: tampered hint bytes were logged as principal_mismatch / audience_mismatch.
     for (const principal of [undefined, 'alice']) {
-      const { sealer, log } = fixture({ replayGuard: false });
+      const { sealer, log } = fixture({ replayStore: false });
       const bound = { ...BINDING, principal };
       const original = tokenBytes(await sealer.seal(bytes('{"step":1}'), bound));
       for (let index = HINTS[0]; index < HINTS[1]; index++) {
@@ -65,7 +65,7 @@ describe('tampering', () => {
   });
 
   it('names a proven mismatch even when the ciphertext was altered too', async () => {
-    const { sealer, log } = fixture({ replayGuard: false });
+    const { sealer, log } = fixture({ replayStore: false });
     const original = tokenBytes(await sealer.seal(bytes('{"step":1}'), BINDING));
     const mutated = Buffer.from(original);
     mutated[OVERHEAD - 16] = (mutated[OVERHEAD - 16] ?? 0) ^ 1; // a ciphertext byte; the header stays authentic
@@ -74,7 +74,7 @@ describe('tampering', () => {
   });
 
   it('names binding_mismatch only from a differing 1-byte hint; an equal hint (1 in 256) stays the generic tampered', async () => {
-    const { sealer, log } = fixture({ replayGuard: false });
+    const { sealer, log } = fixture({ replayStore: false });
     const token = await sealer.seal(bytes('{"step":1}'), BINDING);
     const sealedHint = requestHintSource(BINDING);
     const seen = new Set<RejectReason>();
@@ -88,13 +88,13 @@ describe('tampering', () => {
   });
 
   it('rejects a token of the previous layout (0x03, 2-byte hints) as bad_version, even under its own key', async () => {
-    const { sealer, log } = fixture({ replayGuard: false });
+    const { sealer, log } = fixture({ replayStore: false });
     expect(tokenBytes(PREVIOUS_LAYOUT)[0]).toBe(0x03);
     await expectRejected(sealer.open(PREVIOUS_LAYOUT, BINDING), log, 'bad_version');
   });
 
   it('rejects every truncation, from the empty string up to one character short', async () => {
-    const { sealer, log } = fixture({ replayGuard: false });
+    const { sealer, log } = fixture({ replayStore: false });
     const token = await sealer.seal(bytes('state'), BINDING);
     for (let length = 0; length < token.length; length++) {
       await expectRejected(sealer.open(token.slice(0, length), BINDING), log);
@@ -110,7 +110,7 @@ describe('tampering', () => {
   });
 
   it('rejects padding and appended characters', async () => {
-    const { sealer, log } = fixture({ replayGuard: false });
+    const { sealer, log } = fixture({ replayStore: false });
     const token = await sealer.seal(bytes('state'), BINDING);
     for (const suffix of ['=', '==', 'A', 'AA', 'AAA', 'AAAA', ' ', '\n', '.', '%3D']) {
       await expectRejected(sealer.open(token + suffix, BINDING), log);
@@ -121,7 +121,7 @@ describe('tampering', () => {
   });
 
   it('rejects a re-prefixed token: any other version byte is bad_version', async () => {
-    const { sealer, log } = fixture({ replayGuard: false });
+    const { sealer, log } = fixture({ replayStore: false });
     const original = tokenBytes(await sealer.seal(bytes('state'), BINDING));
     for (const version of [0x00, 0x01, 0x02, 0x03, 0x05, 0x7f, 0x81, 0xff]) {
       const mutated = Buffer.from(original);
@@ -132,7 +132,7 @@ describe('tampering', () => {
   });
 
   it('rejects non-canonical base64url: set trailing bits, standard alphabet, padding', async () => {
-    const { sealer, log } = fixture({ replayGuard: false });
+    const { sealer, log } = fixture({ replayStore: false });
     // 48 + 2 bytes → 50 bytes, 67 characters: the last character carries 2 unused bits.
     let token = await sealer.seal(bytes('ab'), BINDING);
     while (!/[-_]/.test(token)) token = await sealer.seal(bytes('ab'), BINDING);
@@ -156,7 +156,7 @@ describe('tampering', () => {
 
   it('rejects the key id of a ring member spliced onto a token sealed by another key as tampered', async () => {
     const b = fixture({ keys: [KEY_B] });
-    const ring = fixture({ keys: [KEY_A, KEY_B], replayGuard: false });
+    const ring = fixture({ keys: [KEY_A, KEY_B], replayStore: false });
     const fromA = tokenBytes(await ring.sealer.seal(bytes('state'), BINDING));
     const fromB = tokenBytes(await b.sealer.seal(bytes('state'), BINDING));
     const spliced = Buffer.from(fromA);
@@ -165,7 +165,7 @@ describe('tampering', () => {
   });
 
   it('rejects anything that is not a string as not_a_string', async () => {
-    const { sealer, log } = fixture({ replayGuard: false });
+    const { sealer, log } = fixture({ replayStore: false });
     const token = await sealer.seal(bytes('state'), BINDING);
     // A boxed string is exactly what must be refused.
     const boxed = new String(token);

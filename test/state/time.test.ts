@@ -12,7 +12,7 @@ describe('time window', () => {
   });
 
   it('accepts a token up to TTL + skew after issue and rejects it 1 ms later', async () => {
-    const { sealer, clock, log } = fixture({ replayGuard: false });
+    const { sealer, clock, log } = fixture({ replayStore: false });
     const token = await sealer.seal(bytes('s'), BINDING);
     clock.set(T0 + 600 * SECOND);
     expect(await sealer.open(token, BINDING)).toEqual(bytes('s'));
@@ -23,7 +23,7 @@ describe('time window', () => {
   });
 
   it('honours a custom TTL and a zero skew exactly', async () => {
-    const { sealer, clock, log } = fixture({ ttlMs: 60_000, skewMs: 0, replayGuard: false });
+    const { sealer, clock, log } = fixture({ ttlMs: 60_000, skewMs: 0, replayStore: false });
     const token = await sealer.seal(bytes('s'), BINDING);
     clock.set(T0 + 60 * SECOND);
     expect(await sealer.open(token, BINDING)).toEqual(bytes('s'));
@@ -34,7 +34,7 @@ describe('time window', () => {
   it('accepts a token minted up to skew in the future and rejects one minted 1 ms further', async () => {
     const ahead = testClock(T0 + 30 * SECOND);
     const minter = fixture({}, 'refund-desk', ahead);
-    const verifier = fixture({ replayGuard: false });
+    const verifier = fixture({ replayStore: false });
     const token = await minter.sealer.seal(bytes('s'), BINDING);
     expect(await verifier.sealer.open(token, BINDING)).toEqual(bytes('s'));
     ahead.set(T0 + 30 * SECOND + 1);

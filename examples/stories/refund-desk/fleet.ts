@@ -46,7 +46,7 @@ export async function serveDeskInFleet(
 ): Promise<void> {
   // The replay guard and the attempt counters go to the server (a sealed state is used once, a
   // question's attempts are counted, fleet-wide); the sessions to the host.
-  const desk = create({ requestState: { replayGuard: fleet.replayStore }, answerAttempts: { store: fleet.attempts } });
+  const desk = create({ requestState: { replayStore: fleet.replayStore }, answerAttempts: { store: fleet.attempts } });
   await serveDeskOnHttp(desk, port, {
     http: { sessionFleet: fleet.sessions, clientAddress: clientBehindBalancer },
     suffix: ` (instance ${fleet.sessions.instanceId}, redis ${where})`,

@@ -30,7 +30,7 @@ export default {
       createRefundDesk({
         requestState: {
           keys: env.MCP_REQUEST_STATE_KEYS.split(','),
-          replayGuard: createDurableObjectReplayStore(env.REPLAY_GUARD),
+          replayStore: createDurableObjectReplayStore(env.REPLAY_GUARD),
         },
       }),
       { legacy: 'reject' },
