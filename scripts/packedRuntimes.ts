@@ -19,7 +19,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -32,7 +31,7 @@ import { MODERN_PROTOCOL_VERSION } from 'mcp-resolve/testing';
 
 import { listeningUrl } from '../examples/stories/lib/serverProcess.js';
 import { runRefundDesk } from '../examples/stories/refund-desk/client.js';
-import { freePort } from './lib/processes.js';
+import { freePort, stopChild } from './lib/processes.js';
 import {
   bundleModule,
   bundleWorker,
@@ -190,16 +189,7 @@ async function questionApp(url: URL): Promise<void> {
 }
 
 async function stopAll(): Promise<void> {
-  await Promise.all(
-    children.map(async (child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }),
-  );
+  await Promise.all(children.map((child) => stopChild(child, 5_000)));
 }
 
 async function main(): Promise<number> {

@@ -22,7 +22,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +32,7 @@ import { isCallToolResult, isInputRequiredResult } from '@modelcontextprotocol/s
 import { MODERN_PROTOCOL_VERSION } from 'mcp-resolve/testing';
 
 import { listeningUrl } from '../examples/stories/lib/serverProcess.js';
-import { freePort } from './lib/processes.js';
+import { freePort, stopChild } from './lib/processes.js';
 import {
   bundleModule,
   bundleWorker,
@@ -372,16 +371,7 @@ const independent :Workerd.Worker = (
 }
 
 async function stopAll(): Promise<void> {
-  await Promise.all(
-    children.map(async (child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const exited = once(child, 'exit');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }),
-  );
+  await Promise.all(children.map((child) => stopChild(child, 5_000)));
 }
 
 async function main(): Promise<number> {

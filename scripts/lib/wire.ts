@@ -185,3 +185,12 @@ export function fetchFrom(
     });
   };
 }
+
+/** Hands each request to `handler` as a server behind a proxy sees it: with a `Host` header (`localhost`). */
+export function hosted(handler: { fetch(request: Request): Promise<Response> }) {
+  return (request: Request): Promise<Response> => {
+    const headers = new Headers(request.headers);
+    headers.set('host', 'localhost');
+    return handler.fetch(new Request(request, { headers }));
+  };
+}

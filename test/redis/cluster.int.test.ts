@@ -12,7 +12,7 @@ import { createDualEraHandler } from '../../src/hosting/index.js';
 import type { RedisFleet } from '../../src/redis/index.js';
 import { connectRedisFleet, createRedisAnswerPageBackend } from '../../src/redis/index.js';
 import { commandAt } from '../../scripts/lib/sentinel.js';
-import { SseReader, openLegacySession, post } from '../../scripts/lib/wire.js';
+import { hosted, openLegacySession, post, SseReader } from '../../scripts/lib/wire.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
 import { useRedisCluster } from '../fixtures/redisCluster.js';
 
@@ -27,14 +27,6 @@ afterEach(async () => {
     await fleet.close();
   }
 });
-
-function hosted(handler: DualEraHandler) {
-  return (request: Request): Promise<Response> => {
-    const headers = new Headers(request.headers);
-    headers.set('host', 'localhost');
-    return handler.fetch(new Request(request, { headers }));
-  };
-}
 
 describe('a fleet on a Redis Cluster', () => {
   it('relays an answer posted to another instance over sharded pub/sub, and the call completes', async () => {

@@ -20,7 +20,7 @@ import { McpResolveServer } from '../../src/server/server.js';
 import { connectHttp } from '../../src/testing/index.js';
 import type { RedisServer } from '../../scripts/lib/processes.js';
 import { startRedisServer } from '../../scripts/lib/processes.js';
-import { SseReader, openLegacySession, post } from '../../scripts/lib/wire.js';
+import { hosted, openLegacySession, post, SseReader } from '../../scripts/lib/wire.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';
 import { partitionable } from '../fixtures/partitionable.js';
 
@@ -74,14 +74,6 @@ async function startPair(options: PairOptions = {}) {
     running.push({ handler, fleet });
   }
   return instances as [(typeof instances)[0], (typeof instances)[0]];
-}
-
-function hosted(handler: DualEraHandler) {
-  return (request: Request): Promise<Response> => {
-    const headers = new Headers(request.headers);
-    headers.set('host', 'localhost');
-    return handler.fetch(new Request(request, { headers }));
-  };
 }
 
 /** Opens a legacy session on `handler` and calls `greet` there: the session, the call's stream and its push. */

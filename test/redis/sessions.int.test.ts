@@ -16,7 +16,7 @@ import { connectHttp } from '../../src/testing/index.js';
 import type { RedisServer } from '../../scripts/lib/processes.js';
 import { startRedisServer } from '../../scripts/lib/processes.js';
 import { KEY_A } from '../state/helpers.js';
-import { openLegacySession, post } from '../../scripts/lib/wire.js';
+import { hosted, openLegacySession, post } from '../../scripts/lib/wire.js';
 
 const URL_ = new URL('http://localhost/mcp');
 let redis: RedisServer;
@@ -61,14 +61,6 @@ async function startFleet(count: number, keyPrefix: string, onerror?: (error: Er
     instances.push(handler);
   }
   return instances;
-}
-
-function hosted(handler: DualEraHandler) {
-  return (request: Request): Promise<Response> => {
-    const headers = new Headers(request.headers);
-    headers.set('host', 'localhost');
-    return handler.fetch(new Request(request, { headers }));
-  };
 }
 
 interface Leg {

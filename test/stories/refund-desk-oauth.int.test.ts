@@ -18,7 +18,7 @@ import { connectHttp } from '../../src/testing/index.js';
 import type { AuthorizationServer } from '../fixtures/authorizationServer.js';
 import { startAuthorizationServer } from '../fixtures/authorizationServer.js';
 import type { FetchServer } from '../fixtures/browser.js';
-import { serveFetch, useBrowser } from '../fixtures/browser.js';
+import { forwardTo, serveFetch, useBrowser } from '../fixtures/browser.js';
 import { InMemoryOAuthClient } from '../fixtures/oauthClient.js';
 import { answerDeskPage, refundByLinks } from './deskPages.js';
 
@@ -32,23 +32,8 @@ let callback: FetchServer;
 let provider: AuthorizationServer;
 let desk: HttpServerHandle | undefined;
 
-/** The desk's public origin for pages: every request goes on to the desk as it came. */
-async function proxy(request: Request): Promise<Response> {
-  if (desk === undefined) return new Response('not yet', { status: 503 });
-  const url = new URL(request.url);
-  const headers = new Headers(request.headers);
-  for (const name of ['host', 'connection', 'content-length']) headers.delete(name);
-  const body = request.method === 'GET' ? undefined : await request.arrayBuffer();
-  return fetch(new URL(url.pathname + url.search, desk.url), {
-    method: request.method,
-    headers,
-    body,
-    redirect: 'manual',
-  });
-}
-
 beforeAll(async () => {
-  front = await serveFetch(proxy);
+  front = await serveFetch(forwardTo(() => desk?.url));
   // The chat client's redirect URI: where the browser lands with the code.
   callback = await serveFetch(() => Promise.resolve(new Response('You can close this window.')));
   provider = await startAuthorizationServer({

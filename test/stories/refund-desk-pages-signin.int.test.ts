@@ -22,7 +22,7 @@ import { connectHttp } from '../../src/testing/index.js';
 import type { AuthorizationServer } from '../fixtures/authorizationServer.js';
 import { startAuthorizationServer } from '../fixtures/authorizationServer.js';
 import type { FetchServer } from '../fixtures/browser.js';
-import { serveFetch, useBrowser } from '../fixtures/browser.js';
+import { forwardTo, serveFetch, useBrowser } from '../fixtures/browser.js';
 import { answerDeskPage, ARGS, refundByLinks } from './deskPages.js';
 
 const ERAS: Era[] = ['modern', 'legacy'];
@@ -35,23 +35,8 @@ let front: FetchServer;
 let provider: AuthorizationServer;
 let desk: HttpServerHandle | undefined;
 
-/** The browser's way in: every request goes on to the desk as it came. */
-async function proxy(request: Request): Promise<Response> {
-  if (desk === undefined) return new Response('not yet', { status: 503 });
-  const url = new URL(request.url);
-  const headers = new Headers(request.headers);
-  for (const name of ['host', 'connection', 'content-length']) headers.delete(name);
-  const body = request.method === 'GET' ? undefined : await request.arrayBuffer();
-  return fetch(new URL(url.pathname + url.search, desk.url), {
-    method: request.method,
-    headers,
-    body,
-    redirect: 'manual',
-  });
-}
-
 beforeAll(async () => {
-  front = await serveFetch(proxy);
+  front = await serveFetch(forwardTo(() => desk?.url));
   provider = await startAuthorizationServer({
     clients: [{ ...CLIENT, redirectUris: [`${front.origin}${PAGES}/signed-in`], scope: 'openid' }],
   });

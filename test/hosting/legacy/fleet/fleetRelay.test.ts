@@ -13,7 +13,7 @@ import type { LegacySessionFleet } from '../../../../src/contracts/index.js';
 import { z } from 'zod';
 
 import { elicit, McpResolveServer, resolver } from '../../../../src/index.js';
-import { SseReader, openLegacySession, post } from '../../../../scripts/lib/wire.js';
+import { hosted, openLegacySession, post, SseReader } from '../../../../scripts/lib/wire.js';
 
 const URL_ = new URL('http://localhost/mcp');
 /** A tool that asks a name (on 2025-11-25, a push that waits as long as the person takes). */
@@ -28,15 +28,6 @@ const handlers: DualEraHandler[] = [];
 afterEach(async () => {
   await Promise.all(handlers.splice(0).map((handler) => handler.close()));
 });
-
-/** Hands a request to `handler` with a Host header, as a server behind a proxy sees it. */
-function hosted(handler: DualEraHandler) {
-  return (request: Request): Promise<Response> => {
-    const headers = new Headers(request.headers);
-    headers.set('host', 'localhost');
-    return handler.fetch(new Request(request, { headers }));
-  };
-}
 
 /**
  * A legacy session on an instance whose `listening` check answers with `check(n)` on its n-th call

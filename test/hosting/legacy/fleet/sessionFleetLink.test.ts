@@ -11,7 +11,7 @@ import { createMemorySessionHub, INSTANCE_HEADER } from '../../../../src/contrac
 import type { FleetMessage, LegacySessionFleet } from '../../../../src/contracts/index.js';
 import { connectHttp } from '../../../../src/testing/index.js';
 import { askNameServer } from '../../../testing/fixtures/askNameServer.js';
-import { SseReader, openLegacySession, post, send } from '../../../../scripts/lib/wire.js';
+import { hosted, openLegacySession, post, send, SseReader } from '../../../../scripts/lib/wire.js';
 import { partitionable } from '../../../fixtures/partitionable.js';
 
 const URL_ = new URL('http://localhost/mcp');
@@ -19,15 +19,6 @@ const handlers: DualEraHandler[] = [];
 afterEach(async () => {
   await Promise.all(handlers.splice(0).map((handler) => handler.close()));
 });
-
-/** Hands a request to `handler` as a server behind a proxy sees it: with a Host header. */
-function hosted(handler: DualEraHandler) {
-  return (request: Request): Promise<Response> => {
-    const headers = new Headers(request.headers);
-    headers.set('host', 'localhost');
-    return handler.fetch(new Request(request, { headers }));
-  };
-}
 
 /** Instances of one fleet and a round-robin fetch over them that records which instance served what. */
 function fleetOf(count: number, options: (index: number) => DualEraHttpOptions) {
