@@ -44,7 +44,11 @@ interface SdkToolHandlers {
 
 /** What the library needs to know about its own tools on an instance. */
 export interface LibraryTools {
-  /** The `tools/list` entries of the library's tools, in registration order. */
+  /**
+   * The `tools/list` entries of the library's tools as the server has them now, in registration
+   * order: read on each `tools/list`, so an instance that outlives a registration (a legacy
+   * session's) lists the tool it announced with `notifications/tools/list_changed`.
+   */
   readonly definitions: readonly Tool[];
   /**
    * How the client of `ctx` sees each entry, library and SDK-registered tools alike, when it differs
@@ -92,7 +96,8 @@ export class ResolvingMcpServer extends McpServer {
  * Runs the `setup()` callbacks on `mcp`, keeping the tool handlers the SDK installs meanwhile, then
  * installs the instance's `tools/list` and `tools/call`: library tools first, then SDK-registered
  * ones. A name registered both ways is refused. With no `setup()` callback (the common case) no SDK
- * tool can exist, and nothing is swapped.
+ * tool can exist, and nothing is swapped. The tools capability says `listChanged`: a tool registered
+ * while the server is served is announced with the hosting's `notify.toolsChanged()`.
  */
 export function serveTools(
   mcp: ResolvingMcpServer,
@@ -101,7 +106,7 @@ export function serveTools(
 ): void {
   const sdk: SdkToolHandlers = setups.length === 0 ? {} : runSetups(mcp, library, setups);
   const server = mcp.server;
-  server.registerCapabilities({ tools: {} });
+  server.registerCapabilities({ tools: { listChanged: true } });
   server.setRequestHandler('tools/list', async (request, ctx) => {
     const shown = library.listing?.(ctx);
     const seen = (tools: readonly Tool[]): Tool[] =>

@@ -201,12 +201,14 @@ export class McpResolveServer {
     for (const resource of this.resources.values()) registerResource(mcp, resource, services);
     tasks?.serve(mcp, services);
     const tools = this.tools;
-    const definitions = (this.toolList ??= [...tools.values()].map((tool) => tool.definition));
+    const definitions = (): Tool[] => (this.toolList ??= [...tools.values()].map((tool) => tool.definition));
     const { toolListings } = this.channels;
     serveTools(
       mcp,
       {
-        definitions,
+        get definitions() {
+          return definitions();
+        },
         ...(toolListings.length > 0 && {
           listing: (ctx) => {
             const declared = clientCapabilitiesOf(ctx, mcp.server, eraOf(ctx));

@@ -3,6 +3,7 @@
  * session gets `notifications/tools/list_changed` on its standalone stream, modern requests list
  * and call the tool from the next one on, and so does a legacy session opened after.
  */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 
 import { createDualEraHandler, McpResolveServer } from '../../src/index.js';
@@ -58,4 +59,50 @@ describe('a tool registered while served', () => {
       await handler.close();
     }
   });
+
+  it.each(['modern', 'legacy'] as const)(
+    "reaches the official client's listChanged handler on the %s era",
+    async (era) => {
+      const server = new McpResolveServer({ name: 'growing', version: '0.0.0' }).tool('hi', {}, () => 'hi');
+      const handler = createDualEraHandler(server);
+      const changes: string[][] = [];
+      const client = new Client(
+        { name: 'list-changed', version: '0.0.0' },
+        {
+          ...(era === 'modern'
+            ? { versionNegotiation: { mode: { pin: '2026-07-28' } } }
+            : { supportedProtocolVersions: ['2025-11-25'] }),
+          listChanged: {
+            tools: { debounceMs: 0, onChanged: (_error, tools) => changes.push((tools ?? []).map((tool) => tool.name)) },
+          },
+        },
+      );
+      const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+        fetch: (input, init) => {
+          const request = new Request(input, init);
+          request.headers.set('host', '127.0.0.1');
+          return handler.fetch(request);
+        },
+      });
+      try {
+        await client.connect(transport);
+        expect(client.getNegotiatedProtocolVersion()).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
+        expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
+        server.tool('added', {}, () => 'added while served');
+        await expect
+          .poll(() => {
+            handler.notify.toolsChanged();
+            return changes.at(-1);
+          })
+          .toEqual(['hi', 'added']);
+        const listed = await client.listTools(undefined, { cacheMode: 'refresh' });
+        expect(listed.tools.map((tool) => tool.name)).toEqual(['hi', 'added']);
+        const called = await client.callTool({ name: 'added', arguments: {} });
+        expect(called.content).toEqual([{ type: 'text', text: 'added while served' }]);
+      } finally {
+        await client.close();
+        await handler.close();
+      }
+    },
+  );
 });
