@@ -105,7 +105,7 @@ describe('SDK 2.4: a registerTool callback cannot end a call with a JSON-RPC err
 });
 
 describe('SDK 2.4: registerTool changes what the server advertises', () => {
-  it('the first registerTool advertises tools.listChanged: true (library servers advertise tools: {})', () => {
+  it('the first registerTool advertises tools.listChanged: true, as library servers do', () => {
     const mcp = new McpServer(INFO);
     mcp.registerTool('any', {}, () => ({ content: [] }));
     expect(mcp.server.getCapabilities().tools).toEqual({ listChanged: true });
