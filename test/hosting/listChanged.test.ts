@@ -1,7 +1,10 @@
 /**
  * A tool registered while a server is served, announced with `notify.toolsChanged()`: a legacy
  * session gets `notifications/tools/list_changed` on its standalone stream, modern requests list
- * and call the tool from the next one on, and so does a legacy session opened after.
+ * and call the tool from the next one on, and so does a legacy session opened after. The official
+ * client, told by the advertised `tools.listChanged`, lists the tools again on either era; a legacy
+ * session opened before the registration lists it too (its instance reads the server's tools).
+ * The official `Client` speaks 2025-11-25 unless pinned to 2026-07-28.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
