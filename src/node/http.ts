@@ -113,7 +113,7 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
   // writer (routeExchange.ts); the rest go through it.
   const nodeHandler = toNodeHandler(addressed(entry, remoteAddress), {
     onerror: report,
-    ...(options.maxRequestBodyBytes !== undefined && { maxRequestBodyBytes: options.maxRequestBodyBytes }),
+    ...(options.maxRequestBodyBytes !== undefined && { maxRequestBodySize: options.maxRequestBodyBytes }),
   });
   const server = createServer(
     {
