@@ -4,9 +4,10 @@
  * person, opened without a session, redirects to the provider (state, nonce and PKCE verifier kept
  * in the flow cookie, bound to this browser); the provider sends the browser back to
  * `<path>/signed-in`, which checks the state against that cookie, redeems the code, verifies the ID
- * token and sets the session cookie (its issuer and subject), then returns to the page, one of this
- * server's own (only a page id travels through the provider). The page then admits the person the
- * question was asked of, by issuer and subject (`answersFor`), and refuses anyone else with 403.
+ * token, sets the session cookie (its issuer and subject) and clears the flow cookie, then returns
+ * to the page, one of this server's own (only a page id travels through the provider). The page
+ * then admits the person the question was asked of, by issuer and subject (`answersFor`), and
+ * refuses anyone else with 403.
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type * as OpenIdClient from 'openid-client';
@@ -98,7 +99,9 @@ function discovered(signIn: AnswerPageSignInOptions): () => Promise<Discovered> 
   return () => {
     if (loading !== undefined) return loading;
     const attempt = (async () => {
-      const client = await loadPeer('openid-client', 'answerPage.signIn', () => import('openid-client').catch(peerMissing));
+      const client = await loadPeer('openid-client', 'answerPage.signIn', () =>
+        import('openid-client').catch(peerMissing),
+      );
       const secret = signIn.clientSecret;
       const auth = secret === undefined ? client.None() : client.ClientSecretBasic(secret);
       const insecure = new URL(signIn.issuer).protocol === 'http:';
@@ -174,13 +177,12 @@ export function signInGate(options: SignInGateOptions): PageGate {
     }
     const { iss, sub } = claims ?? {};
     if (typeof iss !== 'string' || typeof sub !== 'string' || sub === '' || sub.length > 255) return failed();
-    // One Set-Cookie only (the SDK's Node adapter keeps the last of several): the flow cookie is left
-    // to expire, worthless once its code is redeemed (the provider takes a code once).
-    const session = cookies.session({ iss, sub }, secure(url));
-    return new Response(null, {
-      status: 303,
-      headers: pageHeaders({ Location: `${path}/${flow.pageId}`, 'Set-Cookie': session }),
-    });
+    // The flow cookie is cleared with the session set. Session last: a host that keeps only the last
+    // of several Set-Cookie headers (the SDK's Node adapter) still signs the person in, and leaves the
+    // flow cookie to expire, worthless once its code is redeemed (the provider takes a code once).
+    const headers = pageHeaders({ Location: `${path}/${flow.pageId}`, 'Set-Cookie': cookies.clearFlow(secure(url)) });
+    headers.append('Set-Cookie', cookies.session({ iss, sub }, secure(url)));
+    return new Response(null, { status: 303, headers });
   }
 
   return {

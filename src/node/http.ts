@@ -22,6 +22,7 @@ import { toResponse } from '../hosting/reply.js';
 import { invalidOption } from '../optionChecks.js';
 import type { ServerSource } from '../hosting/source.js';
 import { isJsonExchange, serveJsonExchange } from './jsonExchange.js';
+import { routedRequest, serveRouteExchange } from './routeExchange.js';
 import { resolveServerTimeouts } from './serverTimeouts.js';
 import { unreadableRequest } from './unreadableRequest.js';
 
@@ -108,10 +109,11 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
   const remoteAddress = new AsyncLocalStorage<string | undefined>();
   const entry = authenticating(serve, authenticate, routes);
   const path = options.path ?? '/mcp';
-  // JSON POSTs to the endpoint skip the adapter's Web round trip (jsonExchange.ts); the rest go through it.
+  // JSON POSTs to the endpoint skip the adapter's Web round trip (jsonExchange.ts), channel routes its
+  // writer (routeExchange.ts); the rest go through it.
   const nodeHandler = toNodeHandler(addressed(entry, remoteAddress), {
     onerror: report,
-    ...(options.maxRequestBodyBytes !== undefined && { maxRequestBodyBytes: options.maxRequestBodyBytes }),
+    ...(options.maxRequestBodyBytes !== undefined && { maxRequestBodySize: options.maxRequestBodyBytes }),
   });
   const server = createServer(
     {
@@ -128,14 +130,16 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
         res.end(unreadable.body);
         return;
       }
-      const served = isJsonExchange(req, path)
-        ? serveJsonExchange(req, res, entry, {
-            maxBytes: options.maxRequestBodyBytes,
-            clientAddress: req.socket.remoteAddress,
-            lane,
-            onerror: report,
-          })
-        : remoteAddress.run(req.socket.remoteAddress, () => nodeHandler(req, flushingEventStreams(res)));
+      const clientAddress = req.socket.remoteAddress;
+      const maxBytes = options.maxRequestBodyBytes;
+      // Channel routes (answer pages) skip the adapter too: its writer keeps one Set-Cookie of several.
+      const exchange = isJsonExchange(req, path);
+      const routed = exchange ? undefined : routedRequest(req, routes);
+      const served = exchange
+        ? serveJsonExchange(req, res, entry, { maxBytes, clientAddress, lane, onerror: report })
+        : routed !== undefined
+          ? serveRouteExchange(req, res, routed, entry, { maxBytes, clientAddress, onerror: report })
+          : remoteAddress.run(clientAddress, () => nodeHandler(req, flushingEventStreams(res)));
       served.catch((error: unknown) => {
         report(error instanceof Error ? error : new Error(String(error)));
         res.destroy();

@@ -14,8 +14,8 @@ import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType } from '@modelcontextp
 import type { ServeOptions } from '../hosting/dualEraHandler.js';
 import { jsonRpcErrorResponse } from '../hosting/jsonRpcError.js';
 import type { Reply } from '../hosting/reply.js';
-import { JsonReply } from '../hosting/reply.js';
 import { isModernRevision } from '../era.js';
+import { writeReply } from './writeReply.js';
 
 /** What {@link serveJsonExchange} calls: the hosting's `serve`. */
 export type ExchangeHandler = (request: Request, init: ServeOptions) => Promise<Reply>;
@@ -29,7 +29,7 @@ export function isJsonExchange(req: IncomingMessage, path: string): boolean {
 }
 
 /** The body as text, or `undefined` past `maxBytes` (the declared length or the bytes that came). */
-function readText(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+export function readText(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
   if (Number(req.headers['content-length']) > maxBytes) return Promise.resolve(undefined);
   // Stream events rather than an async iterator: one promise per body, not one per chunk.
   return new Promise((resolve, reject) => {
@@ -55,7 +55,7 @@ function readText(req: IncomingMessage, maxBytes: number): Promise<string | unde
 }
 
 /** The request's headers as a Web `Headers` (pseudo-headers left out, repeated ones appended). */
-function webHeaders(req: IncomingMessage): Headers {
+export function webHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name.startsWith(':')) continue;
@@ -71,40 +71,11 @@ function claimsModernRevision(req: IncomingMessage): boolean {
   return typeof version === 'string' && isModernRevision(version);
 }
 
-/** The SDK adapter's answer to a body over the limit, word for word. */
-function tooLarge(res: ServerResponse, maxBytes: number): void {
+/** Answers the SDK adapter's 413 for a body over `maxBytes`, word for word. */
+export function tooLarge(res: ServerResponse, maxBytes: number): void {
   const message = `Payload Too Large: Request body must not exceed ${maxBytes} bytes`;
   res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
-}
-
-/** Writes `reply` to `res`: a JSON reply in one piece, anything else streamed with backpressure. */
-async function writeResponse(res: ServerResponse, reply: Reply, left: AbortSignal): Promise<void> {
-  if (reply instanceof JsonReply) {
-    // A declared length, not chunked framing: one buffer the client reads without decoding chunks.
-    res.setHeader('Content-Length', Buffer.byteLength(reply.body));
-    res.writeHead(reply.status, reply.headers);
-    return void res.end(reply.body);
-  }
-  const response = reply;
-  const headers: Record<string, string> = {};
-  for (const [name, value] of response.headers) headers[name] = value;
-  res.writeHead(response.status, headers);
-  if (response.body === null) return void res.end();
-  if (response.headers.get('content-type')?.startsWith('application/json') === true) {
-    return void res.end(Buffer.from(await response.arrayBuffer()));
-  }
-  if (headers['content-type']?.startsWith('text/event-stream') === true) res.flushHeaders();
-  const gone = new Promise<void>((resolve) => left.addEventListener('abort', () => resolve(), { once: true }));
-  try {
-    for await (const chunk of response.body) {
-      if (left.aborted) break;
-      if (!res.write(chunk)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), gone]);
-    }
-  } catch {
-    // The stream ended with an error or the client left: end the reply either way.
-  }
-  res.end();
 }
 
 /**
@@ -160,5 +131,5 @@ export async function serveJsonExchange(
     options.onerror(error instanceof Error ? error : new Error(String(error)));
     reply = jsonRpcErrorResponse(500, -32603, 'Internal server error');
   }
-  await writeResponse(res, reply, left.signal);
+  await writeReply(res, reply, left.signal);
 }

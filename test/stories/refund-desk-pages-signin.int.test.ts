@@ -13,7 +13,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
-import { createSignInCookies, SESSION_COOKIE } from '../../src/answerPage/signInCookies.js';
+import { createSignInCookies, FLOW_COOKIE, SESSION_COOKIE } from '../../src/answerPage/signInCookies.js';
 import type { Era } from '../../src/context.js';
 import type { HttpServerHandle } from '../../src/node/index.js';
 import { serveHttp } from '../../src/node/index.js';
@@ -128,6 +128,10 @@ describe('the refund desk with pages that sign in through the authorization serv
             context = tab.context();
             const visits = await providerVisits(tab, () => signInFrom(tab, url, 'ada'));
             expect(visits).toContain('interaction');
+            // The callback's two Set-Cookie headers both arrive: the session set, the flow cleared.
+            const names = (await context.cookies()).map((cookie) => cookie.name);
+            expect(names).toContain(SESSION_COOKIE);
+            expect(names).not.toContain(FLOW_COOKIE);
             await answerDeskPage(tab, url, asked);
             return;
           }

@@ -1,0 +1,47 @@
+/**
+ * Writing the hosting's reply (a `JsonReply` or a Web `Response`) to a `node:http` response. Unlike
+ * the SDK's Node adapter, which copies a `Response`'s headers into a plain object and so keeps only
+ * the last of several `Set-Cookie` headers, every `Set-Cookie` is written (`Headers.getSetCookie()`).
+ */
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+
+import type { Reply } from '../hosting/reply.js';
+import { JsonReply } from '../hosting/reply.js';
+
+/** `headers` as Node writes them: one value per name, `Set-Cookie` as the array of all its values. */
+export function nodeHeaders(headers: Headers): OutgoingHttpHeaders {
+  const written: OutgoingHttpHeaders = {};
+  for (const [name, value] of headers) if (name !== 'set-cookie') written[name] = value;
+  const cookies = headers.getSetCookie();
+  if (cookies.length > 0) written['set-cookie'] = cookies;
+  return written;
+}
+
+/**
+ * Writes `reply` to `res`: a JSON reply in one piece, anything else streamed with backpressure (an
+ * event stream's headers flushed at once) until it ends or `left` aborts (the client went away).
+ */
+export async function writeReply(res: ServerResponse, reply: Reply, left: AbortSignal): Promise<void> {
+  if (reply instanceof JsonReply) {
+    // A declared length, not chunked framing: one buffer the client reads without decoding chunks.
+    res.setHeader('Content-Length', Buffer.byteLength(reply.body));
+    res.writeHead(reply.status, reply.headers);
+    return void res.end(reply.body);
+  }
+  const response = reply;
+  res.writeHead(response.status, nodeHeaders(response.headers));
+  if (response.body === null) return void res.end();
+  const type = response.headers.get('content-type') ?? '';
+  if (type.startsWith('application/json')) return void res.end(Buffer.from(await response.arrayBuffer()));
+  if (type.startsWith('text/event-stream')) res.flushHeaders();
+  const gone = new Promise<void>((resolve) => left.addEventListener('abort', () => resolve(), { once: true }));
+  try {
+    for await (const chunk of response.body) {
+      if (left.aborted) break;
+      if (!res.write(chunk)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), gone]);
+    }
+  } catch {
+    // The stream ended with an error or the client left: end the reply either way.
+  }
+  res.end();
+}
