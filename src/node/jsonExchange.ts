@@ -15,7 +15,7 @@ import type { ServeOptions } from '../hosting/dualEraHandler.js';
 import { jsonRpcErrorResponse } from '../hosting/jsonRpcError.js';
 import type { Reply } from '../hosting/reply.js';
 import { isModernRevision } from '../era.js';
-import { writeReply } from './writeReply.js';
+import { clientLeaving, writeReply } from './writeReply.js';
 
 /** What {@link serveJsonExchange} calls: the hosting's `serve`. */
 export type ExchangeHandler = (request: Request, init: ServeOptions) => Promise<Reply>;
@@ -96,10 +96,7 @@ export async function serveJsonExchange(
   },
 ): Promise<void> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-  const left = new AbortController();
-  let finished = false;
-  res.once('finish', () => (finished = true));
-  res.on('close', () => finished || left.abort());
+  const left = clientLeaving(res);
   const text = await readText(req, maxBytes);
   if (text === undefined) return tooLarge(res, maxBytes);
   let parsedBody: unknown;
@@ -117,12 +114,12 @@ export async function serveJsonExchange(
     const request = new Request(url, {
       method: 'POST',
       headers: webHeaders(req),
-      ...(!apart && { signal: left.signal }),
+      ...(!apart && { signal: left }),
       ...(body !== undefined && { body }),
     });
     const init: ServeOptions = {
       ...(parsedBody !== undefined && { parsedBody }),
-      ...(apart && { clientLeft: left.signal }),
+      ...(apart && { clientLeft: left }),
       ...(options.clientAddress !== undefined && { clientAddress: options.clientAddress }),
     };
     reply = await handle(request, init);
@@ -131,5 +128,5 @@ export async function serveJsonExchange(
     options.onerror(error instanceof Error ? error : new Error(String(error)));
     reply = jsonRpcErrorResponse(500, -32603, 'Internal server error');
   }
-  await writeReply(res, reply, left.signal);
+  await writeReply(res, reply, left);
 }

@@ -14,7 +14,7 @@ import { jsonRpcErrorResponse } from '../hosting/jsonRpcError.js';
 import type { Reply } from '../hosting/reply.js';
 import type { ExchangeHandler } from './jsonExchange.js';
 import { readText, tooLarge, webHeaders } from './jsonExchange.js';
-import { writeReply } from './writeReply.js';
+import { clientLeaving, writeReply } from './writeReply.js';
 
 /**
  * The request `req` as a route sees it, headers only, when one of `routes` owns it; `undefined`
@@ -51,10 +51,7 @@ export async function serveRouteExchange(
   },
 ): Promise<void> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
-  const left = new AbortController();
-  let finished = false;
-  res.once('finish', () => (finished = true));
-  res.on('close', () => finished || left.abort());
+  const left = clientLeaving(res);
   let body: string | undefined;
   if (probe.method !== 'GET' && probe.method !== 'HEAD') {
     const text = await readText(req, maxBytes);
@@ -66,7 +63,7 @@ export async function serveRouteExchange(
     const request = new Request(probe.url, {
       method: probe.method,
       headers: probe.headers,
-      signal: left.signal,
+      signal: left,
       ...(body !== undefined && { body }),
     });
     reply = await handle(request, {
@@ -76,5 +73,5 @@ export async function serveRouteExchange(
     options.onerror(error instanceof Error ? error : new Error(String(error)));
     reply = jsonRpcErrorResponse(500, -32603, 'Internal server error');
   }
-  await writeReply(res, reply, left.signal);
+  await writeReply(res, reply, left);
 }

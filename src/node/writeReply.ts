@@ -1,7 +1,8 @@
 /**
  * Writing the hosting's reply (a `JsonReply` or a Web `Response`) to a `node:http` response. Unlike
  * the SDK's Node adapter, which copies a `Response`'s headers into a plain object and so keeps only
- * the last of several `Set-Cookie` headers, every `Set-Cookie` is written (`Headers.getSetCookie()`).
+ * the last of several `Set-Cookie` headers, every `Set-Cookie` is written (`Headers.getSetCookie()`);
+ * and the signal of a client that leaves before its reply is written.
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
@@ -44,4 +45,13 @@ export async function writeReply(res: ServerResponse, reply: Reply, left: AbortS
     // The stream ended with an error or the client left: end the reply either way.
   }
   res.end();
+}
+
+/** A signal that aborts when the client leaves (its socket closes) before `res` has finished. */
+export function clientLeaving(res: ServerResponse): AbortSignal {
+  const left = new AbortController();
+  let finished = false;
+  res.once('finish', () => (finished = true));
+  res.on('close', () => finished || left.abort());
+  return left.signal;
 }
