@@ -7,6 +7,7 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 
 import type { ServerChannels } from './channels/channel.js';
 import type { AnswerPageOptions } from './answerPage/options.js';
+import { DEFAULT_ANSWER_PAGE_PATH } from './answerPage/handler.js';
 import { answerPageChannels } from './answerPage/options.js';
 import type { AppsOptions } from './apps/options.js';
 import { appsChannels } from './apps/options.js';
@@ -33,9 +34,18 @@ export interface ChannelOptions {
   readonly apps?: AppsOptions;
 }
 
-/** Failures behind a page that could not be shown (a store that failed): one line on stderr. */
-function reportPageFailure(error: Error): void {
-  console.error(`mcp-resolve: an answer page could not be served: ${error.message.replace(/\s+/g, ' ')}`);
+/**
+ * Where failures behind a page that could not be shown go (a store that failed, a provider that
+ * refused a sign-in): to the server's `onerror`, as `answer page` failures under the ref the page
+ * shows, with the page path as the name; without one, one line on stderr.
+ */
+function pageFailureSink(options: MaskingOptions, path: string): (error: Error, ref: string) => void {
+  const { onerror } = options;
+  if (onerror === undefined) {
+    return (error) =>
+      console.error(`mcp-resolve: an answer page could not be served: ${error.message.replace(/\s+/g, ' ')}`);
+  }
+  return (error, ref) => onerror(error.cause ?? error, { ref, method: 'answer page', name: path });
 }
 
 /**
@@ -58,7 +68,11 @@ export function serverChannelsOf(
   const answerPage =
     options.answerPage === undefined
       ? undefined
-      : answerPageChannels(api, { ...options.answerPage, ...answerBound }, reportPageFailure);
+      : answerPageChannels(
+          api,
+          { ...options.answerPage, ...answerBound },
+          pageFailureSink(options, options.answerPage.path ?? DEFAULT_ANSWER_PAGE_PATH),
+        );
   const apps =
     options.apps === undefined
       ? undefined

@@ -55,7 +55,7 @@ export interface AnswerPageHandlerOptions {
    * Receives the errors behind a "cannot be shown right now" page (a store or provider that failed):
    * an `Error` whose message starts `answer page failure [ref <ref>]`, its `cause` the failure.
    */
-  readonly onerror?: (error: Error) => void;
+  readonly onerror?: (error: Error, ref: string) => void;
 }
 
 /** Serves answer pages: a response for a request under the path, `undefined` for any other. */
@@ -113,7 +113,7 @@ export function createAnswerPageHandler(options: AnswerPageHandlerOptions): Answ
     const ref = newRef();
     try {
       const cause = error instanceof Error ? error : new Error(String(error));
-      options.onerror?.(new Error(`answer page failure [ref ${ref}]: ${cause.message}`, { cause }));
+      options.onerror?.(new Error(`answer page failure [ref ${ref}]: ${cause.message}`, { cause }), ref);
     } catch {
       // Reporting never changes a response.
     }

@@ -109,7 +109,7 @@ export function checkedPublicOrigin(api: string, publicOrigin: string): string {
 export function answerPageChannels(
   api: string,
   options: AnswerPageOptions & { readonly maxAnswerBytes?: number },
-  onerror: (error: Error) => void,
+  onerror: (error: Error, ref: string) => void,
 ): AnswerPageChannels {
   const publicOrigin = options.publicOrigin === undefined ? undefined : checkedPublicOrigin(api, options.publicOrigin);
   const store = createAnswerPageStore({

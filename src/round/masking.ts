@@ -17,9 +17,10 @@ import { toHex } from '../state/bytes.js';
 export interface FailureInfo {
   /** The correlation id the client's message carries, e.g. `3f9a0c2b7d1e`. */
   readonly ref: string;
-  /** The request that failed. */
-  readonly method: 'tools/call' | 'prompts/get' | 'resources/read' | 'tasks/get' | 'tasks/update' | 'tasks/cancel';
-  /** The tool or prompt name, the resource URI, or the task id. */
+  /** The request that failed: an MCP method, or `answer page` for a person's request to an answer page. */
+  readonly method:
+    'tools/call' | 'prompts/get' | 'resources/read' | 'tasks/get' | 'tasks/update' | 'tasks/cancel' | 'answer page';
+  /** The tool or prompt name, the resource URI, the task id, or the answer page's path. */
   readonly name: string;
 }
 

@@ -7,7 +7,12 @@
 import type { ElicitRequest } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 
+import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
+import { answerPagePath } from '../../src/answerPage/handler.js';
+import { newPageId } from '../../src/answerPage/store.js';
 import { McpResolveError } from '../../src/errors.js';
+import type { FailureInfo } from '../../src/index.js';
+import { McpResolveServer } from '../../src/index.js';
 import { createDualEraHandler } from '../../src/hosting/index.js';
 import { connectInProcess } from '../../src/testing/index.js';
 import { REFUND, refundServer } from './refundServer.js';
@@ -75,6 +80,25 @@ describe('answerPage.formSecret and answerPage.path', () => {
     expect(() => refundServer({ path: 'answers/' })).toThrow(
       "new McpResolveServer(): answerPage.path must start with '/', not end with '/' and hold no '?', '#' or space (got 'answers/'). Give a path such as '/mcp-resolve/answer'.",
     );
+  });
+});
+
+describe('a page that cannot be shown', () => {
+  it("is reported to the server's onerror as an answer page failure, under the ref the page shows", async () => {
+    const backend = createMemoryAnswerPageBackend();
+    const failing = { ...backend, page: () => Promise.reject(new Error('store down')) };
+    const seen: Array<{ error: unknown; info: FailureInfo }> = [];
+    const server = new McpResolveServer(
+      { name: 'refunds', version: '1.0.0' },
+      { answerPage: { backend: failing }, onerror: (error, info) => seen.push({ error, info }) },
+    );
+    const [route] = server.httpRoutes;
+    const response = await route!.serve(new Request(`http://localhost${answerPagePath(newPageId())}`));
+    expect(response.status).toBe(503);
+    const ref = /\(ref ([0-9a-f]{12})\)/.exec(await response.text())?.[1];
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.info).toEqual({ ref, method: 'answer page', name: '/mcp-resolve/answer' });
+    expect((seen[0]!.error as Error).message).toBe('store down');
   });
 });
 
