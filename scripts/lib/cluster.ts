@@ -58,6 +58,23 @@ async function clusterNodes(
     });
 }
 
+/** Attempts at starting one node before its port trouble is reported. */
+const NODE_START_ATTEMPTS = 5;
+
+/**
+ * Starts one cluster node, again on another free port when its port, or its cluster bus port (the
+ * port plus 10000, which no free-port check reserves), was taken by another process meanwhile.
+ */
+async function startClusterNode(options: Parameters<typeof startRedisServer>[0]): Promise<RedisServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startRedisServer(options);
+    } catch (error) {
+      if (attempt >= NODE_START_ATTEMPTS || !String(error).includes('Address already in use')) throw error;
+    }
+  }
+}
+
 /**
  * Starts six cluster nodes (`cluster-node-timeout` `nodeTimeoutMs`) and joins them as three
  * primaries with a replica each (with `access`: TLS only, also on the cluster bus, and an ACL login).
@@ -71,7 +88,7 @@ export async function startRedisCluster(nodeTimeoutMs = 2_000, access?: RedisAcc
   try {
     for (let i = 0; i < 6; i++) {
       nodes.push(
-        await startRedisServer({
+        await startClusterNode({
           args: (dir) => [
             '--cluster-enabled',
             'yes',

@@ -130,7 +130,13 @@ export async function startRedisServer(
       started.exitCode !== null ? `redis-server exited (${String(started.exitCode)}):\n${output}` : undefined,
     );
   };
-  await start();
+  try {
+    await start();
+  } catch (error) {
+    if (child !== undefined) await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url: `${options.listen === undefined ? 'redis' : 'rediss'}://127.0.0.1:${port}`,
     port,
