@@ -3,7 +3,9 @@
  * another: up to `CI_JOBS` (default 2) at a time, in the order listed, a step starting when the
  * steps it needs have passed. Each step's output goes to `.ci/logs/<step>.log` and is printed
  * whole, under a `::: <step>` header, when the step ends, so parallel output never interleaves.
- * The end is a table of every step's time and verdict; the exit code is non-zero when any failed.
+ * The end is, for each failed step, an excerpt of its log (vitest's "Failed Tests" section, else the
+ * log's last lines), then a table of every step's time and verdict, so whoever reads only the end of
+ * the output still sees what failed; the exit code is non-zero when any step failed.
  *
  * dist/ is built once (`build`); the steps that read it (`api:check`, `pack:check`, the suites,
  * `runtimes`, `runtimes:packed`, `attack`, `fuzz`, `bench`) use that build. The project is type-checked once (`typecheck`, which also
@@ -64,9 +66,25 @@ function steps(otherLines: readonly string[]): Step[] {
   ];
 }
 
+/** The file under .ci/logs/ a step's output goes to. */
+function logName(step: string): string {
+  return `${step.replace(/[^a-z0-9-]/gi, '_')}.log`;
+}
+
+/** Lines of an excerpt of a failed step's log. */
+const EXCERPT_LINES = 45;
+
+/** What a failed step's log says of the failure: vitest's first "Failed Tests" or "Failed Suites" section when there is one, else its last lines. */
+function failureExcerpt(log: string): string {
+  const lines = log.split('\n');
+  const section = lines.findIndex((line) => /⎯ Failed (Tests|Suites) \d+ ⎯/.test(line));
+  const excerpt = section === -1 ? lines.slice(-EXCERPT_LINES) : lines.slice(section, section + EXCERPT_LINES);
+  return excerpt.join('\n');
+}
+
 function run(step: Step): Promise<Outcome> {
   const started = Date.now();
-  const logPath = join(LOGS, `${step.name.replace(/[^a-z0-9-]/gi, '_')}.log`);
+  const logPath = join(LOGS, logName(step.name));
   const log = createWriteStream(logPath);
   console.log(`::: ${step.name} started: ${step.command.join(' ')}`);
   return new Promise((resolve) => {
@@ -134,6 +152,11 @@ async function main(): Promise<number> {
   }
 
   const total = Math.round((Date.now() - started) / 1000);
+  for (const outcome of outcomes.values()) {
+    if (outcome.verdict !== 'FAIL') continue;
+    console.log(`\n::: ${outcome.name} failed; from its log (.ci/logs/${logName(outcome.name)}):`);
+    console.log(failureExcerpt(readFileSync(join(LOGS, logName(outcome.name)), 'utf8')));
+  }
   console.log(`\nci: step table (${String(jobs)} at a time, Node ${process.version})`);
   for (const step of planned) {
     const outcome = outcomes.get(step.name);
