@@ -25,6 +25,7 @@ import { clientCodeCases } from './attack/clientCode.js';
 import type { Case, Outcome } from './attack/harness.js';
 import { Scope, buildServer, children } from './attack/harness.js';
 import { laneCases } from './attack/lane.js';
+import { oauthCases } from './attack/oauth.js';
 import { pageCases } from './attack/pages.js';
 import { relayCases } from './attack/relay.js';
 import { replayCases } from './attack/replay.js';
@@ -46,6 +47,7 @@ const CASES: readonly Case[] = [
   ...laneCases,
   ...clientCodeCases,
   ...attemptCases,
+  ...oauthCases,
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-resolve-attack-'));
