@@ -49,18 +49,19 @@ async function tokenSize(scope: Scope): Promise<Outcome[]> {
   const issuer = await startIssuer(scope);
   const server = await oauthServer(scope, issuer.url);
   const good = await call(server, await issuer.sign(goodClaims(server)));
-  const keysBefore = issuer.counts.jwks;
   const heapBefore = await server.heap();
   const huge = [];
   for (let index = 0; index < 20; index += 1) huge.push((await call(server, 'A'.repeat(1024 * 1024))).status);
   // Past maxTokenBytes (8 KiB) yet inside Node's 16 KiB header block: the library's own bound.
   const long = [];
+  let unread = 0;
   for (let index = 0; index < 20; index += 1) {
     const padded = await issuer.sign({ ...goodClaims(server), pad: 'x'.repeat(9_000) });
-    long.push((await call(server, padded)).status);
+    const response = await call(server, padded);
+    long.push(response.status);
+    if (String(response.headers['www-authenticate']).includes('longer than 8192 bytes')) unread += 1;
   }
   const heapAfter = await server.heap();
-  const keyFetches = issuer.counts.jwks - keysBefore;
   const refused = huge.filter((status) => status === 401 || status === 431 || status === 0).length;
   return [
     outcome(
@@ -70,8 +71,8 @@ async function tokenSize(scope: Scope): Promise<Outcome[]> {
     ),
     outcome(
       'oauth token over maxTokenBytes',
-      long.every((status) => status === 401) && keyFetches === 0,
-      `20 signed tokens of 12 KB (past maxTokenBytes 8 KiB): ${tally(long)}, ${keyFetches} key set fetches for them (limit: all 401, unread: 0 fetches)`,
+      long.every((status) => status === 401) && unread === 20,
+      `20 good signed tokens of 12 KB (past maxTokenBytes 8 KiB): ${tally(long)}, ${unread} of them refused by size before any check (the challenge says "longer than 8192 bytes") (limit: all 401 by size)`,
     ),
   ];
 }
