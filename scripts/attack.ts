@@ -31,6 +31,7 @@ import { relayCases } from './attack/relay.js';
 import { replayCases } from './attack/replay.js';
 import { sessionBindingCases } from './attack/sessionBinding.js';
 import { sessionCases } from './attack/sessions.js';
+import { signInCases } from './attack/signIn.js';
 import { taskCases } from './attack/tasks.js';
 
 const { values: flags } = parseArgs({ options: { only: { type: 'string' }, build: { type: 'boolean' } } });
@@ -48,6 +49,7 @@ const CASES: readonly Case[] = [
   ...clientCodeCases,
   ...attemptCases,
   ...oauthCases,
+  ...signInCases,
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-resolve-attack-'));
