@@ -13,6 +13,9 @@ import type { AddressInfo } from 'node:net';
 import type { JWK, JWTPayload } from 'jose';
 import { SignJWT, exportJWK, exportSPKI, generateKeyPair } from 'jose';
 
+/** A private key as jose's generateKeyPair gives it. */
+type CryptoKeyLike = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
 import type { Scope } from './harness.js';
 
 /** How the key set endpoint answers: the keys, never (the request hangs), or an endless JSON stream. */
@@ -70,7 +73,7 @@ export async function startIssuer(scope: Scope, options: { jwks?: JwksMode } = {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  const signWith = (key: CryptoKey, claims: JWTPayload, kid: string) =>
+  const signWith = (key: CryptoKeyLike, claims: JWTPayload, kid: string) =>
     new SignJWT({ iss: url, ...claims }).setProtectedHeader({ alg: 'RS256', kid }).sign(key);
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
