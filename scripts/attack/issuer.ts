@@ -172,7 +172,8 @@ export async function startIssuer(scope: Scope, options: { jwks?: JwksMode } = {
     while (written < HUGE_JWKS_BYTES && !closed) {
       written += chunk.length;
       jwksBytes[index] = written;
-      if (!response.write(chunk)) await new Promise<void>((resolve) => ((wake = resolve), response.once('drain', resolve)));
+      if (!response.write(chunk))
+        await new Promise<void>((resolve) => ((wake = resolve), response.once('drain', resolve)));
     }
     response.end();
   }

@@ -144,10 +144,16 @@ async function unreachableIssuer(scope: Scope): Promise<Outcome[]> {
   const token = await huge.issuer.sign(goodClaims(huge.server));
   await call(huge.server, token);
   const heapBefore = await huge.server.heap();
-  const hugeRun = await againstIssuer(huge.server, Array.from({ length: 10 }, () => token));
+  const hugeRun = await againstIssuer(
+    huge.server,
+    Array.from({ length: 10 }, () => token),
+  );
   const heapAfter = await huge.server.heap();
   const gone = await oauthServer(scope, `http://127.0.0.1:${await freePort()}`);
-  const goneRun = await againstIssuer(gone, Array.from({ length: 5 }, () => 'a.b.c'));
+  const goneRun = await againstIssuer(
+    gone,
+    Array.from({ length: 5 }, () => 'a.b.c'),
+  );
   const all500 = (statuses: readonly number[]) => statuses.every((status) => status === 500);
   const read = Math.max(...huge.issuer.jwksBytes);
   return [

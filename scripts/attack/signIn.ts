@@ -33,7 +33,11 @@ function get(server: AttackServer, url: URL, headers: Record<string, string> = {
       (res) => {
         res.resume();
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, location: res.headers.location, cookies: res.headers['set-cookie'] ?? [] }),
+          resolve({
+            status: res.statusCode ?? 0,
+            location: res.headers.location,
+            cookies: res.headers['set-cookie'] ?? [],
+          }),
         );
       },
     );
@@ -66,7 +70,8 @@ async function pageOf(scope: Scope, issuer: Issuer, server: AttackServer, sub: s
   const client = await manualHttp(server.url, { token, capabilities: {} });
   scope.defer(() => client.close());
   const leg = await client.round('note', { text: `for ${sub}` });
-  const link = leg.kind === 'complete' ? /https?:\/\/\S+\/mcp-resolve\/answer\/[\w-]{22}/.exec(leg.text)?.[0] : undefined;
+  const link =
+    leg.kind === 'complete' ? /https?:\/\/\S+\/mcp-resolve\/answer\/[\w-]{22}/.exec(leg.text)?.[0] : undefined;
   if (link === undefined) throw new Error(`no page link for ${sub}: ${JSON.stringify(leg).slice(0, 120)}`);
   return new URL(link);
 }
