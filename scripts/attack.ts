@@ -1,6 +1,7 @@
 /**
  * `npm run attack`: what a hostile client can make the built package hold or do, tried as an
- * attacker would, against dist/ on loopback with real redis-server and nginx.
+ * attacker would, against dist/ on loopback with real redis-server and nginx, and for the `oauth` and
+ * page sign-in cases an authorization server of its own (scripts/attack/issuer.ts: jose keys).
  *
  * Each case (scripts/attack/<area>.ts) runs against servers on their default options unless the case
  * is about an option, is bounded in count and time, and stops its processes when it ends. The run
