@@ -1,6 +1,7 @@
 /**
  * `npm run attack`: what a hostile client can make the built package hold or do, tried as an
- * attacker would, against dist/ on loopback with real redis-server and nginx.
+ * attacker would, against dist/ on loopback with real redis-server and nginx, and for the `oauth` and
+ * page sign-in cases an authorization server of its own (scripts/attack/issuer.ts: jose keys).
  *
  * Each case (scripts/attack/<area>.ts) runs against servers on their default options unless the case
  * is about an option, is bounded in count and time, and stops its processes when it ends. The run
@@ -25,11 +26,13 @@ import { clientCodeCases } from './attack/clientCode.js';
 import type { Case, Outcome } from './attack/harness.js';
 import { Scope, buildServer, children } from './attack/harness.js';
 import { laneCases } from './attack/lane.js';
+import { oauthCases } from './attack/oauth.js';
 import { pageCases } from './attack/pages.js';
 import { relayCases } from './attack/relay.js';
 import { replayCases } from './attack/replay.js';
 import { sessionBindingCases } from './attack/sessionBinding.js';
 import { sessionCases } from './attack/sessions.js';
+import { signInCases } from './attack/signIn.js';
 import { taskCases } from './attack/tasks.js';
 
 const { values: flags } = parseArgs({ options: { only: { type: 'string' }, build: { type: 'boolean' } } });
@@ -46,6 +49,8 @@ const CASES: readonly Case[] = [
   ...laneCases,
   ...clientCodeCases,
   ...attemptCases,
+  ...oauthCases,
+  ...signInCases,
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-resolve-attack-'));

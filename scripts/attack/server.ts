@@ -40,8 +40,17 @@ export interface ServerConfig {
   readonly tasks?: 'memory' | 'redis';
   /** Bearer tokens `token-<principal>` authenticate `<principal>`; anything else is 401. */
   readonly auth?: boolean;
-  /** Serves answer pages kept in memory or (on a fleet member) in its Redis, with these backend options. */
-  readonly answerPage?: { readonly backend: 'memory' | 'redis'; readonly bounds?: Record<string, unknown> };
+  /** The `oauth` option of `serveHttp` (bearer tokens from a real issuer); not with `auth`. */
+  readonly oauth?: Record<string, unknown>;
+  /**
+   * Serves answer pages kept in memory or (on a fleet member) in its Redis, with these backend
+   * options (`bounds`) and more `answerPage` options (`options`, e.g. `signIn`, `publicOrigin`).
+   */
+  readonly answerPage?: {
+    readonly backend: 'memory' | 'redis';
+    readonly bounds?: Record<string, unknown>;
+    readonly options?: Record<string, unknown>;
+  };
   /** Exports spans to an in-memory counter (read with `GET /spans` on the probe port). */
   readonly otel?: boolean;
   /** Turns the `apps` option on (the question app: SEP-3118 and in the chat), on its defaults (its questions in Redis on a fleet member). */
@@ -121,7 +130,11 @@ const serverOptions = {
   ...config.server,
   ...(config.answerPage && {
     // The page rows flood with anonymous clients of every kind, those without elicitation included.
-    answerPage: { backend: await answerPageBackend(config.answerPage), anonymousLinksShareAnswers: true },
+    answerPage: {
+      backend: await answerPageBackend(config.answerPage),
+      anonymousLinksShareAnswers: true,
+      ...config.answerPage.options,
+    },
   }),
   // On a fleet member the app's questions live in its Redis, as a fleet keeps them.
   ...(config.apps && { apps: fleet ? { backend: await createRedisAnswerPageBackend(fleet.redis) } : {} }),
@@ -169,6 +182,7 @@ const httpOptions = {
   port: config.port,
   ...config.http,
   ...(fleet && { sessionFleet: fleet.sessions }),
+  ...(config.oauth && { oauth: config.oauth }),
   ...(config.auth && {
     authenticate: (request: Request) => {
       const token = /^Bearer token-([a-z0-9-]+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
