@@ -85,7 +85,9 @@ export function nginxConfig(dir: string, port: number, upstreams: readonly numbe
   );
   configured = configured.replace(/^( *)listen 80;/m, `$1listen 127.0.0.1:${port};`);
   if (!configured.includes(`127.0.0.1:${upstreams[0]}`) || !configured.includes(`listen 127.0.0.1:${port};`)) {
-    throw new Error('docs/guides/scaling.md: the nginx block no longer has the `upstream desks` and `listen 80` lines the fleet runs replace');
+    throw new Error(
+      'docs/guides/scaling.md: the nginx block no longer has the `upstream desks` and `listen 80` lines the fleet runs replace',
+    );
   }
   const temp = (name: string) => `${name}_temp_path ${join(dir, name)};`;
   return `worker_processes 1;
