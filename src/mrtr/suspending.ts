@@ -15,7 +15,7 @@ import type {
 import { inputRequired } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import { roundServicesOf, type ToolContext } from '../context.js';
+import { amendedContext, roundServicesOf, type ToolContext } from '../context.js';
 import { brandErrorClass, McpResolveError, ToolError } from '../errors.js';
 import { assertCapability } from '../questions/capabilities.js';
 import { pinOf, occurrenceKeys } from '../questions/ledger.js';
@@ -100,8 +100,7 @@ const ContinuationState = z.object({ c: z.string() });
 const CTX_ELICIT_API = 'ctx.elicit()';
 
 function suspendingContext(ctx: ToolContext, frame: Frame): SuspendingContext {
-  return {
-    ...ctx,
+  return amendedContext<SuspendingContext>(ctx, {
     elicit: <TSchema extends StandardSchemaWithJSON>(message: string, schema: TSchema) => {
       if (frame.gate.isClosed) return never<StandardSchemaV1.InferOutput<TSchema>>();
       const ask = formQuestion<StandardSchemaV1.InferOutput<TSchema>>(message, schema);
@@ -119,16 +118,15 @@ function suspendingContext(ctx: ToolContext, frame: Frame): SuspendingContext {
         frame.gate.ask(question);
       });
     },
-  };
+  });
 }
 
 function legacyContext(ctx: ToolContext): SuspendingContext {
-  return {
-    ...ctx,
+  return amendedContext<SuspendingContext>(ctx, {
     elicit: async (message: string) => {
       throw new ElicitationDeclinedError('unavailable', message);
     },
-  };
+  });
 }
 
 /** Hands this round's answers to the questions the frame waits on (counted: `readCountedAnswer`); unanswered ones are asked again. */
