@@ -16,7 +16,7 @@ import { inputRequired } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 import { amendedContext, roundServicesOf, type ToolContext } from '../context.js';
-import { brandErrorClass, McpResolveError, ToolError } from '../errors.js';
+import { McpResolveError, ToolError } from '../errors.js';
 import { assertCapability } from '../questions/capabilities.js';
 import { pinOf, occurrenceKeys } from '../questions/ledger.js';
 import type { FlatForm } from '../questions/markers.js';
@@ -37,6 +37,9 @@ export type NotAcceptedAction = 'decline' | 'cancel' | 'unavailable';
  * fails the call with its message (a `ToolError`: written for the client, never masked).
  */
 export class ElicitationDeclinedError extends ToolError {
+  /** The brand `instanceof ElicitationDeclinedError` checks, the same in every copy of the package. */
+  static override readonly brand: string = 'mcp-resolve.elicitation-declined';
+
   /** What happened instead of an accepted answer. */
   readonly action: NotAcceptedAction;
 
@@ -50,8 +53,6 @@ export class ElicitationDeclinedError extends ToolError {
     this.action = action;
   }
 }
-// Branded like the library's other error classes: `instanceof` holds across copies of the package.
-brandErrorClass(ElicitationDeclinedError, 'mcp-resolve.elicitation-declined');
 
 /** What a suspending handler receives: the tool context of the call's first round, plus a suspending `elicit`. */
 export interface SuspendingContext extends ToolContext {
