@@ -15,12 +15,7 @@ import type {
 import { McpResolveError } from '../errors.js';
 import { checkedUrl } from './urlQuestion.js';
 
-/**
- * The kinds of question a marker asks, which its `'~kind'` field names. A plain string field, so a
- * marker made by another copy of the package is recognised too; tilde-prefixed (as Standard Schema's
- * `'~standard'`), so no value a resolver computes carries it by chance.
- */
-const ASK_KINDS: ReadonlySet<unknown> = new Set(['elicit', 'elicitUrl', 'sample', 'roots']);
+const ASK_KINDS: ReadonlySet<unknown> = new Set<AskKind>(['elicit', 'elicitUrl', 'sample', 'roots']);
 
 /** A question for the human: a form-mode elicitation whose accepted content is `T`. */
 export interface Elicit<T> {
@@ -117,7 +112,7 @@ export interface ListRoots {
 /** Any request marker a resolver may return. */
 export type Ask = Elicit<unknown> | ElicitUrl | Sample | ListRoots;
 
-/** The kind of question a marker asks. */
+/** The kind of question a marker asks: its `'~kind'` field, a plain string field so a marker made by another copy of the package is recognised too, tilde-prefixed (as Standard Schema's `'~standard'`) so no value a resolver computes has it by chance. */
 export type AskKind = Ask['~kind'];
 
 /** The kinds of question a resolver's return type `R` asks (`never` for a plain value). */
