@@ -1,4 +1,10 @@
-/** What resolvers and tool bodies receive as their context. */
+/**
+ * What resolvers and tool bodies receive as their context, and how the request's services travel
+ * with it: the round builds the context as an instance of a class of this module that keeps them in
+ * an ES private field. Not a symbol-keyed field (a spread copies it, anyone can read it) nor a
+ * registry keyed by the context: only this module reads the field, and code that derives a context
+ * from another carries the services over explicitly ({@link amendedContext}).
+ */
 import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 
 import type { Era } from './era.js';
