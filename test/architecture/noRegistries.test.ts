@@ -96,9 +96,9 @@ const sources = modules()
   .filter((module) => !module.startsWith(SEAMS) && !GENERATED.has(module))
   .map((module) => ({ module, lines: readFileSync(`${SRC}/${module}`, 'utf8').split('\n') }));
 
-/** Every finding of `rule` in `modules` of src/, as `module:line`. */
-function findingsOf(rule: Rule, modules: ReadonlyArray<{ module: string; lines: readonly string[] }>): string[] {
-  return modules.flatMap(({ module, lines }) => rule.findings(lines, module).map((index) => `${module}:${index + 1}`));
+/** Every finding of `rule` in `read` (modules of src/ and their lines), as `module:line`. */
+function findingsOf(rule: Rule, read: ReadonlyArray<{ module: string; lines: readonly string[] }>): string[] {
+  return read.flatMap(({ module, lines }) => rule.findings(lines, module).map((index) => `${module}:${index + 1}`));
 }
 
 describe('no registries, global setters, side-effect imports or SDK patches in src/ outside sdkSeams/', () => {
