@@ -1,4 +1,10 @@
-/** What resolvers and tool bodies receive as their context. */
+/**
+ * What resolvers and tool bodies receive as their context, and how the request's services travel
+ * with it: the round builds the context as an instance of a class of this module that keeps them in
+ * an ES private field. Not a symbol-keyed field (a spread copies it, anyone can read it) nor a
+ * registry keyed by the context: only this module reads the field, and code that derives a context
+ * from another carries the services over explicitly ({@link amendedContext}).
+ */
 import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 
 import type { Era } from './era.js';
@@ -7,14 +13,6 @@ import type { Tickets } from './state/tickets.js';
 import type { RequestTrace } from './telemetry/hooks.js';
 
 export type { Era } from './era.js';
-
-/**
- * The key of a request's {@link RoundServices} on the context the round builds. Not a member of the
- * public {@link ToolContext} type. The code below the round takes the services as an argument; only
- * code the user's own code reaches with nothing but the context (the handler-shape wrappers of
- * `mrtr/` and `pushElicit`) reads them here ({@link roundServicesOf}).
- */
-export const roundServices = Symbol('mcp-resolve.round-services');
 
 /**
  * What the code below the round needs of this request beside the public context: one typed value,
@@ -36,6 +34,8 @@ export interface RoundServices {
   readonly tickets?: Tickets;
   /** The steps of a task's body recorded by earlier runs, when the body runs as a task. */
   readonly durableSteps?: DurableSteps;
+  /** The guard of the `withOnce()` body this context was handed to, which `once()` reads. */
+  readonly once?: OnceGuard;
   /**
    * The call's channels beyond in-band, when the server has any: typed as `CallChannels` by
    * `callChannelsOf` in `channels/channel.ts` (channels are built on this module).
@@ -51,19 +51,55 @@ export interface DurableSteps {
   record(key: string, entry: readonly unknown[]): Promise<void>;
 }
 
-/** A context as the round builds it: the public one, with this request's services. */
-type CarryingContext = ToolContext & { readonly [roundServices]?: RoundServices };
+/** The at-most-once guard of one `withOnce()` round: keys done in earlier rounds or this one, and effects running now. */
+export interface OnceGuard {
+  readonly done: Set<string>;
+  readonly running: Map<string, Promise<unknown>>;
+}
+
+/**
+ * A context as the round builds it: the public fields as its own properties, and this request's
+ * {@link RoundServices} in an ES private field. The code below the round takes the services as an
+ * argument; only code the user's own code reaches with nothing but the context (the handler-shape
+ * wrappers of `mrtr/` and `pushElicit`) reads them here ({@link roundServicesOf}). A private field
+ * is no member of the public {@link ToolContext} type, cannot be forged or read from outside this
+ * class, and is not copied by a spread: code that derives a context from another goes through
+ * {@link amendedContext}, which carries the services over.
+ */
+class ServicedContext {
+  readonly #services: RoundServices;
+
+  constructor(services: RoundServices) {
+    this.#services = services;
+  }
+
+  /** The services `ctx` carries; `undefined` for a context built outside a round. */
+  static servicesOf(ctx: object): RoundServices | undefined {
+    return #services in ctx ? ctx.#services : undefined;
+  }
+}
 
 const NO_SERVICES: RoundServices = {};
 
 /** The services of the request `ctx` belongs to; none for a context built outside a round. */
 export function roundServicesOf(ctx: ToolContext): RoundServices {
-  return (ctx as CarryingContext)[roundServices] ?? NO_SERVICES;
+  return ServicedContext.servicesOf(ctx) ?? NO_SERVICES;
 }
 
-/** `ctx` (a fresh object the caller owns) with `services` set: the one place the key is written. */
-export function withRoundServices<T extends ToolContext>(ctx: T, services: RoundServices): T {
-  return Object.assign(ctx, { [roundServices]: services });
+/** A context with the fields of `fields` carrying `services`: the one place a context gets its services. */
+export function withRoundServices<T extends ToolContext>(fields: T, services: RoundServices): T {
+  return Object.assign(new ServicedContext(services), fields);
+}
+
+/** `ctx` with `changes` (a fresh object), carrying the services `ctx` carries, if any. */
+export function amendedContext<T extends ToolContext>(
+  ctx: ToolContext,
+  changes: Omit<T, keyof ToolContext> & Partial<ToolContext>,
+): T {
+  // `changes` supplies every member `T` adds to the context, so the result is a `T`.
+  const fields = Object.assign({}, ctx, changes) as T;
+  const services = ServicedContext.servicesOf(ctx);
+  return services === undefined ? fields : withRoundServices(fields, services);
 }
 
 /**

@@ -3,9 +3,10 @@
  * typed `data` per code; {@link ToolError} is the base with the code `'tool_error'`.
  *
  * `instanceof` survives duplicated bundles (two copies of the library in one process): each library
- * class has a global symbol brand, every instance carries the brands of the library classes it
- * descends from, and `instanceof` a library class checks its brand. An author's subclass has no
- * brand and keeps the plain prototype-chain check.
+ * class names its brand in an own static `brand` field, and `instanceof` a library class asks
+ * whether a class on the value's prototype chain has the same brand (another copy's class of the
+ * same name has). An author's subclass has no brand of its own and keeps the plain prototype-chain
+ * check.
  */
 
 /** Every code a {@link McpResolveError} can carry. */
@@ -133,21 +134,30 @@ export interface McpResolveErrorConstructor {
 /** The data of a code whose data has no required field, when the thrower gives none. */
 const NO_DATA: McpResolveErrorData['tool_error'] = Object.freeze({});
 
-/** Each library error class's brand (a global symbol); an author's subclass has none. */
-const BRANDS = new WeakMap<object, symbol>();
+/** The brand `type` names in its own static `brand` field; `undefined` for any other value (an author's subclass). */
+function ownBrand(type: unknown): string | undefined {
+  if (typeof type !== 'function') return undefined;
+  const brand: unknown = Object.getOwnPropertyDescriptor(type, 'brand')?.value;
+  return typeof brand === 'string' ? brand : undefined;
+}
 
-/**
- * Brands a library error class with `Symbol.for(key)`: its instances (and its subclasses')
- * carry the symbol, and `instanceof` the class checks it, so it holds across copies of the package.
- */
-export function brandErrorClass(type: object, key: string): void {
-  BRANDS.set(type, Symbol.for(key));
+/** Whether a class on `value`'s prototype chain has the brand `brand` (this copy's class or another copy's). */
+function hasBrand(value: unknown, brand: string): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  for (let proto: unknown = Object.getPrototypeOf(value); typeof proto === 'object' && proto !== null; ) {
+    if (ownBrand(Object.getOwnPropertyDescriptor(proto, 'constructor')?.value) === brand) return true;
+    proto = Object.getPrototypeOf(proto);
+  }
+  return false;
 }
 
 /** The base class; see {@link McpResolveErrorConstructor} for its typed constructor. */
 export const McpResolveError: McpResolveErrorConstructor = class McpResolveError<
   C extends McpResolveErrorCode,
 > extends Error {
+  /** The brand `instanceof McpResolveError` checks, the same in every copy of the package. */
+  static readonly brand = 'mcp-resolve.error';
+
   readonly code: C;
   readonly data: McpResolveErrorData[C];
 
@@ -157,10 +167,6 @@ export const McpResolveError: McpResolveErrorConstructor = class McpResolveError
     this.code = code;
     // Only a code whose data has no required field may leave it out: the empty object is its data.
     this.data = options?.data ?? (NO_DATA as McpResolveErrorData[C]);
-    for (let type: unknown = new.target; typeof type === 'function'; type = Object.getPrototypeOf(type)) {
-      const brand = BRANDS.get(type);
-      if (brand !== undefined) Object.defineProperty(this, brand, { value: true });
-    }
   }
 
   /**
@@ -168,12 +174,11 @@ export const McpResolveError: McpResolveErrorConstructor = class McpResolveError
    * package; an author's subclass (unbranded) keeps the plain prototype-chain check.
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    const brand = BRANDS.get(this);
+    const brand = ownBrand(this);
     if (brand === undefined) return Function.prototype[Symbol.hasInstance].call(this, value);
-    return typeof value === 'object' && value !== null && brand in value;
+    return hasBrand(value, brand);
   }
 };
-brandErrorClass(McpResolveError, 'mcp-resolve.error');
 
 /**
  * Thrown by a tool body or a resolver to fail the call with a message the client sees as an
@@ -181,6 +186,9 @@ brandErrorClass(McpResolveError, 'mcp-resolve.error');
  * `'tool_error'`; subclass it freely (`class OrderNotFound extends ToolError {}`).
  */
 export class ToolError extends McpResolveError<'tool_error'> {
+  /** The brand `instanceof ToolError` checks, the same in every copy of the package. */
+  static readonly brand: string = 'mcp-resolve.tool-error';
+
   /** The `_meta` of the `isError` result, beside the message (a channel's question for an app that shows it); never masked. */
   readonly resultMeta: Readonly<Record<string, unknown>> | undefined;
 
@@ -190,4 +198,3 @@ export class ToolError extends McpResolveError<'tool_error'> {
     this.resultMeta = options?.resultMeta;
   }
 }
-brandErrorClass(ToolError, 'mcp-resolve.tool-error');

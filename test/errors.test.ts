@@ -1,6 +1,7 @@
 /**
  * The error classes: one root (`ToolError` is a `McpResolveError` with code 'tool_error'),
- * `instanceof` by brand for the library's classes (so it holds across two copies of the package),
+ * `instanceof` by brand for the library's classes (so it holds across two copies of the package:
+ * a second copy is the same module loaded again under another specifier),
  * by prototype chain for an author's subclasses, and typed `data` per code.
  */
 import type { McpResolveErrorCode, McpResolveErrorData } from 'mcp-resolve';
@@ -10,7 +11,9 @@ import { connectRedisFleet } from 'mcp-resolve/redis';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 
+import type * as ErrorsModule from '../src/errors.js';
 import { McpResolveError, ToolError } from '../src/errors.js';
+import type * as SuspendingModule from '../src/mrtr/suspending.js';
 import { isClientFacing } from '../src/round/masking.js';
 import { createSealer } from '../src/state/sealer.js';
 
@@ -18,8 +21,10 @@ class OrderNotFound extends ToolError {}
 class PaymentDeclined extends ToolError {}
 class StoreDown extends McpResolveError<'redis_unavailable'> {}
 
-const ERROR_BRAND = Symbol.for('mcp-resolve.error');
-const TOOL_ERROR_BRAND = Symbol.for('mcp-resolve.tool-error');
+/** Another copy of `module` (relative to this file): the same source loaded again, with classes of its own. */
+async function copyOf<T>(module: string): Promise<T> {
+  return (await import(`${module}?copy`)) as T;
+}
 
 /** The error `run` throws, or fails the test when it does not throw one of the library's. */
 function thrownBy(run: () => unknown): McpResolveError {
@@ -30,13 +35,6 @@ function thrownBy(run: () => unknown): McpResolveError {
     throw error;
   }
   return expect.fail('nothing was thrown');
-}
-
-/** An object as another copy of the package makes it: the same global brands, another prototype chain. */
-function foreign(...brands: symbol[]): Error {
-  const error = new Error('x');
-  for (const brand of brands) Object.defineProperty(error, brand, { value: true });
-  return error;
 }
 
 describe('error classes and instanceof', () => {
@@ -57,31 +55,31 @@ describe('error classes and instanceof', () => {
     expect(new McpResolveError('invalid_usage', 'x', { data: { api: 'once()' } }) instanceof StoreDown).toBe(false);
   });
 
-  it('an error from another copy of the package is still a ToolError and a McpResolveError', () => {
-    const foreignTool = foreign(ERROR_BRAND, TOOL_ERROR_BRAND);
+  it('an error from another copy of the package is still a ToolError and a McpResolveError, both ways', async () => {
+    const other = await copyOf<typeof ErrorsModule>('../src/errors.js');
+    expect(other.ToolError).not.toBe(ToolError);
+    const foreignTool = new other.ToolError('x');
     expect(foreignTool instanceof ToolError).toBe(true);
     expect(foreignTool instanceof McpResolveError).toBe(true);
-    expect(foreign(ERROR_BRAND) instanceof McpResolveError).toBe(true);
-    expect(foreign(ERROR_BRAND) instanceof ToolError).toBe(false);
+    expect(new ToolError('x') instanceof other.ToolError).toBe(true);
+    const foreignCoded = new other.McpResolveError('invalid_usage', 'x', { data: { api: 'once()' } });
+    expect(foreignCoded instanceof McpResolveError).toBe(true);
+    expect(foreignCoded instanceof ToolError).toBe(false);
     expect(foreignTool instanceof OrderNotFound).toBe(false);
     expect(new Error('x') instanceof ToolError).toBe(false);
     expect(new Error('x') instanceof McpResolveError).toBe(false);
+    expect(isClientFacing(foreignTool)).toBe(true);
   });
 
-  it('a ToolError from a copy older than the one root (its own brand only) is a ToolError and stays client-facing', () => {
-    const older = foreign(TOOL_ERROR_BRAND);
-    expect(older instanceof ToolError).toBe(true);
-    expect(older instanceof McpResolveError).toBe(false);
-    expect(isClientFacing(older)).toBe(true);
-  });
-
-  it('ElicitationDeclinedError keeps its brand across copies', () => {
+  it('ElicitationDeclinedError keeps its brand across copies', async () => {
     const declined = new ElicitationDeclinedError('decline', 'Ship it?');
     expect(declined instanceof ElicitationDeclinedError).toBe(true);
     expect(declined instanceof ToolError).toBe(true);
     expect(declined instanceof McpResolveError).toBe(true);
     expect(new ToolError('x') instanceof ElicitationDeclinedError).toBe(false);
-    expect(foreign(Symbol.for('mcp-resolve.elicitation-declined')) instanceof ElicitationDeclinedError).toBe(true);
+    const other = await copyOf<typeof SuspendingModule>('../src/mrtr/suspending.js');
+    expect(other.ElicitationDeclinedError).not.toBe(ElicitationDeclinedError);
+    expect(new other.ElicitationDeclinedError('cancel', 'Ship it?') instanceof ElicitationDeclinedError).toBe(true);
   });
 });
 
@@ -97,14 +95,13 @@ describe('one root', () => {
     expect(error.cause).toBe(cause);
   });
 
-  it("every instance carries the brand of each library class it descends from (an author's subclass adds none)", () => {
-    const coded = new McpResolveError('invalid_usage', 'x', { data: { api: 'once()' } });
-    expect(ERROR_BRAND in coded).toBe(true);
-    expect(TOOL_ERROR_BRAND in coded).toBe(false);
+  it("the brands are the library classes' own: an instance carries none, an author's subclass names none", () => {
+    expect(Object.hasOwn(McpResolveError, 'brand')).toBe(true);
+    expect(ToolError.brand).toBe('mcp-resolve.tool-error');
+    expect(Object.hasOwn(OrderNotFound, 'brand')).toBe(false);
     const missing = new OrderNotFound('unknown order');
-    expect(ERROR_BRAND in missing).toBe(true);
-    expect(TOOL_ERROR_BRAND in missing).toBe(true);
-    expect(Object.getOwnPropertySymbols(missing)).toHaveLength(2);
+    expect(Object.getOwnPropertySymbols(missing)).toEqual([]);
+    expect(Object.keys(missing).sort()).toEqual(['code', 'data', 'name', 'resultMeta']);
   });
 
   it('a McpResolveError keeps its name, code, data and cause', () => {

@@ -3,7 +3,7 @@
  * flat object elicitation carries: strings, numbers, integers, booleans, single and multiple
  * choices), and a browser's form submission turned back into the content an in-band client sends.
  */
-import { isRecord } from '../ownKeys.js';
+import { isRecord, setOwn } from '../ownKeys.js';
 
 /** How a field is entered. */
 export type FormFieldKind = 'text' | 'number' | 'integer' | 'boolean' | 'choice' | 'choices';
@@ -162,9 +162,7 @@ export function readSubmission(fields: readonly FormField[], form: URLSearchPara
   const content: Record<string, unknown> = {};
   const unreadable: Record<string, string> = {};
   for (const field of fields) {
-    const put = (value: unknown): void => {
-      Object.defineProperty(content, field.name, { value, enumerable: true, writable: true, configurable: true });
-    };
+    const put = (value: unknown): void => setOwn(content, field.name, value);
     const name = inputName(field);
     if (field.kind === 'boolean') {
       put(form.has(name));

@@ -1,7 +1,7 @@
 /** The types every handler-shape wrapper shares: what a handler returns and the tool body it becomes. */
 import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 
-import { type ToolContext, withStateAccessor } from '../context.js';
+import { amendedContext, type ToolContext, withStateAccessor } from '../context.js';
 
 /** What a wrapped handler returns: text, or a full tool result. */
 export type HandlerResult = string | CallToolResult;
@@ -15,5 +15,5 @@ export type WrappedBody<TArgs> = (args: TArgs, ctx: ToolContext) => Promise<Hand
 
 /** `ctx` with `mcpReq.requestState()` answering `state`: how a wrapper hands a body its own state. */
 export function withRequestState(ctx: ToolContext, state: string | undefined): ToolContext {
-  return { ...ctx, mcpReq: withStateAccessor(ctx.mcpReq, state) };
+  return amendedContext(ctx, { mcpReq: withStateAccessor(ctx.mcpReq, state) });
 }

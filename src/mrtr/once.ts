@@ -9,7 +9,7 @@ import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import type { ToolContext } from '../context.js';
+import { type OnceGuard, roundServicesOf, type ToolContext, withRoundServices } from '../context.js';
 import { McpResolveError, ToolError } from '../errors.js';
 import type { HandlerResult, WrappedBody } from './body.js';
 import { withRequestState } from './body.js';
@@ -18,14 +18,6 @@ import { parseState } from './json.js';
 /** The wire shape of the state `withOnce` returns: done keys, and the body's own state. */
 const OnceState = z.object({ v: z.literal(1), o: z.array(z.string()), s: z.string().optional() });
 type OnceState = z.infer<typeof OnceState>;
-
-/** The guard of one round: keys done in earlier rounds or this one, and effects running now. */
-interface OnceRecord {
-  readonly done: Set<string>;
-  readonly running: Map<string, Promise<unknown>>;
-}
-
-const records = new WeakMap<object, OnceRecord>();
 
 function decodeOnceState(plaintext: unknown): { done: string[]; inner: string | undefined } {
   if (plaintext === undefined) return { done: [], inner: undefined };
@@ -54,9 +46,9 @@ export function withOnce<TArgs>(
 ): WrappedBody<TArgs> {
   return async (args: TArgs, ctx: ToolContext) => {
     const { done, inner } = decodeOnceState(ctx.mcpReq.requestState());
-    const innerCtx = withRequestState(ctx, inner);
-    const record: OnceRecord = { done: new Set(done), running: new Map() };
-    records.set(innerCtx, record);
+    const record: OnceGuard = { done: new Set(done), running: new Map() };
+    // The guard travels with the body's context, as the round's services do: `once(ctx, …)` finds it there.
+    const innerCtx = withRoundServices(withRequestState(ctx, inner), { ...roundServicesOf(ctx), once: record });
     const result = await body(args, innerCtx);
     if (!isInputRequiredResult(result)) return result;
     await Promise.allSettled(record.running.values());
@@ -69,7 +61,7 @@ export function withOnce<TArgs>(
  * `fn`'s result, or `undefined` when skipped (the result is not recorded).
  */
 export async function once<T>(ctx: ToolContext, key: string, fn: () => T | Promise<T>): Promise<T | undefined> {
-  const record = records.get(ctx);
+  const record = roundServicesOf(ctx).once;
   if (record === undefined) {
     throw new McpResolveError(
       'invalid_usage',

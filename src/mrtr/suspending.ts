@@ -15,8 +15,8 @@ import type {
 import { inputRequired } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import { roundServicesOf, type ToolContext } from '../context.js';
-import { brandErrorClass, McpResolveError, ToolError } from '../errors.js';
+import { amendedContext, roundServicesOf, type ToolContext } from '../context.js';
+import { McpResolveError, ToolError } from '../errors.js';
 import { assertCapability } from '../questions/capabilities.js';
 import { pinOf, occurrenceKeys } from '../questions/ledger.js';
 import type { FlatForm } from '../questions/markers.js';
@@ -37,6 +37,9 @@ export type NotAcceptedAction = 'decline' | 'cancel' | 'unavailable';
  * fails the call with its message (a `ToolError`: written for the client, never masked).
  */
 export class ElicitationDeclinedError extends ToolError {
+  /** The brand `instanceof ElicitationDeclinedError` checks, the same in every copy of the package. */
+  static override readonly brand: string = 'mcp-resolve.elicitation-declined';
+
   /** What happened instead of an accepted answer. */
   readonly action: NotAcceptedAction;
 
@@ -50,8 +53,6 @@ export class ElicitationDeclinedError extends ToolError {
     this.action = action;
   }
 }
-// Branded like the library's other error classes: `instanceof` holds across copies of the package.
-brandErrorClass(ElicitationDeclinedError, 'mcp-resolve.elicitation-declined');
 
 /** What a suspending handler receives: the tool context of the call's first round, plus a suspending `elicit`. */
 export interface SuspendingContext extends ToolContext {
@@ -100,8 +101,7 @@ const ContinuationState = z.object({ c: z.string() });
 const CTX_ELICIT_API = 'ctx.elicit()';
 
 function suspendingContext(ctx: ToolContext, frame: Frame): SuspendingContext {
-  return {
-    ...ctx,
+  return amendedContext<SuspendingContext>(ctx, {
     elicit: <TSchema extends StandardSchemaWithJSON>(message: string, schema: TSchema) => {
       if (frame.gate.isClosed) return never<StandardSchemaV1.InferOutput<TSchema>>();
       const ask = formQuestion<StandardSchemaV1.InferOutput<TSchema>>(message, schema);
@@ -119,16 +119,15 @@ function suspendingContext(ctx: ToolContext, frame: Frame): SuspendingContext {
         frame.gate.ask(question);
       });
     },
-  };
+  });
 }
 
 function legacyContext(ctx: ToolContext): SuspendingContext {
-  return {
-    ...ctx,
+  return amendedContext<SuspendingContext>(ctx, {
     elicit: async (message: string) => {
       throw new ElicitationDeclinedError('unavailable', message);
     },
-  };
+  });
 }
 
 /** Hands this round's answers to the questions the frame waits on (counted: `readCountedAnswer`); unanswered ones are asked again. */

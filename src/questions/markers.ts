@@ -15,11 +15,11 @@ import type {
 import { McpResolveError } from '../errors.js';
 import { checkedUrl } from './urlQuestion.js';
 
-const MARKER = Symbol.for('mcp-resolve.marker');
+const ASK_KINDS: ReadonlySet<unknown> = new Set<AskKind>(['elicit', 'elicitUrl', 'sample', 'roots']);
 
 /** A question for the human: a form-mode elicitation whose accepted content is `T`. */
 export interface Elicit<T> {
-  readonly [MARKER]: 'elicit';
+  readonly '~kind': 'elicit';
   readonly message: string;
   readonly schema: StandardSchemaWithJSON;
   /** How the question is asked: again after a bad answer, and whether only in-band (see {@link ElicitOptions}). */
@@ -53,7 +53,7 @@ export interface ElicitOptions<T> {
  * elicitation id the page's work is filed under.
  */
 export interface ElicitUrl {
-  readonly [MARKER]: 'elicitUrl';
+  readonly '~kind': 'elicitUrl';
   readonly message: string;
   readonly url: string;
   /** The id given with {@link ElicitUrlOptions.elicitationId}; absent, the library assigns a random one per call. */
@@ -97,7 +97,7 @@ export interface ElicitUrlOptions {
  * @deprecated What {@link sample} returns; SEP-2577 deprecates sampling as of protocol version 2026-07-28 (it still works, and may be removed no earlier than the first revision after 2027-07-28): call your own LLM provider's API from the server instead.
  */
 export interface Sample {
-  readonly [MARKER]: 'sample';
+  readonly '~kind': 'sample';
   readonly params: CreateMessageRequestParams;
 }
 
@@ -106,17 +106,17 @@ export interface Sample {
  * @deprecated What {@link listRoots} returns; SEP-2577 deprecates roots as of protocol version 2026-07-28 (it still works, and may be removed no earlier than the first revision after 2027-07-28): take the paths as tool arguments or from the server's configuration instead.
  */
 export interface ListRoots {
-  readonly [MARKER]: 'roots';
+  readonly '~kind': 'roots';
 }
 
 /** Any request marker a resolver may return. */
 export type Ask = Elicit<unknown> | ElicitUrl | Sample | ListRoots;
 
-/** The kind of question a marker asks. */
-export type AskKind = Ask[typeof MARKER];
+/** The kind of question a marker asks: its `'~kind'` field, a plain string field so a marker made by another copy of the package is recognised too, tilde-prefixed (as Standard Schema's `'~standard'`) so no value a resolver computes has it by chance. */
+export type AskKind = Ask['~kind'];
 
 /** The kinds of question a resolver's return type `R` asks (`never` for a plain value). */
-export type AskKindsOf<R> = R extends Ask ? R[typeof MARKER] : never;
+export type AskKindsOf<R> = R extends Ask ? R['~kind'] : never;
 
 /**
  * What a consumer receives for a sampling question.
@@ -186,7 +186,7 @@ export function formQuestion<T>(
       { data: { kind: 'question', field: 'options.attempts' } },
     );
   }
-  return { [MARKER]: 'elicit', message, schema, options };
+  return { '~kind': 'elicit', message, schema, options };
 }
 
 /**
@@ -199,7 +199,7 @@ export function elicitUrl(message: string, url: string, options: ElicitUrlOption
   const href = checkedUrl(url);
   const { onAsked, elicitationId } = options;
   return {
-    [MARKER]: 'elicitUrl',
+    '~kind': 'elicitUrl',
     message,
     url: href,
     ...(elicitationId !== undefined && { elicitationId }),
@@ -212,7 +212,7 @@ export function elicitUrl(message: string, url: string, options: ElicitUrlOption
  * @deprecated SEP-2577 deprecates sampling as of protocol version 2026-07-28 (it still works, and may be removed no earlier than the first revision after 2027-07-28): call your own LLM provider's API from the server, or ask the person with {@link elicit}.
  */
 export function sample(params: CreateMessageRequestParams): Sample {
-  return { [MARKER]: 'sample', params };
+  return { '~kind': 'sample', params };
 }
 
 /**
@@ -220,17 +220,17 @@ export function sample(params: CreateMessageRequestParams): Sample {
  * @deprecated SEP-2577 deprecates roots as of protocol version 2026-07-28 (it still works, and may be removed no earlier than the first revision after 2027-07-28): take the paths as tool arguments or from the server's configuration.
  */
 export function listRoots(): ListRoots {
-  return { [MARKER]: 'roots' };
+  return { '~kind': 'roots' };
 }
 
 /** Whether `value` is a request marker. */
 export function isAsk(value: unknown): value is Ask {
-  return typeof value === 'object' && value !== null && MARKER in value;
+  return typeof value === 'object' && value !== null && '~kind' in value && ASK_KINDS.has(value['~kind']);
 }
 
 /** The kind of question `ask` asks. */
 export function askKind(ask: Ask): AskKind {
-  return ask[MARKER];
+  return ask['~kind'];
 }
 
 /** The value a consumer receives for a resolver that returned `R` (markers replaced by their answers). */

@@ -58,11 +58,9 @@ type WireSchema = Extract<InputRequest, { method: 'elicitation/create' }>['param
     : never
   : never;
 
-/**
- * A cache, not a registry: wire schemas rendered once per schema object (dropped with it). Reusing
- * the identical object also keeps the SDK's validator caches (keyed by object identity) from
- * growing on every call.
- */
+// Cache: the wire schema rendered from each schema object, once; a WeakMap, so an entry goes with its
+// schema. Reusing the identical object also keeps the SDK's validator caches (keyed by object
+// identity) from growing on every call.
 const wireSchemas = new WeakMap<StandardSchemaWithJSON, WireSchema>();
 
 /**
@@ -160,7 +158,8 @@ function digestOf(canonicalJson: string): string {
   return digest;
 }
 
-/** The canonical JSON of each wire schema, made once (the schema is rendered once per schema object). */
+// Cache: the canonical JSON of each wire schema, made once (the schema is rendered once per schema
+// object); a WeakMap, so an entry goes with its schema.
 const canonicalSchemas = new WeakMap<WireSchema, string>();
 
 /**

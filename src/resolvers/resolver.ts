@@ -9,9 +9,6 @@ import type { ToolContext } from '../context.js';
 import { McpResolveError } from '../errors.js';
 import type { Answered, AskKindsOf, ElicitationResult } from '../questions/markers.js';
 
-const RESOLVER = Symbol.for('mcp-resolve.resolver');
-const OUTCOME = Symbol.for('mcp-resolve.outcome');
-
 /** The tool arguments a resolver reads, by name, each with the schema of the value it expects. */
 export type ArgShape = Record<string, StandardSchemaV1>;
 
@@ -23,7 +20,11 @@ export type Dependency = AnyResolver | OutcomeOf<AnyResolver>;
 
 /** A resolver whose value is `TValue` and which needs the tool arguments `TNeeds` (transitively). */
 export interface Resolver<TValue, TNeeds = unknown> {
-  readonly [RESOLVER]: true;
+  /**
+   * What this object is: a plain string field, so a resolver made by another copy of the package is
+   * recognised too; tilde-prefixed, as the question markers' own `'~kind'`.
+   */
+  readonly '~kind': 'resolver';
   /** The name used in error messages and question keys; optional (derived at registration). */
   readonly name: string | undefined;
   /** The tool arguments this resolver reads directly. */
@@ -41,7 +42,8 @@ export type AnyResolver = Resolver<unknown>;
 
 /** A dependency marked to receive the full outcome (accepted, declined or cancelled). */
 export interface OutcomeOf<TResolver extends AnyResolver> {
-  readonly [OUTCOME]: true;
+  /** What this object is (see {@link Resolver}'s `'~kind'`). */
+  readonly '~kind': 'outcome';
   readonly resolver: TResolver;
 }
 
@@ -115,7 +117,7 @@ export function resolver<
     );
   }
   const built: AnyResolver = {
-    [RESOLVER]: true,
+    '~kind': 'resolver',
     name: declaration.name,
     args: declaration.args ?? {},
     // Read when the graph is analysed, so a getter in the declaration can forward-reference.
@@ -137,15 +139,15 @@ export function outcome<TResolver extends AnyResolver>(target: TResolver): Outco
       { data: { kind: 'resolver' } },
     );
   }
-  return { [OUTCOME]: true, resolver: target };
+  return { '~kind': 'outcome', resolver: target };
 }
 
 /** Whether `value` is a resolver created with {@link resolver}. */
 export function isResolver(value: unknown): value is AnyResolver {
-  return typeof value === 'object' && value !== null && RESOLVER in value;
+  return typeof value === 'object' && value !== null && '~kind' in value && value['~kind'] === 'resolver';
 }
 
 /** Whether `value` is a dependency wrapped with {@link outcome}. */
 export function isOutcomeDependency(value: unknown): value is OutcomeOf<AnyResolver> {
-  return typeof value === 'object' && value !== null && OUTCOME in value;
+  return typeof value === 'object' && value !== null && '~kind' in value && value['~kind'] === 'outcome';
 }

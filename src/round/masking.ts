@@ -7,7 +7,7 @@
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import { McpResolveError, ToolError } from '../errors.js';
+import { McpResolveError } from '../errors.js';
 import { isClientLeft } from '../clientLeft.js';
 import { createLogLimiter } from '../logLimiter.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
@@ -60,10 +60,7 @@ export function logFailure(error: unknown, info: FailureInfo): void {
  * own, except `redis_unavailable`, which describes the server's infrastructure for its operator.
  */
 export function isClientFacing(error: unknown): error is Error {
-  // A ToolError is a McpResolveError; the ToolError check keeps one from a copy of the package
-  // older than that (branded as a ToolError only) client-facing.
-  if (error instanceof McpResolveError) return error.code !== 'redis_unavailable';
-  return error instanceof ToolError;
+  return error instanceof McpResolveError && error.code !== 'redis_unavailable';
 }
 
 /** A client-facing error the operator must see too (one log line): a question that is not deterministic. */

@@ -62,11 +62,13 @@ export function toolContextOf(
   const era = eraOf(sdkCtx);
   // Object.assign, not `{ ...sdkCtx, era }`: on Node 20 a spread followed by more properties takes
   // V8's slow path (≈ 1 µs per call, measured), more than the rest of this step.
-  const ctx: Mutable<ToolContext> = Object.assign({}, sdkCtx, {
+  const fields: Mutable<ToolContext> = Object.assign({}, sdkCtx, {
     era,
     clientCapabilities: clientCapabilitiesOf(sdkCtx, services.server, era),
   });
   const round: Mutable<RoundServices> = { maxAnswerBytes: services.maxAnswerBytes, tickets: services.sealer.tickets };
+  // A body handed only the context (a handler-shape wrapper, `pushElicit`) finds the services on it.
+  const ctx = withRoundServices(fields, round);
   // The SDK's notifier on this connection's own Server: the page step of a URL question reports completion here.
   if (era === 'legacy') round.completeElicitation = services.completeElicitation;
   if (trace !== undefined) round.trace = trace;
@@ -77,8 +79,7 @@ export function toolContextOf(
   }
   // With no state the SDK's accessor already answers `undefined`; only plaintext replaces it.
   if (plaintext !== undefined) ctx.mcpReq = withStateAccessor(sdkCtx.mcpReq, plaintext);
-  // A body handed only the context (a handler-shape wrapper, `pushElicit`) finds the services on it.
-  return { ctx: withRoundServices(ctx, round), round };
+  return { ctx, round };
 }
 
 /** The context of a request that runs no round of its own (a task resumed by `tasks/update`): no state, no trace. */

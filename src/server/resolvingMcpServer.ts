@@ -24,6 +24,7 @@ import type {
   ListToolsRequest,
   ListToolsResult,
   McpServerOptions,
+  Server,
   ServerContext,
   Tool,
   Transport,
@@ -31,6 +32,7 @@ import type {
 import { McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
+import { captureRequestHandlers } from '../sdkSeams/requestHandlers.js';
 import type { InboundMessages } from '../telemetry/inbound.js';
 
 /** The SDK's own tool handlers, as `McpServer` installs them for tools registered with `registerTool`. */
@@ -65,14 +67,17 @@ export interface LibraryTools {
 /** An `McpServer` whose SEP-2243 header validation also covers the library's tools. */
 export class ResolvingMcpServer extends McpServer {
   /** The observer of every inbound message, when the server has `telemetry` (attached to each transport connected). */
-  inbound: InboundMessages | undefined;
+  readonly inbound: InboundMessages | undefined;
 
+  /** `observe`: makes the observer of the instance's inbound messages, when the server has `telemetry`. */
   constructor(
     info: Implementation,
     options: McpServerOptions,
     private readonly libraryInputs: ReadonlyMap<string, Record<string, unknown>>,
+    observe?: (server: Server) => InboundMessages,
   ) {
     super(info, options);
+    this.inbound = observe?.(this.server);
   }
 
   /** The input JSON Schema the HTTP entry validates `Mcp-Param-*` headers against: the library's tools first. */
@@ -123,38 +128,27 @@ export function serveTools(
   });
 }
 
+/** The methods whose handlers `McpServer` installs for tools registered with `registerTool`. */
+const SDK_TOOL_METHODS: ReadonlySet<string> = new Set(['tools/list', 'tools/call']);
+
 /**
  * Runs `setups` on `mcp` and returns the `tools/list` and `tools/call` handlers `McpServer` installed
- * meanwhile for tools registered with `registerTool` (`server.setRequestHandler` is swapped for one
- * that keeps those two and installs every other method as usual).
- * A library tool's name registered with `registerTool` too is refused.
+ * meanwhile for tools registered with `registerTool` (kept by the SDK seam `captureRequestHandlers`;
+ * every other method is installed as usual). A library tool's name registered with `registerTool`
+ * too is refused.
  */
 function runSetups(
   mcp: ResolvingMcpServer,
   library: LibraryTools,
   setups: ReadonlyArray<(mcp: McpServer) => void>,
 ): SdkToolHandlers {
-  const server = mcp.server;
-  const sdk: SdkToolHandlers = {};
-  const install = server.setRequestHandler.bind(server);
-  const keep = (method: string, handler: unknown): boolean => {
-    if (method === 'tools/list') sdk.list = handler as SdkToolHandlers['list'];
-    else if (method === 'tools/call') sdk.call = handler as SdkToolHandlers['call'];
-    else return false;
-    return true;
-  };
-  Object.defineProperty(server, 'setRequestHandler', {
-    configurable: true,
-    value: (method: string, ...rest: unknown[]) => {
-      if (keep(method, rest.at(-1))) return;
-      Reflect.apply(install, undefined, [method, ...rest]);
-    },
-  });
-  try {
+  const kept = captureRequestHandlers(mcp.server, SDK_TOOL_METHODS, () => {
     for (const configure of setups) configure(mcp);
-  } finally {
-    Reflect.deleteProperty(server, 'setRequestHandler');
-  }
+  });
+  const sdk: SdkToolHandlers = {
+    list: kept.get('tools/list') as SdkToolHandlers['list'],
+    call: kept.get('tools/call') as SdkToolHandlers['call'],
+  };
   for (const definition of library.definitions) {
     if (mcp.hasSdkTool(definition.name)) {
       throw new McpResolveError(

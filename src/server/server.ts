@@ -176,6 +176,7 @@ export class McpResolveServer {
    */
   readonly createServer = (): McpServer => {
     const tasks = this.taskHost;
+    const { telemetry } = this.options;
     const mcp = new ResolvingMcpServer(
       this.info,
       {
@@ -187,10 +188,10 @@ export class McpResolveServer {
         ...(tasks !== undefined && { capabilities: { extensions: { [tasks.extension]: {} } } }),
       },
       (this.toolInputs ??= new Map([...this.tools].map(([name, tool]) => [name, tool.definition.inputSchema]))),
+      telemetry?.served === undefined
+        ? undefined
+        : (server) => new InboundMessages((message) => telemetry.served?.(message), server),
     );
-    const { telemetry } = this.options;
-    if (telemetry?.served !== undefined)
-      mcp.inbound = new InboundMessages((message) => telemetry.served?.(message), mcp.server);
     const services: InstanceServices = {
       ...this.roundDefaults,
       server: mcp.server,

@@ -53,11 +53,10 @@ const MAX_CACHED_REQUEST_CHARS = 4096;
  */
 const requestDigests = new Map<string, Uint8Array>();
 
-/**
- * What each binding object digested to: a round opens its state and seals the next with the same
- * binding, so its arguments are canonicalised once. A binding is digested as it is when first used
- * (the request as received); later changes to the object are not seen.
- */
+// Cache: what each binding object digested to; a WeakMap, so an entry goes with its request. A round
+// opens its state and seals the next with the same binding, so its arguments are canonicalised
+// once. A binding is digested as it is when first used (the request as received); later changes to
+// the object are not seen.
 const digestedBindings = new WeakMap<object, BindingDigestResult>();
 
 /**
@@ -116,6 +115,8 @@ export function digestAudience(audience: string, primitives: CryptoPrimitives): 
 const ABSENT = Uint8Array.of(0);
 const PRESENT = Uint8Array.of(1);
 const SALTED_CACHE_ENTRIES = 1024;
+// Cache: each HMAC key's MACs of the last principals seen (at most SALTED_CACHE_ENTRIES); a WeakMap,
+// so a key's entries go with the key.
 const saltedCaches = new WeakMap<HmacKey, Map<string, Uint8Array>>();
 
 /**

@@ -181,6 +181,8 @@ export function keyRingFromEnv(value: string, primitives: CryptoPrimitives): Key
 }
 
 let processKey: Uint8Array | undefined;
+// Cache: the ring derived from the process key for each primitives object (the derivation is
+// deterministic: the key is the state); a WeakMap, so an entry goes with its primitives.
 const processRings = new WeakMap<CryptoPrimitives, KeyRing>();
 
 /** The ring of the one random key this process (or isolate) uses when no key is configured, derived once per primitives. */

@@ -5,6 +5,7 @@
  */
 import { inputName } from '../form/fields.js';
 import { McpResolveError } from '../errors.js';
+import { setOwn } from '../ownKeys.js';
 
 /** What the person does on the page or in the app: send values (`content`, by field name), decline or cancel. */
 export type PageAction =
@@ -63,7 +64,7 @@ export function refusalOf(html: string): Pick<AnsweredPage, 'summary' | 'fieldEr
   for (const [, name = '', error = ''] of html.matchAll(
     /<p class="error" id="[^"]*" data-field="([^"]*)">(.*?)<\/p>/g,
   )) {
-    Object.defineProperty(fieldErrors, unescapedText(name), { value: unescapedText(error), enumerable: true });
+    setOwn(fieldErrors, unescapedText(name), unescapedText(error));
   }
   const summary = /<div class="summary"[^>]*>.*?<\/h2><p>(.*?)<\/p>/s.exec(html)?.[1];
   return { summary: summary === undefined ? undefined : unescapedText(summary), fieldErrors };

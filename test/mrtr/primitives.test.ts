@@ -86,6 +86,21 @@ describe('once (option F)', () => {
       "once(): ctx does not belong to a withOnce() body (key 'effect'). Wrap the tool body: .tool(name, { input }, withOnce(async (args, ctx) => …)).",
     );
   });
+  it('holds for the context it hands the body only: a spread copy carries no guard (no member of the context to copy or forge)', async () => {
+    const tool = server().tool(
+      'weather',
+      { input: INPUT },
+      withOnce(async (_args, ctx) => {
+        const members = `${Object.getOwnPropertySymbols(ctx).length} symbol keys`;
+        const ran = await once(ctx, 'effect', () => 'ran');
+        const copied = await once({ ...ctx }, 'copy', () => 'ran').catch((error: unknown) => (error as Error).message);
+        return [members, ran, copied].join(' | ');
+      }),
+    );
+    expect((await observe(await connect(tool.createServer, { era: 'modern' }))).text).toBe(
+      "0 symbol keys | ran | once(): ctx does not belong to a withOnce() body (key 'copy'). Wrap the tool body: .tool(name, { input }, withOnce(async (args, ctx) => …)).",
+    );
+  });
 });
 
 describe('the step builder (option G)', () => {

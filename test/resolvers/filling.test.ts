@@ -1,5 +1,5 @@
 /** resolvers.md §4 [C]: arguments are validated once per request before resolvers run; sync and async resolvers; no needless round trips. */
-import type { ToolContext } from 'mcp-resolve';
+import type { Resolver, ToolContext } from 'mcp-resolve';
 import { elicit, resolver } from 'mcp-resolve';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -148,5 +148,25 @@ describe.each(ERAS)('filling and running (%s)', (era) => {
     expect(connection.counters.legs).toEqual({ 'tools/call': 1 });
     expect(connection.counters.pushes).toBe(0);
     expect(connection.counters.questions).toEqual({});
+  });
+
+  it('[C3] a resolver and its question made by another copy of the package (built apart, the same plain brands) are served', async () => {
+    // What another copy's `elicit(...)` and `resolver(...)` return: plain objects with the same `'~kind'` fields.
+    const question = { '~kind': 'elicit', message: 'Your name?', schema: Name, options: {} };
+    const foreign: Resolver<{ name: string }> = {
+      '~kind': 'resolver',
+      name: 'who',
+      args: {},
+      deps: {},
+      fn: () => question,
+    };
+    // A computed value that merely has a `kind` field is a value, not a question.
+    const plain = resolver({ name: 'plain' }, () => ({ kind: 'elicit', message: 'a value' }));
+    const server = newServer().tool('t', { resolve: { who: foreign, plain } }, ({ who, plain: value }) => {
+      return `${who.name}:${value.message}`;
+    });
+    const connection = await connect(server, { era, elicit: () => ({ action: 'accept', content: { name: 'Ann' } }) });
+    expect(textOf(await call(connection, 't'))).toBe('Ann:a value');
+    expect(connection.counters.questions).toEqual({ 'elicitation/create': 1 });
   });
 });
