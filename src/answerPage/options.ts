@@ -5,14 +5,15 @@
 import type { ChannelProvider, HttpRoute } from '../channels/channel.js';
 import { checkedPageBackend, invalidOption } from '../optionChecks.js';
 import { LOOPBACK_HOSTS } from '../questions/urlQuestion.js';
-import type { AnswerPageBackend } from './backend.js';
+import type { AnswerPageBackend } from '../pageStore/backend.js';
 import type { BrowserUser } from './browserUser.js';
 import { checkedPagePath, createAnswerPageHandler, DEFAULT_ANSWER_PAGE_PATH, formKey } from './handler.js';
 import { pageLinkChannel } from './linkChannel.js';
-import { createFormPages } from './pages.js';
+import { createFormPages } from '../pageStore/pages.js';
+import { createPageLinks } from './links.js';
 import type { AnswerPageSignInOptions } from './signIn.js';
 import { checkedSignIn } from './signIn.js';
-import { createAnswerPageStore } from './store.js';
+import { createAnswerPageStore } from '../pageStore/store.js';
 import { pageUrlChannel } from './urlChannel.js';
 
 /** The `answerPage` option of `new McpResolveServer()`. */
@@ -136,7 +137,7 @@ export function answerPageChannels(
     ...(options.browserUser !== undefined && { browserUser: options.browserUser }),
     ...(signIn !== undefined && { signIn }),
   });
-  const pages = createFormPages({ store, path, publicOrigin });
+  const pages = createPageLinks(createFormPages(store), { path, publicOrigin });
   return {
     providers: [pageUrlChannel(pages), pageLinkChannel(pages, options.anonymousLinksShareAnswers === true)],
     route: {

@@ -21,9 +21,9 @@ import { askedAgain, attemptsOf, shownWith } from '../questions/reask.js';
 import type { Question } from '../questions/render.js';
 import { renderQuestion } from '../questions/render.js';
 import { checkedUrl, newElicitationSeed } from '../questions/urlQuestion.js';
-import type { FormPages } from './pages.js';
-import { formMessageOf, pageBindingOf } from './pages.js';
-import type { AnswerPageBinding } from './store.js';
+import type { PageLinks } from './links.js';
+import { formMessageOf, pageBindingOf } from '../pageStore/pages.js';
+import type { AnswerPageBinding } from '../pageStore/store.js';
 
 /** How often a waiting 2025-11-25 call looks for the page's answer, in ms. */
 export const PAGE_POLL_MS = 500;
@@ -42,7 +42,7 @@ export function acceptedUrlAnswer(response: unknown): boolean {
 }
 
 /** The page's answer, once given, or `undefined` when `timeoutMs` passed or the call was cancelled first. */
-async function awaitedAnswer(ctx: ToolContext, pages: FormPages, binding: AnswerPageBinding, timeoutMs: number) {
+async function awaitedAnswer(ctx: ToolContext, pages: PageLinks, binding: AnswerPageBinding, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const answer = await pages.take(binding);
@@ -55,7 +55,7 @@ async function awaitedAnswer(ctx: ToolContext, pages: FormPages, binding: Answer
 /** 2025-11-25: pushes a URL question to the page of `question`, waits for the page's answer and reads it as in-band. */
 async function pushToPage(
   call: AskingCall,
-  pages: FormPages,
+  pages: PageLinks,
   binding: AnswerPageBinding,
   question: Question,
 ): Promise<ElicitationResult<unknown>> {
@@ -93,7 +93,7 @@ async function pushToPage(
 }
 
 /** The page by URL over `pages`. */
-export function pageUrlChannel(pages: FormPages): ChannelProvider {
+export function pageUrlChannel(pages: PageLinks): ChannelProvider {
   return {
     serves: (declared: ClientCapabilities | undefined) => declared?.elicitation?.url !== undefined,
     open(call): InBandChannel {

@@ -13,9 +13,9 @@ import type { AskingCall, ChannelProvider, OutOfBandChannel, ToolListing } from 
 import { showsForms } from '../channels/choice.js';
 import { ToolError } from '../errors.js';
 import type { Tickets } from '../state/tickets.js';
-import { answersElsewhere } from '../answerPage/linkChannel.js';
-import type { FormPages } from '../answerPage/pages.js';
-import { formMessageOf, pageBindingOf } from '../answerPage/pages.js';
+import { answersElsewhere } from '../pageStore/answersElsewhere.js';
+import type { FormPages } from '../pageStore/pages.js';
+import { formMessageOf, pageBindingOf } from '../pageStore/pages.js';
 import type { Question } from '../questions/render.js';
 import { appForm } from './answerTool.js';
 import type { AppQuestion } from './wire.js';

@@ -8,9 +8,9 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 
 import type { ServerChannels } from '../channels/channel.js';
-import type { AnswerPageBackend } from '../answerPage/backend.js';
-import { createFormPages } from '../answerPage/pages.js';
-import { createAnswerPageStore } from '../answerPage/store.js';
+import type { AnswerPageBackend } from '../pageStore/backend.js';
+import { createFormPages } from '../pageStore/pages.js';
+import { createAnswerPageStore } from '../pageStore/store.js';
 import { answerToolListing, installAnswerTool } from './answerTool.js';
 import { attachedAppChannel } from './attached.js';
 import { inChatAppChannel, inChatToolListing } from './inChat.js';
@@ -54,7 +54,7 @@ export function appsChannels(
     ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }),
     ...(options.maxAnswerBytes !== undefined && { maxAnswerBytes: options.maxAnswerBytes }),
   });
-  const pages = createFormPages({ store, path: '' });
+  const pages = createFormPages(store);
   return {
     providers: [...(attach ? [attachedAppChannel(pages)] : []), ...(inChat ? [inChatAppChannel(pages)] : [])],
     setups: [

@@ -8,9 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import { pageLinkChannel, pageLinkError } from '../../src/answerPage/linkChannel.js';
-import { createFormPages, pageBindingOf } from '../../src/answerPage/pages.js';
-import type { AnswerPageStore } from '../../src/answerPage/store.js';
-import { createAnswerPageStore } from '../../src/answerPage/store.js';
+import { createFormPages, pageBindingOf } from '../../src/pageStore/pages.js';
+import type { AnswerPageStore } from '../../src/pageStore/store.js';
+import { createAnswerPageStore } from '../../src/pageStore/store.js';
+import { createPageLinks } from '../../src/answerPage/links.js';
 import { acceptedUrlAnswer, pageUrlChannel, pageUrlRequest } from '../../src/answerPage/urlChannel.js';
 import type { CallChannels } from '../../src/channels/channel.js';
 import type { ToolContext } from '../../src/context.js';
@@ -49,7 +50,7 @@ const CALLER = { principal: 'alice', target: 'refund', arguments: { order_id: 'O
 
 /** The page channels over `store`, as a round of the call `CALLER` sees them. */
 function channelsOver(store: AnswerPageStore): CallChannels {
-  const pages = createFormPages({ store, path: '/mcp-resolve/answer' });
+  const pages = createPageLinks(createFormPages(store), { path: '/mcp-resolve/answer' });
   return { providers: [pageUrlChannel(pages), pageLinkChannel(pages, false)], caller: () => CALLER };
 }
 

@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { createFormPages } from '../../src/answerPage/pages.js';
-import { createAnswerPageStore } from '../../src/answerPage/store.js';
+import { createFormPages } from '../../src/pageStore/pages.js';
+import { createAnswerPageStore } from '../../src/pageStore/store.js';
+import { createPageLinks } from '../../src/answerPage/links.js';
 import { pageUrlChannel } from '../../src/answerPage/urlChannel.js';
 import type { InBandChannel } from '../../src/channels/channel.js';
 import type { ToolContext } from '../../src/context.js';
@@ -20,7 +21,7 @@ const QUESTION = { key: 'confirm', label: 'confirm', ask, rendered: renderQuesti
 
 function setup(consent: 'accept' | 'decline', onPushed: (url: string) => void = () => undefined) {
   const store = createAnswerPageStore();
-  const pages = createFormPages({ store, path: '/mcp-resolve/answer' });
+  const pages = createPageLinks(createFormPages(store), { path: '/mcp-resolve/answer' });
   const pushed: Array<{ method: string; params: Record<string, unknown> }> = [];
   const completed: string[] = [];
   const ctx = {
