@@ -7,9 +7,11 @@
  * band* — it recalls an answer given elsewhere for this call and, while there is none, ends the call
  * with a tool result that tells the model how the person answers.
  *
- * The server's channels beyond in-band are registered in one place (`serverChannels.ts`), each a
- * {@link ChannelProvider}, in priority order; a channel that serves pages to a browser adds its
- * {@link HttpRoute}, which HTTP hosting serves beside the MCP endpoint.
+ * The server's channels beyond in-band are registered in one place (`serverChannels.ts`): each
+ * option that turns channels on gives a {@link ServerChannel} per channel (its
+ * {@link ChannelProvider}, and the routes, setups and listings it adds), chosen in the one order
+ * {@link CHANNEL_ORDER}; a channel that serves pages to a browser adds its {@link HttpRoute}, which
+ * HTTP hosting serves beside the MCP endpoint.
  */
 import type { ClientCapabilities, InputRequest, McpServer, Tool } from '@modelcontextprotocol/server';
 
@@ -105,15 +107,31 @@ export interface HttpRoute {
  */
 export type ToolListing = (tool: Tool, mayAsk: boolean, declared: ClientCapabilities | undefined) => Tool | undefined;
 
-/** The channels a server is configured with beyond in-band, and what they add to it. */
-export interface ServerChannels {
-  /** In priority order: the first that serves a client without forms carries its form questions. */
-  readonly providers: readonly ChannelProvider[];
-  readonly httpRoutes: readonly HttpRoute[];
-  /** What the channels serve on the MCP connection (a resource, a tool, a capability), added to each SDK instance before the server's `setup()` callbacks. */
-  readonly setups: ReadonlyArray<(mcp: McpServer) => void>;
-  /** How the channels change the `tools/list` entries (library and SDK-registered tools) per client, applied in order. */
-  readonly toolListings: readonly ToolListing[];
+/**
+ * The server's channels beyond in-band, in the order they are chosen in (`choice.ts`): the first
+ * that serves a client carries its form questions. An app attached to the form (SEP-3118, for
+ * clients that show forms), the app in the chat, the page by URL, the page by link.
+ */
+export const CHANNEL_ORDER = ['attached app', 'in-chat app', 'page by URL', 'page by link'] as const;
+
+/** One channel a server can be configured with beyond in-band, by its place in {@link CHANNEL_ORDER}. */
+export type ChannelName = (typeof CHANNEL_ORDER)[number];
+
+/**
+ * One channel as its option turns it on: its provider, and what it adds to the server. A route,
+ * setup or listing two channels share (the same value, as both pages share the page route) is
+ * added once.
+ */
+export interface ServerChannel {
+  /** Where it stands in the order channels are chosen in. */
+  readonly name: ChannelName;
+  readonly provider: ChannelProvider;
+  /** What it serves over HTTP beside the MCP endpoint (the page a person opens). */
+  readonly routes?: readonly HttpRoute[];
+  /** What it serves on the MCP connection (a resource, a tool, a capability), added to each SDK instance before the server's `setup()` callbacks. */
+  readonly setups?: ReadonlyArray<(mcp: McpServer) => void>;
+  /** How it changes the `tools/list` entries (library and SDK-registered tools) per client. */
+  readonly listings?: readonly ToolListing[];
 }
 
 /** A round's view of the server's channels, in its services (`RoundServices.channels`). */
