@@ -15,9 +15,8 @@ import { assertBackChannel } from '../questions/capabilities.js';
 import type { ElicitationResult } from '../questions/markers.js';
 import { elicitUrl } from '../questions/markers.js';
 import { pushQuestion } from '../questions/push.js';
-import { readCountedAnswer } from '../questions/attempts.js';
-import { RejectedAnswer } from '../questions/read.js';
-import { askedAgain, attemptsOf, shownWith } from '../questions/reask.js';
+import { askUntilRead } from '../questions/attempts.js';
+import { shownWith } from '../questions/reask.js';
 import type { Question } from '../questions/render.js';
 import { renderQuestion } from '../questions/render.js';
 import { checkedUrl, newElicitationSeed } from '../questions/urlQuestion.js';
@@ -60,10 +59,9 @@ async function pushToPage(
   question: Question,
 ): Promise<ElicitationResult<unknown>> {
   const { ctx, legacyTimeoutMs: timeoutMs } = call;
-  const attempts = attemptsOf(question.ask);
-  // The question as the page shows it: asked again with the reason after a refused answer.
-  let shown = question;
-  for (let attempt = 1; ; attempt++) {
+  return askUntilRead(call.round, question, async (request) => {
+    // The question as the page shows it: asked again with the reason after a refused answer.
+    const shown = shownWith(question, request);
     const url = await pages.open(binding, shown, ctx.http?.req);
     const elicitationId = newElicitationSeed();
     const ask = elicitUrl(formMessageOf(shown), url, { elicitationId });
@@ -73,7 +71,7 @@ async function pushToPage(
       { ...question, ask, rendered: renderQuestion(ask, question.label) },
       timeoutMs,
     );
-    if (consent.action !== 'accept') return consent;
+    if (consent.action !== 'accept') return { ended: consent };
     const answer = await awaitedAnswer(ctx, pages, binding, timeoutMs);
     if (answer === undefined) {
       throw new ToolError(
@@ -83,13 +81,8 @@ async function pushToPage(
     await call.round
       .completeElicitation?.(elicitationId)()
       .catch(() => undefined);
-    try {
-      return await readCountedAnswer(call.round, question, answer);
-    } catch (error) {
-      if (!(error instanceof RejectedAnswer) || attempt >= attempts) throw error;
-      shown = shownWith(question, askedAgain(question.rendered.request, error.reason));
-    }
-  }
+    return { answer };
+  });
 }
 
 /** The page by URL over `pages`. */
