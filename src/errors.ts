@@ -181,13 +181,9 @@ brandErrorClass(McpResolveError, 'mcp-resolve.error');
  * `'tool_error'`; subclass it freely (`class OrderNotFound extends ToolError {}`).
  */
 export class ToolError extends McpResolveError<'tool_error'> {
-  /** The `_meta` of the `isError` result, beside the message (a channel's question for an app that shows it); never masked. */
-  readonly resultMeta: Readonly<Record<string, unknown>> | undefined;
-
-  constructor(message: string, options?: { cause?: unknown; resultMeta?: Readonly<Record<string, unknown>> }) {
+  constructor(message: string, options?: { cause?: unknown }) {
     super('tool_error', message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ToolError';
-    this.resultMeta = options?.resultMeta;
   }
 }
 brandErrorClass(ToolError, 'mcp-resolve.tool-error');

@@ -7,12 +7,12 @@
  * question fails as it would without pages (-32021), unless the server accepts that callers making
  * the same call share answers (`anonymousLinksShareAnswers`).
  */
-import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/server';
 
 import type { AskingCall, ChannelProvider, OutOfBandChannel } from '../channels/channel.js';
-import { ToolError } from '../errors.js';
 import { assertCapability } from '../questions/capabilities.js';
 import type { Question } from '../questions/render.js';
+import { handOff } from '../questions/strategy.js';
 import { checkedUrl } from '../questions/urlQuestion.js';
 import { answersElsewhere } from '../pageStore/answersElsewhere.js';
 import { formMessageOf, pageBindingOf } from '../pageStore/pages.js';
@@ -22,12 +22,12 @@ import type { PageLinks } from './links.js';
  * The tool result that hands the person the link (an `isError` result, never a protocol error): in
  * words a model passes on, to open the page, answer, then ask to try again.
  */
-export function pageLinkError(question: Question, url: string): ToolError {
-  return new ToolError(
+export function pageLinkResult(question: Question, url: string): CallToolResult {
+  const text =
     `Before this can go on, the person must answer a question on a web page. Show them this link and ask them to open it: ${checkedUrl(url)}\n` +
-      `The question: ${formMessageOf(question)}\n` +
-      'Once they have answered there, call this tool again with the same arguments to continue.',
-  );
+    `The question: ${formMessageOf(question)}\n` +
+    'Once they have answered there, call this tool again with the same arguments to continue.';
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 /** Why an anonymous call gets no link, appended to the -32021 message. */
@@ -61,7 +61,7 @@ function linkChannel(call: AskingCall, pages: PageLinks, shareAnonymous: boolean
       const asked = answers.asked(question);
       const url = await pages.open(bindingOf(question), asked, ctx.http?.req);
       await answers.keepTaken();
-      return pageLinkError(asked, url);
+      return handOff(pageLinkResult(asked, url));
     },
   };
 }

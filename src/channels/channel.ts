@@ -4,8 +4,8 @@
  * for it (`chooseChannels`, choice.ts) and never knows which one it is. A channel either asks *in
  * band* — it gives the request to put on the wire under the question's key (the question itself, or
  * one that stands for it) and turns the client's response into the answer to read — or *out of
- * band* — it recalls an answer given elsewhere for this call and, while there is none, ends the call
- * with a tool result that tells the model how the person answers.
+ * band* — it recalls an answer given elsewhere for this call and, while there is none, hands the
+ * question off: the round ends the call with a tool result that tells the model how the person answers.
  *
  * The server's channels beyond in-band are registered in one place (`serverChannels.ts`): each
  * option that turns channels on gives a {@link ServerChannel} per channel (its
@@ -13,10 +13,9 @@
  * {@link CHANNEL_ORDER}; a channel that serves pages to a browser adds its {@link HttpRoute}, which
  * HTTP hosting serves beside the MCP endpoint.
  */
-import type { ClientCapabilities, InputRequest, McpServer, Tool } from '@modelcontextprotocol/server';
+import type { CallToolResult, ClientCapabilities, InputRequest, McpServer, Tool } from '@modelcontextprotocol/server';
 
 import type { RoundServices, ToolContext } from '../context.js';
-import type { ToolError } from '../errors.js';
 import type { ElicitationResult } from '../questions/markers.js';
 import type { Question } from '../questions/render.js';
 
@@ -43,8 +42,8 @@ export interface OutOfBandChannel {
   admit(question: Question): void;
   /** The answer given elsewhere for this call's `question`, read as an in-band one; `undefined` when none yet. */
   recall(question: Question): Promise<ElicitationResult<unknown> | undefined>;
-  /** The tool result (an `isError` result) that ends the call, telling the model how the person answers `question`. */
-  handOff(question: Question): Promise<ToolError>;
+  /** The call's result (an `isError` result marked by `handOff()`, questions/strategy.ts) that ends it, telling the model how the person answers `question`. */
+  handOff(question: Question): Promise<CallToolResult>;
 }
 
 /** How one question reaches a person. */

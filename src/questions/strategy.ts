@@ -8,7 +8,7 @@
  * `round/strategies.ts`, the task's in `tasks/strategy.ts`; each asks through the question's
  * channel (`channels/`).
  */
-import type { InputRequiredResult } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 
 import type { ElicitationResult } from './markers.js';
 import type { Question } from './render.js';
@@ -24,7 +24,25 @@ export type RoundEnd =
   /** Reply to the client now (modern: `input_required`, its `requestState` the plaintext ledger to seal). */
   | { readonly kind: 'reply'; readonly result: InputRequiredResult }
   /** Go on in process with these answers (legacy: the pushes were answered), in the order asked. */
-  | { readonly kind: 'answered'; readonly answers: readonly Answer[] };
+  | { readonly kind: 'answered'; readonly answers: readonly Answer[] }
+  /** End the call with this result ({@link handOff}): a question went to a person off the wire. */
+  | { readonly kind: 'handOff'; readonly result: CallToolResult };
+
+/** The mark of a hand-off (not enumerable: nothing copies or sends it). */
+const HAND_OFF = Symbol('mcp-resolve.handOff');
+
+/**
+ * `result` marked as a hand-off: the tool result with which an out-of-band channel ends the call,
+ * telling the model how the person answers. The round returns it as the call's result, as it is.
+ */
+export function handOff(result: CallToolResult): CallToolResult {
+  return Object.defineProperty(result, HAND_OFF, { value: true });
+}
+
+/** Whether `value` is a round's hand-off ({@link handOff}): the call's result, not a value to go on with. */
+export function isHandOff(value: unknown): value is CallToolResult {
+  return typeof value === 'object' && value !== null && HAND_OFF in value;
+}
 
 /** How one era gets questions answered. */
 export interface RoundStrategy {

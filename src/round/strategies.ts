@@ -75,7 +75,7 @@ export function modernStrategy(
         // Mints the seed now, so the id the answer reads next round is this call's.
         const question = identified(asked, () => ledger.elicitationSeed());
         const channel = channelOf(question);
-        if (channel.way === 'out-of-band') throw await channel.handOff(question);
+        if (channel.way === 'out-of-band') return { kind: 'handOff', result: await channel.handOff(question) };
         inputRequests[question.key] = onModernWire(await channel.request(question, ledger.ask(question)));
         trace?.asked(question.key, questionKind(question.ask), ledger.attempt(question.key));
       }
@@ -103,7 +103,7 @@ export function legacyStrategy(seed: () => string, channelOf: ChannelChoice): Ro
       for (const asked of pending) {
         const question = identified(asked, seed);
         const channel = channelOf(question);
-        if (channel.way === 'out-of-band') throw await channel.handOff(question);
+        if (channel.way === 'out-of-band') return { kind: 'handOff', result: await channel.handOff(question) };
         const outcome = channel.push(question);
         answers.push({ question, outcome });
         // A failed push, or a decline that ends the call, ends the round: later questions are not sent.
