@@ -57,8 +57,9 @@ async function pushToPage(
   pages: PageLinks,
   binding: AnswerPageBinding,
   question: Question,
+  timeoutMs: number,
 ): Promise<ElicitationResult<unknown>> {
-  const { ctx, legacyTimeoutMs: timeoutMs } = call;
+  const { ctx } = call;
   return askUntilRead(call.round, question, async (request) => {
     // The question as the page shows it: asked again with the reason after a refused answer.
     const shown = shownWith(question, request);
@@ -103,7 +104,7 @@ export function pageUrlChannel(pages: PageLinks): ChannelProvider {
         },
         answer: async (question, response) =>
           acceptedUrlAnswer(response) ? pages.take(bindingOf(question)) : response,
-        push: (question) => pushToPage(call, pages, bindingOf(question), question),
+        push: (question, timeoutMs) => pushToPage(call, pages, bindingOf(question), question, timeoutMs),
       };
     },
   };

@@ -19,7 +19,10 @@ import type { RoundServices, ToolContext } from '../context.js';
 import type { ElicitationResult } from '../questions/markers.js';
 import type { Question } from '../questions/render.js';
 
-/** A channel that asks on the wire: the strategy sends what it gives and reads what it maps. */
+/**
+ * A channel that asks on the wire: the strategy sends what it gives and reads what it maps (on
+ * 2025-11-25 it pushes that request and reads the response, unless the channel {@link push}es itself).
+ */
 export interface InBandChannel {
   readonly way: 'in-band';
   /** Throws the protocol error (-32021, or no back channel) when `question` cannot be asked this way; nothing is sent. */
@@ -31,8 +34,12 @@ export interface InBandChannel {
    * itself, or the answer it stands for; `undefined` while there is none (the question is asked again).
    */
   answer(question: Question, response: unknown): Promise<unknown>;
-  /** 2025-11-25: pushes `question` on the call's connection and returns its answer, read as in-band. */
-  push(question: Question): Promise<ElicitationResult<unknown>>;
+  /**
+   * 2025-11-25, for a channel whose answer is not the pushed request's response (the page by URL
+   * waits for the page): pushes `question` on the call's connection, waiting at most `timeoutMs`
+   * for the person, and returns its answer, read as in-band.
+   */
+  push?(question: Question, timeoutMs: number): Promise<ElicitationResult<unknown>>;
 }
 
 /** A channel that asks off the wire: the person answers elsewhere, then the call is made again. */
@@ -71,8 +78,6 @@ export interface AskingCall {
    * `requestState` (2026-07-28), its task's id, or held in process (2025-11-25, one round per call).
    */
   secret(): string;
-  /** How long a 2025-11-25 push waits for the person, in ms. */
-  readonly legacyTimeoutMs: number;
 }
 
 /** A channel the server is configured with, beyond in-band. */

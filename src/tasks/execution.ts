@@ -62,7 +62,7 @@ export class TaskExecution {
       const ctx = withRoundServices({ ...base.ctx, clientCapabilities: capabilities }, round);
       const channels =
         services.channels.length === 0 ? undefined : { providers: services.channels, caller: () => callerOf(record) };
-      const call = { ctx, round, secret: () => record.taskId, legacyTimeoutMs: services.legacyQuestionTimeoutMs };
+      const call = { ctx, round, secret: () => record.taskId };
       const strategy = new TaskStrategy(
         round,
         record.answers,

@@ -39,15 +39,16 @@ function setup(consent: 'accept' | 'decline', onPushed: (url: string) => void = 
   } as unknown as ToolContext;
   const answer = (url: string, content: Record<string, unknown>) =>
     store.submit(new URL(url).pathname.split('/').pop()!, { action: 'accept', content });
-  /** The page-by-URL channel of a call on `ctx` whose pushes wait `timeoutMs`. */
-  const channel = (timeoutMs: number) =>
-    pageUrlChannel(pages).open({
+  /** The 2025-11-25 push of the page-by-URL channel of a call on `ctx`, waiting `timeoutMs`. */
+  const channel = (timeoutMs: number) => {
+    const opened = pageUrlChannel(pages).open({
       ctx,
       round: { completeElicitation: (id: string) => async () => void completed.push(id) },
       caller: () => ({ principal: undefined, target: 'refund', arguments: {} }),
       secret: () => 'call-secret',
-      legacyTimeoutMs: timeoutMs,
     }) as InBandChannel;
+    return { push: (question: typeof QUESTION) => opened.push!(question, timeoutMs) };
+  };
   return { store, channel, pushed, completed, answer };
 }
 
