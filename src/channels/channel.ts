@@ -21,7 +21,7 @@ import type { Question } from '../questions/render.js';
 
 /**
  * A channel that asks on the wire: the strategy sends what it gives and reads what it maps (on
- * 2025-11-25 it pushes that request and reads the response, unless the channel {@link push}es itself).
+ * 2025-11-25 it pushes that request and reads the response, unless the channel has its own `push`).
  */
 export interface InBandChannel {
   readonly way: 'in-band';
