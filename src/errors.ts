@@ -189,12 +189,8 @@ export class ToolError extends McpResolveError<'tool_error'> {
   /** The brand `instanceof ToolError` checks, the same in every copy of the package. */
   static readonly brand: string = 'mcp-resolve.tool-error';
 
-  /** The `_meta` of the `isError` result, beside the message (a channel's question for an app that shows it); never masked. */
-  readonly resultMeta: Readonly<Record<string, unknown>> | undefined;
-
-  constructor(message: string, options?: { cause?: unknown; resultMeta?: Readonly<Record<string, unknown>> }) {
+  constructor(message: string, options?: { cause?: unknown }) {
     super('tool_error', message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ToolError';
-    this.resultMeta = options?.resultMeta;
   }
 }

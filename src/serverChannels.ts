@@ -1,11 +1,13 @@
 /**
- * The one registration of a server's channels beyond in-band: each option that turns a channel on
- * adds its providers, in the priority they are chosen in (`channels/choice.ts`), and the HTTP routes
- * it serves. A new channel is one module and one line here.
+ * The one registration of a server's channels beyond in-band: each option that turns channels on
+ * gives one {@link ServerChannel} per channel, and they are merged here, in {@link CHANNEL_ORDER}
+ * (the order `channels/choice.ts` chooses them in), into what the round and the hosting read. A new
+ * channel is one module, its name in `CHANNEL_ORDER`, and its option's line here.
  */
-import type { ServerContext } from '@modelcontextprotocol/server';
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 
-import type { ServerChannels } from './channels/channel.js';
+import type { ChannelProvider, HttpRoute, ServerChannel, ToolListing } from './channels/channel.js';
+import { CHANNEL_ORDER } from './channels/channel.js';
 import type { AnswerPageOptions } from './answerPage/options.js';
 import { DEFAULT_ANSWER_PAGE_PATH } from './answerPage/handler.js';
 import { answerPageChannels } from './answerPage/options.js';
@@ -48,6 +50,31 @@ function pageFailureSink(options: MaskingOptions, path: string): (error: Error, 
   return (error, ref) => onerror(error.cause ?? error, { ref, method: 'answer page', name: path });
 }
 
+/** The channels a server is configured with beyond in-band, merged: what the round and the hosting read. */
+export interface ServerChannels {
+  /** In {@link CHANNEL_ORDER}: the first that serves a client without forms carries its form questions. */
+  readonly providers: readonly ChannelProvider[];
+  readonly httpRoutes: readonly HttpRoute[];
+  /** Added to each SDK instance before the server's `setup()` callbacks. */
+  readonly setups: ReadonlyArray<(mcp: McpServer) => void>;
+  /** Applied in order to each `tools/list` entry (library and SDK-registered tools) per client. */
+  readonly toolListings: readonly ToolListing[];
+}
+
+/** `channels` merged in {@link CHANNEL_ORDER}; a route, setup or listing two of them share is kept once. */
+export function mergedChannels(channels: readonly ServerChannel[]): ServerChannels {
+  const ordered = [...channels].sort((a, b) => CHANNEL_ORDER.indexOf(a.name) - CHANNEL_ORDER.indexOf(b.name));
+  const each = <T>(part: (channel: ServerChannel) => readonly T[] | undefined): T[] => [
+    ...new Set(ordered.flatMap((channel) => part(channel) ?? [])),
+  ];
+  return {
+    providers: ordered.map((channel) => channel.provider),
+    httpRoutes: each((channel) => channel.routes),
+    setups: each((channel) => channel.setups),
+    toolListings: each((channel) => channel.listings),
+  };
+}
+
 /**
  * The channels and routes `options` turn on, checked and built once (at construction, naming
  * `api`); `principal` reads a request's principal (the server's option). Answers given on a page or
@@ -67,7 +94,7 @@ export function serverChannelsOf(
       : {};
   const answerPage =
     options.answerPage === undefined
-      ? undefined
+      ? []
       : answerPageChannels(
           api,
           { ...options.answerPage, ...answerBound },
@@ -75,13 +102,7 @@ export function serverChannelsOf(
         );
   const apps =
     options.apps === undefined
-      ? undefined
+      ? []
       : appsChannels(api, { ...options.apps, ...answerBound }, principal, createErrorMasker(options));
-  // Priority order: app attached to the form (SEP-3118) → in-chat app → page by URL → page by link.
-  return {
-    providers: [...(apps?.providers ?? []), ...(answerPage?.providers ?? [])],
-    httpRoutes: answerPage === undefined ? [] : [answerPage.route],
-    setups: apps?.setups ?? [],
-    toolListings: apps?.toolListings ?? [],
-  };
+  return mergedChannels([...answerPage, ...apps]);
 }

@@ -101,7 +101,7 @@ describe('one root', () => {
     expect(Object.hasOwn(OrderNotFound, 'brand')).toBe(false);
     const missing = new OrderNotFound('unknown order');
     expect(Object.getOwnPropertySymbols(missing)).toEqual([]);
-    expect(Object.keys(missing).sort()).toEqual(['code', 'data', 'name', 'resultMeta']);
+    expect(Object.keys(missing).sort()).toEqual(['code', 'data', 'name']);
   });
 
   it('a McpResolveError keeps its name, code, data and cause', () => {

@@ -6,7 +6,7 @@
 import type { BrowserUser } from './browserUser.js';
 import { answersFor } from './browserUser.js';
 import { notYoursPage } from './html.js';
-import type { AnswerPage } from './store.js';
+import type { AnswerPage } from '../pageStore/store.js';
 
 /** Decides who sees and answers pages, and serves any routes of its own under the pages' path. */
 export interface PageGate {

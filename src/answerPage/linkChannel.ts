@@ -7,32 +7,26 @@
  * question fails as it would without pages (-32021), unless the server accepts that callers making
  * the same call share answers (`anonymousLinksShareAnswers`).
  */
-import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/server';
 
 import type { AskingCall, ChannelProvider, OutOfBandChannel } from '../channels/channel.js';
-import { ToolError } from '../errors.js';
 import { assertCapability } from '../questions/capabilities.js';
-import type { ElicitationResult } from '../questions/markers.js';
-import type { RoundServices } from '../context.js';
-import { readCountedAnswer } from '../questions/attempts.js';
-import { RejectedAnswer } from '../questions/read.js';
-import { askedAgain, shownWith } from '../questions/reask.js';
 import type { Question } from '../questions/render.js';
 import { checkedUrl } from '../questions/urlQuestion.js';
-import type { FormPages } from './pages.js';
-import { formMessageOf, pageBindingOf } from './pages.js';
-import type { AnswerPageBinding, PageAnswer } from './store.js';
+import { answersElsewhere } from '../pageStore/answersElsewhere.js';
+import { formMessageOf, pageBindingOf } from '../pageStore/pages.js';
+import type { PageLinks } from './links.js';
 
 /**
  * The tool result that hands the person the link (an `isError` result, never a protocol error): in
  * words a model passes on, to open the page, answer, then ask to try again.
  */
-export function pageLinkError(question: Question, url: string): ToolError {
-  return new ToolError(
+export function pageLinkResult(question: Question, url: string): CallToolResult {
+  const text =
     `Before this can go on, the person must answer a question on a web page. Show them this link and ask them to open it: ${checkedUrl(url)}\n` +
-      `The question: ${formMessageOf(question)}\n` +
-      'Once they have answered there, call this tool again with the same arguments to continue.',
-  );
+    `The question: ${formMessageOf(question)}\n` +
+    'Once they have answered there, call this tool again with the same arguments to continue.';
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 /** Why an anonymous call gets no link, appended to the -32021 message. */
@@ -42,55 +36,14 @@ const ANONYMOUS_LINKS =
   'callers, or set the answerPage option anonymousLinksShareAnswers: true to accept that risk.';
 
 /** The page by link over `pages`; `shareAnonymous`: anonymous callers making the same call share its page. */
-export function pageLinkChannel(pages: FormPages, shareAnonymous: boolean): ChannelProvider {
+export function pageLinkChannel(pages: PageLinks, shareAnonymous: boolean): ChannelProvider {
   return {
     serves: (declared: ClientCapabilities | undefined) => declared?.elicitation === undefined,
     open: (call) => linkChannel(call, pages, shareAnonymous),
   };
 }
 
-/**
- * The `recall` of an out-of-band channel over pages: the answer given for a question's binding,
- * read as an in-band one and counted against the attempts of the person `ctx` acts for (an answer
- * the author's check refuses is dropped: the question is asked again); `asked`, the question as its hand-off shows it: asked again with the reason above its
- * message (as in-band) when this round refused its answer; and `keepTaken`, which puts back the
- * answers this round took when it hands off another question, so the call made after finds them all.
- */
-export function answersElsewhere(
-  round: RoundServices,
-  pages: Pick<FormPages, 'take' | 'keep'>,
-  bindingOf: (question: Question) => AnswerPageBinding,
-): Pick<OutOfBandChannel, 'recall'> & { asked(question: Question): Question; keepTaken(): Promise<void> } {
-  const taken: Array<{ readonly question: Question; readonly answer: PageAnswer }> = [];
-  /** Why this round refused the answer to a question, by its key. */
-  const refused = new Map<string, string>();
-  return {
-    async recall(question): Promise<ElicitationResult<unknown> | undefined> {
-      const answer = await pages.take(bindingOf(question));
-      if (answer === undefined) return undefined;
-      let read: ElicitationResult<unknown>;
-      try {
-        read = await readCountedAnswer(round, question, answer);
-      } catch (error) {
-        // The author's check refused it: asked again on a new page (the answer was single use).
-        if (!(error instanceof RejectedAnswer)) throw error;
-        refused.set(question.key, error.reason);
-        return undefined;
-      }
-      taken.push({ question, answer });
-      return read;
-    },
-    asked(question) {
-      const reason = refused.get(question.key);
-      return reason === undefined ? question : shownWith(question, askedAgain(question.rendered.request, reason));
-    },
-    async keepTaken() {
-      for (const done of taken.splice(0)) await pages.keep(bindingOf(done.question), done.question, done.answer);
-    },
-  };
-}
-
-function linkChannel(call: AskingCall, pages: FormPages, shareAnonymous: boolean): OutOfBandChannel {
+function linkChannel(call: AskingCall, pages: PageLinks, shareAnonymous: boolean): OutOfBandChannel {
   const { ctx } = call;
   // What the call made again still holds: its 2025-11-25 session (the same client).
   const session = ctx.era === 'legacy' ? ctx.sessionId : undefined;
@@ -107,7 +60,7 @@ function linkChannel(call: AskingCall, pages: FormPages, shareAnonymous: boolean
       const asked = answers.asked(question);
       const url = await pages.open(bindingOf(question), asked, ctx.http?.req);
       await answers.keepTaken();
-      return pageLinkError(asked, url);
+      return pageLinkResult(asked, url);
     },
   };
 }

@@ -2,17 +2,18 @@
  * The `answerPage` option of `McpResolveServer`: one store, one page handler (served as an HTTP
  * route beside the MCP endpoint) and the two page channels over them, built once per server.
  */
-import type { ChannelProvider, HttpRoute } from '../channels/channel.js';
+import type { HttpRoute, ServerChannel } from '../channels/channel.js';
 import { checkedPageBackend, invalidOption } from '../optionChecks.js';
 import { LOOPBACK_HOSTS } from '../questions/urlQuestion.js';
-import type { AnswerPageBackend } from './backend.js';
+import type { AnswerPageBackend } from '../pageStore/backend.js';
 import type { BrowserUser } from './browserUser.js';
 import { checkedPagePath, createAnswerPageHandler, DEFAULT_ANSWER_PAGE_PATH, formKey } from './handler.js';
 import { pageLinkChannel } from './linkChannel.js';
-import { createFormPages } from './pages.js';
+import { createFormPages } from '../pageStore/pages.js';
+import { createPageLinks } from './links.js';
 import type { AnswerPageSignInOptions } from './signIn.js';
 import { checkedSignIn } from './signIn.js';
-import { createAnswerPageStore } from './store.js';
+import { createAnswerPageStore } from '../pageStore/store.js';
 import { pageUrlChannel } from './urlChannel.js';
 
 /** The `answerPage` option of `new McpResolveServer()`. */
@@ -58,12 +59,6 @@ export interface AnswerPageOptions {
   readonly anonymousLinksShareAnswers?: boolean;
 }
 
-/** What the answer page adds to a server: its channels, in priority order, and its HTTP route. */
-export interface AnswerPageChannels {
-  readonly providers: readonly ChannelProvider[];
-  readonly route: HttpRoute;
-}
-
 /** `publicOrigin` as an origin (`https://host[:port]`), or `invalid_options` naming what is wrong. */
 export function checkedPublicOrigin(api: string, publicOrigin: string): string {
   const option = 'answerPage.publicOrigin';
@@ -105,12 +100,15 @@ export function checkedPublicOrigin(api: string, publicOrigin: string): string {
   return url.origin;
 }
 
-/** Builds a server's answer pages from its `answerPage` option (checked here, at construction). */
+/**
+ * Builds a server's answer pages from its `answerPage` option (checked here, at construction): the
+ * page by URL and the page by link, over one store and serving one route.
+ */
 export function answerPageChannels(
   api: string,
   options: AnswerPageOptions & { readonly maxAnswerBytes?: number },
   onerror: (error: Error, ref: string) => void,
-): AnswerPageChannels {
+): ServerChannel[] {
   const publicOrigin = options.publicOrigin === undefined ? undefined : checkedPublicOrigin(api, options.publicOrigin);
   const store = createAnswerPageStore({
     ...(options.backend !== undefined && { backend: checkedPageBackend(api, 'answerPage.backend', options.backend) }),
@@ -136,12 +134,14 @@ export function answerPageChannels(
     ...(options.browserUser !== undefined && { browserUser: options.browserUser }),
     ...(signIn !== undefined && { signIn }),
   });
-  const pages = createFormPages({ store, path, publicOrigin });
-  return {
-    providers: [pageUrlChannel(pages), pageLinkChannel(pages, options.anonymousLinksShareAnswers === true)],
-    route: {
-      owns: (request) => new URL(request.url).pathname.startsWith(`${path}/`),
-      serve: async (request) => (await serve(request)) ?? new Response('Not Found', { status: 404 }),
-    },
+  const pages = createPageLinks(createFormPages(store), { path, publicOrigin });
+  const route: HttpRoute = {
+    owns: (request) => new URL(request.url).pathname.startsWith(`${path}/`),
+    serve: async (request) => (await serve(request)) ?? new Response('Not Found', { status: 404 }),
   };
+  const routes = [route];
+  return [
+    { name: 'page by URL', provider: pageUrlChannel(pages), routes },
+    { name: 'page by link', provider: pageLinkChannel(pages, options.anonymousLinksShareAnswers === true), routes },
+  ];
 }

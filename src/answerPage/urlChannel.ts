@@ -15,15 +15,14 @@ import { assertBackChannel } from '../questions/capabilities.js';
 import type { ElicitationResult } from '../questions/markers.js';
 import { elicitUrl } from '../questions/markers.js';
 import { pushQuestion } from '../questions/push.js';
-import { readCountedAnswer } from '../questions/attempts.js';
-import { RejectedAnswer } from '../questions/read.js';
-import { askedAgain, attemptsOf, shownWith } from '../questions/reask.js';
+import { askUntilRead } from '../questions/attempts.js';
+import { shownWith } from '../questions/reask.js';
 import type { Question } from '../questions/render.js';
 import { renderQuestion } from '../questions/render.js';
 import { checkedUrl, newElicitationSeed } from '../questions/urlQuestion.js';
-import type { FormPages } from './pages.js';
-import { formMessageOf, pageBindingOf } from './pages.js';
-import type { AnswerPageBinding } from './store.js';
+import type { PageLinks } from './links.js';
+import { formMessageOf, pageBindingOf } from '../pageStore/pages.js';
+import type { AnswerPageBinding } from '../pageStore/store.js';
 
 /** How often a waiting 2025-11-25 call looks for the page's answer, in ms. */
 export const PAGE_POLL_MS = 500;
@@ -42,7 +41,7 @@ export function acceptedUrlAnswer(response: unknown): boolean {
 }
 
 /** The page's answer, once given, or `undefined` when `timeoutMs` passed or the call was cancelled first. */
-async function awaitedAnswer(ctx: ToolContext, pages: FormPages, binding: AnswerPageBinding, timeoutMs: number) {
+async function awaitedAnswer(ctx: ToolContext, pages: PageLinks, binding: AnswerPageBinding, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const answer = await pages.take(binding);
@@ -55,15 +54,15 @@ async function awaitedAnswer(ctx: ToolContext, pages: FormPages, binding: Answer
 /** 2025-11-25: pushes a URL question to the page of `question`, waits for the page's answer and reads it as in-band. */
 async function pushToPage(
   call: AskingCall,
-  pages: FormPages,
+  pages: PageLinks,
   binding: AnswerPageBinding,
   question: Question,
+  timeoutMs: number,
 ): Promise<ElicitationResult<unknown>> {
-  const { ctx, legacyTimeoutMs: timeoutMs } = call;
-  const attempts = attemptsOf(question.ask);
-  // The question as the page shows it: asked again with the reason after a refused answer.
-  let shown = question;
-  for (let attempt = 1; ; attempt++) {
+  const { ctx } = call;
+  return askUntilRead(call.round, question, async (request) => {
+    // The question as the page shows it: asked again with the reason after a refused answer.
+    const shown = shownWith(question, request);
     const url = await pages.open(binding, shown, ctx.http?.req);
     const elicitationId = newElicitationSeed();
     const ask = elicitUrl(formMessageOf(shown), url, { elicitationId });
@@ -73,7 +72,7 @@ async function pushToPage(
       { ...question, ask, rendered: renderQuestion(ask, question.label) },
       timeoutMs,
     );
-    if (consent.action !== 'accept') return consent;
+    if (consent.action !== 'accept') return { ended: consent };
     const answer = await awaitedAnswer(ctx, pages, binding, timeoutMs);
     if (answer === undefined) {
       throw new ToolError(
@@ -83,17 +82,12 @@ async function pushToPage(
     await call.round
       .completeElicitation?.(elicitationId)()
       .catch(() => undefined);
-    try {
-      return await readCountedAnswer(call.round, question, answer);
-    } catch (error) {
-      if (!(error instanceof RejectedAnswer) || attempt >= attempts) throw error;
-      shown = shownWith(question, askedAgain(question.rendered.request, error.reason));
-    }
-  }
+    return { answer };
+  });
 }
 
 /** The page by URL over `pages`. */
-export function pageUrlChannel(pages: FormPages): ChannelProvider {
+export function pageUrlChannel(pages: PageLinks): ChannelProvider {
   return {
     serves: (declared: ClientCapabilities | undefined) => declared?.elicitation?.url !== undefined,
     open(call): InBandChannel {
@@ -110,7 +104,7 @@ export function pageUrlChannel(pages: FormPages): ChannelProvider {
         },
         answer: async (question, response) =>
           acceptedUrlAnswer(response) ? pages.take(bindingOf(question)) : response,
-        push: (question) => pushToPage(call, pages, bindingOf(question), question),
+        push: (question, timeoutMs) => pushToPage(call, pages, bindingOf(question), question, timeoutMs),
       };
     },
   };

@@ -12,9 +12,8 @@ import type { InputRequest } from '@modelcontextprotocol/server';
 import type { AskingCall, ChannelProvider, InBandChannel } from '../channels/channel.js';
 import { inBandChannel } from '../channels/inBand.js';
 import { ToolError } from '../errors.js';
-import type { FormPages } from '../answerPage/pages.js';
-import { pageBindingOf } from '../answerPage/pages.js';
-import { pushQuestion } from '../questions/push.js';
+import type { FormPages } from '../pageStore/pages.js';
+import { pageBindingOf } from '../pageStore/pages.js';
 import type { Question } from '../questions/render.js';
 import type { AttachedQuestion } from './wire.js';
 import { ELICITATION_META, rendersFormsAsApps, withApp } from './wire.js';
@@ -61,12 +60,6 @@ export function attachedAppChannel(pages: FormPages): ChannelProvider {
       return {
         ...inBand,
         request: (question, request) => attachedRequest(pages, call, question, request),
-        async push(question) {
-          const request = await attachedRequest(pages, call, question, question.rendered.request);
-          // The digest stays the question's: the answer is the same whatever rides in `_meta`.
-          const attached: Question = { ...question, rendered: { ...question.rendered, request } };
-          return pushQuestion(call.ctx, call.round, attached, call.legacyTimeoutMs);
-        },
       };
     },
   };

@@ -7,15 +7,14 @@
  * arguments, question digest and the call's ticket; single use), then the app calls the tool again
  * with the same arguments and the ticket, and that call finds the answer and goes on.
  */
-import type { ClientCapabilities, Tool } from '@modelcontextprotocol/server';
+import type { CallToolResult, ClientCapabilities, Tool } from '@modelcontextprotocol/server';
 
 import type { AskingCall, ChannelProvider, OutOfBandChannel, ToolListing } from '../channels/channel.js';
 import { showsForms } from '../channels/choice.js';
-import { ToolError } from '../errors.js';
 import type { Tickets } from '../state/tickets.js';
-import { answersElsewhere } from '../answerPage/linkChannel.js';
-import type { FormPages } from '../answerPage/pages.js';
-import { formMessageOf, pageBindingOf } from '../answerPage/pages.js';
+import { answersElsewhere } from '../pageStore/answersElsewhere.js';
+import type { FormPages } from '../pageStore/pages.js';
+import { formMessageOf, pageBindingOf } from '../pageStore/pages.js';
 import type { Question } from '../questions/render.js';
 import { appForm } from './answerTool.js';
 import type { AppQuestion } from './wire.js';
@@ -39,8 +38,9 @@ export function inChatText(question: Question): string {
 }
 
 /** The in-chat hand-off of `question`: the result's text for the model and the app's question under `_meta`. */
-export function inChatHandOff(question: Question, appQuestion: AppQuestion): ToolError {
-  return new ToolError(inChatText(question), { resultMeta: { [QUESTION_META]: appQuestion } });
+export function inChatHandOff(question: Question, appQuestion: AppQuestion): CallToolResult {
+  const content = [{ type: 'text' as const, text: inChatText(question) }];
+  return { content, isError: true, _meta: { [QUESTION_META]: appQuestion } };
 }
 
 /** The channel on one round of `call`, over `pages` (the app's own store). */

@@ -1,16 +1,16 @@
 /**
  * The `apps` option of `McpResolveServer`: questions rendered as MCP Apps. It turns on, each unless
  * set `false`: SEP-3118 (the question app attached to form questions where the client negotiated
- * it) and the question app in the chat (clients that render apps and show no forms); and adds the
+ * it) and the question app in the chat (clients that render apps and show no forms); either adds the
  * app's resource and its answer tool to every instance (the tool listed only to clients that render
- * apps), and the SEP-3118 capability to the server's.
+ * apps), and SEP-3118 its capability to the server's.
  */
-import type { ServerContext } from '@modelcontextprotocol/server';
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 
-import type { ServerChannels } from '../channels/channel.js';
-import type { AnswerPageBackend } from '../answerPage/backend.js';
-import { createFormPages } from '../answerPage/pages.js';
-import { createAnswerPageStore } from '../answerPage/store.js';
+import type { ServerChannel } from '../channels/channel.js';
+import type { AnswerPageBackend } from '../pageStore/backend.js';
+import { createFormPages } from '../pageStore/pages.js';
+import { createAnswerPageStore } from '../pageStore/store.js';
 import { answerToolListing, installAnswerTool } from './answerTool.js';
 import { attachedAppChannel } from './attached.js';
 import { inChatAppChannel, inChatToolListing } from './inChat.js';
@@ -39,13 +39,17 @@ export interface AppsOptions {
   readonly ttlMs?: number;
 }
 
-/** Builds what the `apps` option adds to a server (checked here, at construction). */
+/**
+ * Builds what the `apps` option adds to a server (checked here, at construction): the attached app
+ * and the app in the chat, each unless set `false`, sharing one store, the app's resource and its
+ * answer tool.
+ */
 export function appsChannels(
   api: string,
   options: AppsOptions & { readonly maxAnswerBytes?: number },
   principal: (ctx: ServerContext) => string | undefined,
   mask: ErrorMasker,
-): Omit<ServerChannels, 'httpRoutes'> {
+): ServerChannel[] {
   const document = questionAppDocument();
   const attach = options.attachToForms !== false;
   const inChat = options.inChat !== false;
@@ -54,16 +58,22 @@ export function appsChannels(
     ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }),
     ...(options.maxAnswerBytes !== undefined && { maxAnswerBytes: options.maxAnswerBytes }),
   });
-  const pages = createFormPages({ store, path: '' });
-  return {
-    providers: [...(attach ? [attachedAppChannel(pages)] : []), ...(inChat ? [inChatAppChannel(pages)] : [])],
-    setups: [
-      (mcp) => {
-        installQuestionApp(mcp, document);
-        installAnswerTool(mcp, { store, principal, mask });
-        if (attach) mcp.server.registerCapabilities({ extensions: { [UI_EXTENSION]: { elicitation: {} } } });
-      },
-    ],
-    toolListings: [...(inChat ? [inChatToolListing] : []), answerToolListing],
+  const pages = createFormPages(store);
+  // Shared by both: added once.
+  const app = (mcp: McpServer) => {
+    installQuestionApp(mcp, document);
+    installAnswerTool(mcp, { store, principal, mask });
   };
+  const declareAttached = (mcp: McpServer) =>
+    mcp.server.registerCapabilities({ extensions: { [UI_EXTENSION]: { elicitation: {} } } });
+  const channels: ServerChannel[] = [];
+  if (attach) {
+    const provider = attachedAppChannel(pages);
+    channels.push({ name: 'attached app', provider, setups: [app, declareAttached], listings: [answerToolListing] });
+  }
+  if (inChat) {
+    const listings = [inChatToolListing, answerToolListing];
+    channels.push({ name: 'in-chat app', provider: inChatAppChannel(pages), setups: [app], listings });
+  }
+  return channels;
 }

@@ -4,21 +4,25 @@
  * for it (`chooseChannels`, choice.ts) and never knows which one it is. A channel either asks *in
  * band* — it gives the request to put on the wire under the question's key (the question itself, or
  * one that stands for it) and turns the client's response into the answer to read — or *out of
- * band* — it recalls an answer given elsewhere for this call and, while there is none, ends the call
- * with a tool result that tells the model how the person answers.
+ * band* — it recalls an answer given elsewhere for this call and, while there is none, hands the
+ * question off: the round ends the call with a tool result that tells the model how the person answers.
  *
- * The server's channels beyond in-band are registered in one place (`serverChannels.ts`), each a
- * {@link ChannelProvider}, in priority order; a channel that serves pages to a browser adds its
- * {@link HttpRoute}, which HTTP hosting serves beside the MCP endpoint.
+ * The server's channels beyond in-band are registered in one place (`serverChannels.ts`): each
+ * option that turns channels on gives a {@link ServerChannel} per channel (its
+ * {@link ChannelProvider}, and the routes, setups and listings it adds), chosen in the one order
+ * {@link CHANNEL_ORDER}; a channel that serves pages to a browser adds its {@link HttpRoute}, which
+ * HTTP hosting serves beside the MCP endpoint.
  */
-import type { ClientCapabilities, InputRequest, McpServer, Tool } from '@modelcontextprotocol/server';
+import type { CallToolResult, ClientCapabilities, InputRequest, McpServer, Tool } from '@modelcontextprotocol/server';
 
 import type { RoundServices, ToolContext } from '../context.js';
-import type { ToolError } from '../errors.js';
 import type { ElicitationResult } from '../questions/markers.js';
 import type { Question } from '../questions/render.js';
 
-/** A channel that asks on the wire: the strategy sends what it gives and reads what it maps. */
+/**
+ * A channel that asks on the wire: the strategy sends what it gives and reads what it maps (on
+ * 2025-11-25 it pushes that request and reads the response, unless the channel has its own `push`).
+ */
 export interface InBandChannel {
   readonly way: 'in-band';
   /** Throws the protocol error (-32021, or no back channel) when `question` cannot be asked this way; nothing is sent. */
@@ -30,8 +34,12 @@ export interface InBandChannel {
    * itself, or the answer it stands for; `undefined` while there is none (the question is asked again).
    */
   answer(question: Question, response: unknown): Promise<unknown>;
-  /** 2025-11-25: pushes `question` on the call's connection and returns its answer, read as in-band. */
-  push(question: Question): Promise<ElicitationResult<unknown>>;
+  /**
+   * 2025-11-25, for a channel whose answer is not the pushed request's response (the page by URL
+   * waits for the page): pushes `question` on the call's connection, waiting at most `timeoutMs`
+   * for the person, and returns its answer, read as in-band.
+   */
+  push?(question: Question, timeoutMs: number): Promise<ElicitationResult<unknown>>;
 }
 
 /** A channel that asks off the wire: the person answers elsewhere, then the call is made again. */
@@ -41,8 +49,8 @@ export interface OutOfBandChannel {
   admit(question: Question): void;
   /** The answer given elsewhere for this call's `question`, read as an in-band one; `undefined` when none yet. */
   recall(question: Question): Promise<ElicitationResult<unknown> | undefined>;
-  /** The tool result (an `isError` result) that ends the call, telling the model how the person answers `question`. */
-  handOff(question: Question): Promise<ToolError>;
+  /** The call's result (an `isError` result) that ends it, telling the model how the person answers `question`. */
+  handOff(question: Question): Promise<CallToolResult>;
 }
 
 /** How one question reaches a person. */
@@ -70,8 +78,6 @@ export interface AskingCall {
    * `requestState` (2026-07-28), its task's id, or held in process (2025-11-25, one round per call).
    */
   secret(): string;
-  /** How long a 2025-11-25 push waits for the person, in ms. */
-  readonly legacyTimeoutMs: number;
 }
 
 /** A channel the server is configured with, beyond in-band. */
@@ -105,15 +111,31 @@ export interface HttpRoute {
  */
 export type ToolListing = (tool: Tool, mayAsk: boolean, declared: ClientCapabilities | undefined) => Tool | undefined;
 
-/** The channels a server is configured with beyond in-band, and what they add to it. */
-export interface ServerChannels {
-  /** In priority order: the first that serves a client without forms carries its form questions. */
-  readonly providers: readonly ChannelProvider[];
-  readonly httpRoutes: readonly HttpRoute[];
-  /** What the channels serve on the MCP connection (a resource, a tool, a capability), added to each SDK instance before the server's `setup()` callbacks. */
-  readonly setups: ReadonlyArray<(mcp: McpServer) => void>;
-  /** How the channels change the `tools/list` entries (library and SDK-registered tools) per client, applied in order. */
-  readonly toolListings: readonly ToolListing[];
+/**
+ * The server's channels beyond in-band, in the order they are chosen in (`choice.ts`): the first
+ * that serves a client carries its form questions. An app attached to the form (SEP-3118, for
+ * clients that show forms), the app in the chat, the page by URL, the page by link.
+ */
+export const CHANNEL_ORDER = ['attached app', 'in-chat app', 'page by URL', 'page by link'] as const;
+
+/** One channel a server can be configured with beyond in-band, by its place in {@link CHANNEL_ORDER}. */
+export type ChannelName = (typeof CHANNEL_ORDER)[number];
+
+/**
+ * One channel as its option turns it on: its provider, and what it adds to the server. A route,
+ * setup or listing two channels share (the same value, as both pages share the page route) is
+ * added once.
+ */
+export interface ServerChannel {
+  /** Where it stands in the order channels are chosen in. */
+  readonly name: ChannelName;
+  readonly provider: ChannelProvider;
+  /** What it serves over HTTP beside the MCP endpoint (the page a person opens). */
+  readonly routes?: readonly HttpRoute[];
+  /** What it serves on the MCP connection (a resource, a tool, a capability), added to each SDK instance before the server's `setup()` callbacks. */
+  readonly setups?: ReadonlyArray<(mcp: McpServer) => void>;
+  /** How it changes the `tools/list` entries (library and SDK-registered tools) per client. */
+  readonly listings?: readonly ToolListing[];
 }
 
 /** A round's view of the server's channels, in its services (`RoundServices.channels`). */

@@ -4,11 +4,10 @@
  * Every question a client can show takes it (the capability gate refuses the rest with -32021).
  */
 import { assertBackChannel, assertCapability } from '../questions/capabilities.js';
-import { pushQuestion } from '../questions/push.js';
 import type { AskingCall, InBandChannel } from './channel.js';
 
 /** The in-band channel of `call` (it needs not know who asks). */
-export function inBandChannel(call: Pick<AskingCall, 'ctx' | 'round' | 'legacyTimeoutMs'>): InBandChannel {
+export function inBandChannel(call: Pick<AskingCall, 'ctx'>): InBandChannel {
   const { ctx } = call;
   return {
     way: 'in-band',
@@ -18,6 +17,5 @@ export function inBandChannel(call: Pick<AskingCall, 'ctx' | 'round' | 'legacyTi
     },
     request: async (_question, request) => request,
     answer: async (_question, response) => response,
-    push: (question) => pushQuestion(ctx, call.round, question, call.legacyTimeoutMs),
   };
 }

@@ -25,9 +25,9 @@ export type {
   AnswerPageLimits,
   AnswerPageRefusal,
   NewAnswerPage,
-} from '../answerPage/backend.js';
-export type { MemoryAnswerPageBackend, MemoryAnswerPageBackendOptions } from '../answerPage/memoryBackend.js';
-export { createMemoryAnswerPageBackend } from '../answerPage/memoryBackend.js';
+} from '../pageStore/backend.js';
+export type { MemoryAnswerPageBackend, MemoryAnswerPageBackendOptions } from '../pageStore/memoryBackend.js';
+export { createMemoryAnswerPageBackend } from '../pageStore/memoryBackend.js';
 
 export type { AnswerAttemptsOptions } from '../state/attemptStore.js';
 export { DEFAULT_ATTEMPTS_WINDOW_MS } from '../state/attemptStore.js';

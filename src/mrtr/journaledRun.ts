@@ -25,6 +25,7 @@ import type { Ask, ElicitationResult, FlatForm, SampleResult } from '../question
 import { askKind, formQuestion, listRoots as rootsMarker, sample as sampleMarker } from '../questions/markers.js';
 import { renderQuestion, type Question } from '../questions/render.js';
 import type { PassingWork, PassReached, RoundStrategy } from '../questions/strategy.js';
+import { isHandOff } from '../questions/strategy.js';
 import { callChannelsOf } from '../channels/channel.js';
 import { runPasses } from '../round/passes.js';
 import { strategyFor } from '../round/strategies.js';
@@ -95,7 +96,8 @@ export async function runJournaled<TArgs>(
   const run = new JournaledRun(ctx, journal, strategy, maxBytes);
   run.start(handler, args);
   try {
-    return await runPasses(strategy, run);
+    const outcome = await runPasses(strategy, run);
+    return isHandOff(outcome) ? outcome.result : outcome;
   } finally {
     run.close();
   }

@@ -49,6 +49,6 @@ export async function pushElicit<TSchema extends StandardSchemaWithJSON>(
   const timeoutMs = options.timeoutMs ?? DEFAULT_PUSH_TIMEOUT_MS;
   // The services of the round whose body calls this: the user's code holds the context only.
   const round = roundServicesOf(ctx);
-  inBandChannel({ ctx, round, legacyTimeoutMs: timeoutMs }).admit(question);
+  inBandChannel({ ctx }).admit(question);
   return pushQuestion(ctx, round, question, timeoutMs);
 }

@@ -10,6 +10,8 @@
  * host cannot see past) nothing is counted across calls: each call bounds its own answers, since one
  * budget shared by every anonymous client would let one of them close a question for all.
  */
+import type { InputRequest } from '@modelcontextprotocol/server';
+
 import type { RoundServices } from '../context.js';
 import { ToolError } from '../errors.js';
 import { utf8 } from '../state/bytes.js';
@@ -17,7 +19,7 @@ import { defaultPrimitives } from '../state/primitives.js';
 import type { AttemptCounter, AttemptTally } from '../state/attemptStore.js';
 import { askKind, type ElicitationResult } from './markers.js';
 import { RejectedAnswer, readAnswerTo } from './read.js';
-import { attemptsOf } from './reask.js';
+import { askedAgain, attemptsOf } from './reask.js';
 import type { Question } from './render.js';
 
 const hashing = defaultPrimitives();
@@ -96,4 +98,32 @@ export async function readCountedAnswer(
       throw error;
     }
   });
+}
+
+/** What asking a question once gave: the raw answer to read, or the outcome that ends the asking as it is. */
+export type AskedOnce = { readonly answer: unknown } | { readonly ended: ElicitationResult<unknown> };
+
+/**
+ * Asks `question` in process until an answer is read (the 2025-11-25 push, in-band or to a page):
+ * `ask` shows `request` (the question's own, then asked again with the reason of the refused
+ * answer above it) and gives what came back; a refused answer asks again until the question's
+ * attempts run out, then its refusal is thrown.
+ */
+export async function askUntilRead(
+  round: RoundServices,
+  question: Question,
+  ask: (request: InputRequest, attempt: number) => Promise<AskedOnce>,
+): Promise<ElicitationResult<unknown>> {
+  const attempts = attemptsOf(question.ask);
+  let request = question.rendered.request;
+  for (let attempt = 1; ; attempt++) {
+    const asked = await ask(request, attempt);
+    if ('ended' in asked) return asked.ended;
+    try {
+      return await readCountedAnswer(round, question, asked.answer);
+    } catch (error) {
+      if (!(error instanceof RejectedAnswer) || attempt >= attempts) throw error;
+      request = askedAgain(question.rendered.request, error.reason);
+    }
+  }
 }

@@ -11,9 +11,7 @@ import { assertAnswerSize, DEFAULT_MAX_ANSWER_BYTES } from './bounds.js';
 import { questionKind } from './questionKind.js';
 import { ToolError } from '../errors.js';
 import { askKind, type ElicitationResult } from './markers.js';
-import { readCountedAnswer } from './attempts.js';
-import { RejectedAnswer } from './read.js';
-import { askedAgain, attemptsOf } from './reask.js';
+import { askUntilRead } from './attempts.js';
 import type { Question } from './render.js';
 
 /** The `data.reason` of the JSON-RPC error the hosting fails a push with when its answer may have been lost in a fleet relay. */
@@ -35,11 +33,9 @@ export async function pushQuestion(
   question: Question,
   timeoutMs: number,
 ): Promise<ElicitationResult<unknown>> {
-  const attempts = attemptsOf(question.ask);
-  let request = question.rendered.request;
   announceUrlQuestion(round, question);
   const { trace, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES } = round;
-  for (let attempt = 1; ; attempt++) {
+  return askUntilRead(round, question, async (request, attempt) => {
     let response: unknown;
     const pushed = trace?.pushed(question.key, questionKind(question.ask), attempt);
     try {
@@ -69,14 +65,8 @@ export async function pushQuestion(
     }
     // Measured before anything reads it: the client's answer is untrusted input.
     assertAnswerSize(`Resolver '${question.label}'`, response, maxAnswerBytes);
-    try {
-      return await readCountedAnswer(round, question, response);
-    } catch (error) {
-      // A rejected answer: push the same question again with the reason, until its attempts run out.
-      if (!(error instanceof RejectedAnswer) || attempt >= attempts) throw error;
-      request = askedAgain(question.rendered.request, error.reason);
-    }
-  }
+    return { answer: response };
+  });
 }
 
 /** Whether the hosting failed a push because the fleet relay may have lost its answer. */

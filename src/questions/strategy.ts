@@ -8,7 +8,7 @@
  * `round/strategies.ts`, the task's in `tasks/strategy.ts`; each asks through the question's
  * channel (`channels/`).
  */
-import type { InputRequiredResult } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 
 import type { ElicitationResult } from './markers.js';
 import type { Question } from './render.js';
@@ -24,7 +24,23 @@ export type RoundEnd =
   /** Reply to the client now (modern: `input_required`, its `requestState` the plaintext ledger to seal). */
   | { readonly kind: 'reply'; readonly result: InputRequiredResult }
   /** Go on in process with these answers (legacy: the pushes were answered), in the order asked. */
-  | { readonly kind: 'answered'; readonly answers: readonly Answer[] };
+  | { readonly kind: 'answered'; readonly answers: readonly Answer[] }
+  /** End the call with this result: a question went to a person off the wire ({@link HandOff}). */
+  | { readonly kind: 'handOff'; readonly result: CallToolResult };
+
+/**
+ * A question handed to a person off the wire: `result` is the tool result with which an out-of-band
+ * channel ends the call, telling the model how the person answers. The pass loop returns it in
+ * place of the resolved values; the round returns `result` as the call's result, as it is.
+ */
+export class HandOff {
+  constructor(readonly result: CallToolResult) {}
+}
+
+/** Whether `value` is a round's hand-off ({@link HandOff}): the call's result, not a value to go on with. */
+export function isHandOff(value: unknown): value is HandOff {
+  return value instanceof HandOff;
+}
 
 /** How one era gets questions answered. */
 export interface RoundStrategy {

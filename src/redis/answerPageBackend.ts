@@ -14,8 +14,8 @@ import { ANSWER, OPEN, READ, TAKE } from './answerPageScripts.js';
 import { redisFailure } from './connectRefusal.js';
 
 import { McpResolveError } from '../errors.js';
-import type { AnswerPageBackend, AnswerPageLimitOptions, AnswerPageRefusal } from '../answerPage/backend.js';
-import { ANSWER_PAGE_OVERHEAD_BYTES, answerPageLimits } from '../answerPage/backend.js';
+import type { AnswerPageBackend, AnswerPageLimitOptions, AnswerPageRefusal } from '../pageStore/backend.js';
+import { ANSWER_PAGE_OVERHEAD_BYTES, answerPageLimits } from '../pageStore/backend.js';
 
 /** Options of {@link createRedisAnswerPageBackend}. */
 export interface RedisAnswerPageBackendOptions extends AnswerPageLimitOptions {

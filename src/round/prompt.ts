@@ -13,6 +13,8 @@ import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 
 import type { ToolContext } from '../context.js';
+import { ToolError } from '../errors.js';
+import { isHandOff } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { compilePlan } from '../resolvers/graph.js';
 import type { Simplify } from '../resolvers/resolver.js';
@@ -136,6 +138,9 @@ async function answerPromptGet(
   try {
     const resolved = await state.resolve(prompt.plan, args);
     if (isInputRequiredResult(resolved)) return resolved;
+    // A prompt has no tool result to hand a question off with: the hand-off's words fail it.
+    if (isHandOff(resolved))
+      throw new ToolError(resolved.result.content.map((block) => ('text' in block ? block.text : '')).join(''));
     const value = await prompt.body({ ...args, ...resolved }, state.ctx);
     if (isInputRequiredResult(value)) return await state.sealAsked(value, prompt.resolvedBy);
     return value as GetPromptResult;

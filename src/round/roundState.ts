@@ -11,6 +11,7 @@ import { McpResolveError } from '../errors.js';
 import type { RoundServices, ToolContext } from '../context.js';
 import type { CallChannels } from '../channels/channel.js';
 import type { Ledger } from '../questions/ledger.js';
+import type { HandOff } from '../questions/strategy.js';
 import type { ResolutionPlan } from '../resolvers/graph.js';
 import { isPromiseLike } from '../promise.js';
 import type { RequestBinding } from '../state/binding.js';
@@ -177,14 +178,13 @@ export class RoundState {
   }
 
   /**
-   * Resolves `plan` for this round (a pass; the legacy era pushes its questions and passes again,
-   * in process): the resolved values, or the `input_required` result to return, its ledger sealed.
-   * Synchronous when every resolver returned a plain value (the call that asks nothing).
+   * Resolves `plan` for this round (the legacy era pushes its questions and passes again, in process):
+   * the values, the `input_required` result (ledger sealed) or a hand-off; sync when nothing asks.
    */
   resolve(
     plan: ResolutionPlan,
     args: Readonly<Record<string, unknown>>,
-  ): Record<string, unknown> | Promise<Record<string, unknown> | InputRequiredResult> {
+  ): Record<string, unknown> | Promise<Record<string, unknown> | InputRequiredResult | HandOff> {
     if (plan.params.length === 0) return {};
     const timeoutMs = this.services.legacyQuestionTimeoutMs;
     this.#strategy ??= new StrategyOnDemand(this.ctx, this.round, this.plaintext, timeoutMs);
@@ -193,8 +193,8 @@ export class RoundState {
   }
 
   private async sealedOutcome(
-    outcome: Promise<Record<string, unknown> | InputRequiredResult>,
-  ): Promise<Record<string, unknown> | InputRequiredResult> {
+    outcome: Promise<Record<string, unknown> | InputRequiredResult | HandOff>,
+  ): Promise<Record<string, unknown> | InputRequiredResult | HandOff> {
     const settled = await outcome;
     return isInputRequiredResult(settled) ? this.sealAsked(settled) : settled;
   }

@@ -7,12 +7,13 @@
 import { inputRequired, type InputRequest } from '@modelcontextprotocol/server';
 
 import type { RoundServices, ToolContext } from '../context.js';
-import { callChannelsOf, type CallChannels } from '../channels/channel.js';
+import { callChannelsOf, type CallChannels, type InBandChannel } from '../channels/channel.js';
 import { chooseChannels, type ChannelChoice } from '../channels/choice.js';
 import { assertAnswerSize, DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
 import { Ledger } from '../questions/ledger.js';
 import type { ElicitationResult } from '../questions/markers.js';
-import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
+import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS, pushQuestion } from '../questions/push.js';
+import { shownWith } from '../questions/reask.js';
 import { questionKind } from '../questions/questionKind.js';
 import { identified, onModernWire, type Question } from '../questions/render.js';
 import type { Answer, RoundEnd, RoundStrategy } from '../questions/strategy.js';
@@ -75,7 +76,7 @@ export function modernStrategy(
         // Mints the seed now, so the id the answer reads next round is this call's.
         const question = identified(asked, () => ledger.elicitationSeed());
         const channel = channelOf(question);
-        if (channel.way === 'out-of-band') throw await channel.handOff(question);
+        if (channel.way === 'out-of-band') return { kind: 'handOff', result: await channel.handOff(question) };
         inputRequests[question.key] = onModernWire(await channel.request(question, ledger.ask(question)));
         trace?.asked(question.key, questionKind(question.ask), ledger.attempt(question.key));
       }
@@ -89,7 +90,20 @@ export function modernStrategy(
  * order, and a decline that ends the call stops them (modern sends them together, before any answer).
  * One legacy call is one round: `seed` is its own random value (URL questions' default ids).
  */
-export function legacyStrategy(seed: () => string, channelOf: ChannelChoice): RoundStrategy {
+export function legacyStrategy(
+  ctx: ToolContext,
+  round: RoundServices,
+  timeoutMs: number,
+  seed: () => string,
+  channelOf: ChannelChoice,
+): RoundStrategy {
+  /** Pushes `question` through its in-band `channel`: the request it gives, its response read as in-band. */
+  const push = async (channel: InBandChannel, question: Question) => {
+    if (channel.push !== undefined) return channel.push(question, timeoutMs);
+    // The digest stays the question's: the answer is the same whatever the channel adds to the request.
+    const request = await channel.request(question, question.rendered.request);
+    return pushQuestion(ctx, round, shownWith(question, request), timeoutMs);
+  };
   return {
     async recall(question) {
       const channel = channelOf(question);
@@ -103,8 +117,8 @@ export function legacyStrategy(seed: () => string, channelOf: ChannelChoice): Ro
       for (const asked of pending) {
         const question = identified(asked, seed);
         const channel = channelOf(question);
-        if (channel.way === 'out-of-band') throw await channel.handOff(question);
-        const outcome = channel.push(question);
+        if (channel.way === 'out-of-band') return { kind: 'handOff', result: await channel.handOff(question) };
+        const outcome = push(channel, question);
         answers.push({ question, outcome });
         // A failed push, or a decline that ends the call, ends the round: later questions are not sent.
         const goOn = await outcome.then(
@@ -135,11 +149,11 @@ export function strategyFor(ctx: ToolContext, round: RoundServices, options: Str
   if (ctx.era === 'modern') {
     // The call's secret is the ledger's seed: random per call, sealed in its requestState.
     const secret = () => ledger.elicitationSeed();
-    return modernStrategy(ctx, round, ledger, chooseChannels({ ctx, round, secret, legacyTimeoutMs }, channels));
+    return modernStrategy(ctx, round, ledger, chooseChannels({ ctx, round, secret }, channels));
   }
   let seed: string | undefined;
   const secret = (): string => (seed ??= newElicitationSeed());
-  return legacyStrategy(secret, chooseChannels({ ctx, round, secret, legacyTimeoutMs }, channels));
+  return legacyStrategy(ctx, round, legacyTimeoutMs, secret, chooseChannels({ ctx, round, secret }, channels));
 }
 
 /**

@@ -15,8 +15,8 @@ import type {
 import { isInputRequiredResult, ProtocolError } from '@modelcontextprotocol/server';
 
 import type { ToolContext } from '../context.js';
-import { ToolError } from '../errors.js';
 import { isPromiseLike } from '../promise.js';
+import { isHandOff } from '../questions/strategy.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
 import { endTrace, failTrace, openRoundState, startTrace } from './roundState.js';
 import type { InstanceServices } from './services.js';
@@ -52,9 +52,11 @@ export async function serveToolCall(
     if (!input.ok) return endTrace(trace, input.error);
     let result: ToolCallResult;
     try {
-      let resolved = state.resolve(tool.plan, input.args);
-      if (isPromiseLike(resolved)) resolved = await resolved;
+      const resolving = state.resolve(tool.plan, input.args);
+      const resolved = isPromiseLike(resolving) ? await resolving : resolving;
+      // `input_required`, or a question handed to a person: the call's result as it is.
       if (isInputRequiredResult(resolved)) return endTrace(trace, resolved);
+      if (isHandOff(resolved)) return endTrace(trace, resolved.result);
       let value = runBody(tool, input.args, resolved, state.ctx);
       if (isPromiseLike(value)) value = await value;
       // The body's own input_required is sealed, or refused when resolvers drive the flow.
@@ -164,21 +166,20 @@ export function toolFailure(
 ): CallToolResult {
   if (error instanceof ProtocolError) throw error;
   const masked = trace && ((ref: string) => trace.masked(ref, error));
-  const result = toolError(services.maskError(error, { method: 'tools/call', name: tool.name }, masked));
-  return error instanceof ToolError && error.resultMeta !== undefined
-    ? { ...result, _meta: { ...error.resultMeta } }
-    : result;
+  return toolError(services.maskError(error, { method: 'tools/call', name: tool.name }, masked));
 }
 
 /**
  * A body's (non-`input_required`) value as the call's result: normalised, output-checked,
- * projected; at once when the output schema answers synchronously.
+ * projected; at once when the output schema answers synchronously. A hand-off (a `journaled`
+ * body's question handed to a person) is the result as it is.
  */
 export function checkedResult(
   tool: CompiledTool,
   value: unknown,
   services: InstanceServices,
 ): CallToolResult | Promise<CallToolResult> {
+  if (isHandOff(value)) return value.result;
   const result = toResult(tool, value);
   if (tool.output === undefined || result.isError)
     return services.server.projectCallToolResult(result, tool.outputJson);

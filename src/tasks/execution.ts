@@ -19,6 +19,7 @@ import { RunLost } from './lease.js';
 import type { TaskRecords } from './records.js';
 import type { TaskRecord } from './store.js';
 import { TaskStrategy } from './strategy.js';
+import { isHandOff } from '../questions/strategy.js';
 import type { Caller } from '../channels/channel.js';
 import { chooseChannels } from '../channels/choice.js';
 import { answeringPerson } from '../channels/requestClient.js';
@@ -61,7 +62,7 @@ export class TaskExecution {
       const ctx = withRoundServices({ ...base.ctx, clientCapabilities: capabilities }, round);
       const channels =
         services.channels.length === 0 ? undefined : { providers: services.channels, caller: () => callerOf(record) };
-      const call = { ctx, round, secret: () => record.taskId, legacyTimeoutMs: services.legacyQuestionTimeoutMs };
+      const call = { ctx, round, secret: () => record.taskId };
       const strategy = new TaskStrategy(
         round,
         record.answers,
@@ -80,6 +81,11 @@ export class TaskExecution {
         current.revision === record.revision && current.status === 'working' && !current.bodyStarted;
       if (isInputRequiredResult(resolved)) {
         await this.park(taskId, strategy, unchanged);
+        return;
+      }
+      // A question handed to a person ends the task with the hand-off's result.
+      if (isHandOff(resolved)) {
+        await this.records.complete(taskId, undefined, resolved.result);
         return;
       }
       const owner = crypto.randomUUID();

@@ -14,6 +14,7 @@ import { endTrace, failTrace, openRoundState, startTrace } from '../round/roundS
 import type { InstanceServices } from '../round/services.js';
 import type { ToolCallResult } from '../round/toolCall.js';
 import { inputElementsError, serveToolCall, toolFailure, validateInput } from '../round/toolCall.js';
+import { isHandOff } from '../questions/strategy.js';
 import type { CompiledTool } from '../round/tool.js';
 import { recordAnswers } from './answers.js';
 import type { TaskSupport } from '../round/taskDeclaration.js';
@@ -98,6 +99,7 @@ export class TaskRunner implements TaskHost {
       const beforeTask = support.questions === 'before-task';
       const resolved = beforeTask ? await state.resolve(tool.plan, args) : {};
       if (isInputRequiredResult(resolved)) return resolved;
+      if (isHandOff(resolved)) return resolved.result;
       const principal = services.principal(state.ctx);
       // With `before-task` the body is claimed at once, its answers recorded for a resume elsewhere.
       const owner = beforeTask ? crypto.randomUUID() : undefined;

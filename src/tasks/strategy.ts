@@ -87,7 +87,7 @@ export class TaskStrategy implements RoundStrategy {
     for (const asked of pending) {
       const question = identified(asked, () => this.seed);
       const channel = this.channelOf(question);
-      if (channel.way === 'out-of-band') throw await channel.handOff(question);
+      if (channel.way === 'out-of-band') return { kind: 'handOff', result: await channel.handOff(question) };
       const key = mintKey();
       const request = await channel.request(question, question.rendered.request);
       this.parked[key] = { node: question.key, digest: pinOf(question.rendered), request };

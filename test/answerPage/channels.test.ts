@@ -7,19 +7,28 @@ import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { pageLinkChannel, pageLinkError } from '../../src/answerPage/linkChannel.js';
-import { createFormPages, pageBindingOf } from '../../src/answerPage/pages.js';
-import type { AnswerPageStore } from '../../src/answerPage/store.js';
-import { createAnswerPageStore } from '../../src/answerPage/store.js';
+import { pageLinkChannel, pageLinkResult } from '../../src/answerPage/linkChannel.js';
+import { createFormPages, pageBindingOf } from '../../src/pageStore/pages.js';
+import type { AnswerPageStore } from '../../src/pageStore/store.js';
+import { createAnswerPageStore } from '../../src/pageStore/store.js';
+import { createPageLinks } from '../../src/answerPage/links.js';
 import { acceptedUrlAnswer, pageUrlChannel, pageUrlRequest } from '../../src/answerPage/urlChannel.js';
 import type { CallChannels } from '../../src/channels/channel.js';
 import type { ToolContext } from '../../src/context.js';
-import { ToolError } from '../../src/errors.js';
 import { Ledger } from '../../src/questions/ledger.js';
 import { elicit } from '../../src/questions/markers.js';
 import type { Question } from '../../src/questions/render.js';
 import { renderQuestion } from '../../src/questions/render.js';
+import type { RoundEnd } from '../../src/questions/strategy.js';
 import { strategyFor } from '../../src/round/strategies.js';
+
+/** The text of the hand-off a round ended with (the call's result: the link, in words a model passes on). */
+function handOffText(end: RoundEnd): string {
+  if (end.kind !== 'handOff') return expect.fail('expected the link');
+  expect(end.result.isError).toBe(true);
+  const [block] = end.result.content;
+  return block?.type === 'text' ? block.text : expect.fail('expected the text');
+}
 
 const CONFIRM = z.object({ amount: z.number().max(500).meta({ title: 'Amount' }) });
 
@@ -49,7 +58,7 @@ const CALLER = { principal: 'alice', target: 'refund', arguments: { order_id: 'O
 
 /** The page channels over `store`, as a round of the call `CALLER` sees them. */
 function channelsOver(store: AnswerPageStore): CallChannels {
-  const pages = createFormPages({ store, path: '/mcp-resolve/answer' });
+  const pages = createPageLinks(createFormPages(store), { path: '/mcp-resolve/answer' });
   return { providers: [pageUrlChannel(pages), pageLinkChannel(pages, false)], caller: () => CALLER };
 }
 
@@ -124,13 +133,19 @@ describe('the page questions', () => {
         elicitationId: 'id-1',
       },
     });
-    const error = pageLinkError(question(), 'https://mcp.example.com/mcp-resolve/answer/x');
-    expect(error).toBeInstanceOf(ToolError);
-    expect(error.message).toBe(
-      'Before this can go on, the person must answer a question on a web page. Show them this link and ask them to open it: https://mcp.example.com/mcp-resolve/answer/x\n' +
-        'The question: Refund ORD-1?\n' +
-        'Once they have answered there, call this tool again with the same arguments to continue.',
-    );
+    const result = pageLinkResult(question(), 'https://mcp.example.com/mcp-resolve/answer/x');
+    expect(result).toEqual({
+      content: [
+        {
+          type: 'text',
+          text:
+            'Before this can go on, the person must answer a question on a web page. Show them this link and ask them to open it: https://mcp.example.com/mcp-resolve/answer/x\n' +
+            'The question: Refund ORD-1?\n' +
+            'Once they have answered there, call this tool again with the same arguments to continue.',
+        },
+      ],
+      isError: true,
+    });
     expect(() => pageUrlRequest(question(), 'http://mcp.example.com/a', '')).toThrow(/must use https/);
     expect(acceptedUrlAnswer({ action: 'accept' })).toBe(true);
     expect(acceptedUrlAnswer({ action: 'decline' })).toBe(false);
@@ -208,12 +223,7 @@ describe.each(['modern', 'legacy'] as const)('a %s client with no elicitation', 
     const first = strategyOf(channels);
     expect(await first.recall(question(), true)).toBeUndefined();
     expect(() => first.admit(question())).not.toThrow();
-    const error = await first.end([question()]).then(
-      () => expect.fail('expected the link'),
-      (reason: unknown) => reason,
-    );
-    expect(error).toBeInstanceOf(ToolError);
-    const url = /open it: (\S+)/.exec((error as Error).message)![1]!;
+    const url = /open it: (\S+)/.exec(handOffText(await first.end([question()])))![1]!;
     expect(await answer(url, { action: 'accept', content: { amount: 80 } })).toBe(true);
     expect(await strategyOf(channels).recall(question(), true)).toEqual({ action: 'accept', value: { amount: 80 } });
     expect(await strategyOf(channels).recall(question(), true)).toBeUndefined();
@@ -224,10 +234,7 @@ describe.each(['modern', 'legacy'] as const)('a %s client with no elicitation', 
     const store = createAnswerPageStore({ ttlMs: 60_000, now: () => clock });
     const channels = channelsOver(store);
     const linkOf = async (): Promise<string> => {
-      const error = await strategyOf(channels)
-        .end([question()])
-        .catch((reason: unknown) => reason);
-      return /open it: (\S+)/.exec((error as Error).message)![1]!;
+      return /open it: (\S+)/.exec(handOffText(await strategyOf(channels).end([question()])))![1]!;
     };
     const expired = await linkOf();
     clock += 60_001;
@@ -246,16 +253,12 @@ describe.each(['modern', 'legacy'] as const)('a %s client with no elicitation', 
   it("asks again on a new page, with the reason above the question, when the author's check refuses the page's answer", async () => {
     const { store, channels, answer } = hostPages();
     const strict = question(({ amount }) => (amount > 100 ? 'Over 100 needs a manager.' : undefined));
-    const error = await strategyOf(channels)
-      .end([strict])
-      .catch((reason: unknown) => reason);
-    const url = /open it: (\S+)/.exec((error as Error).message)![1]!;
+    const url = /open it: (\S+)/.exec(handOffText(await strategyOf(channels).end([strict])))![1]!;
     await answer(url, { action: 'accept', content: { amount: 120 } });
     // One round: the answer is read and refused, then the question is handed off again.
     const round = strategyOf(channels);
     expect(await round.recall(strict, true)).toBeUndefined();
-    const again = await round.end([strict]).catch((reason: unknown) => reason);
-    const message = (again as Error).message;
+    const message = handOffText(await round.end([strict]));
     const next = /open it: (\S+)/.exec(message)![1]!;
     expect(next).not.toBe(url);
     expect(message).toContain('The question: Over 100 needs a manager.\n\nRefund ORD-1?\n');

@@ -10,7 +10,7 @@ import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { Era } from '../../src/context.js';
-import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
+import { createMemoryAnswerPageBackend } from '../../src/pageStore/memoryBackend.js';
 import type { DualEraHandler } from '../../src/hosting/dualEraHandler.js';
 import { createDualEraHandler } from '../../src/hosting/dualEraHandler.js';
 import type { TestConnection } from '../../src/testing/index.js';

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 
 import { answerPagePath, createAnswerPageHandler } from '../../src/answerPage/handler.js';
-import type { AnswerPageStore } from '../../src/answerPage/store.js';
-import { createAnswerPageStore } from '../../src/answerPage/store.js';
+import type { AnswerPageStore } from '../../src/pageStore/store.js';
+import { createAnswerPageStore } from '../../src/pageStore/store.js';
 import type { FetchServer } from '../fixtures/browser.js';
 import { serveFetch, useBrowser } from '../fixtures/browser.js';
 import { ALICE_CALL, REFUND_QUESTION, wireSchemaOf } from './helpers.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
+import { createMemoryAnswerPageBackend } from '../../src/pageStore/memoryBackend.js';
 import { createAnswerPageHandler, answerPagePath, NOT_SAVED } from '../../src/answerPage/handler.js';
 import { PAGE_POSTS_PER_MINUTE } from '../../src/answerPage/postBudget.js';
-import { createAnswerPageStore, newPageId } from '../../src/answerPage/store.js';
+import { createAnswerPageStore, newPageId } from '../../src/pageStore/store.js';
 import type { AnswerPageHandlerOptions } from '../../src/answerPage/handler.js';
 import { McpResolveError } from '../../src/errors.js';
 import { ALICE_CALL, REFUND_QUESTION, refundForm } from './helpers.js';

@@ -3,7 +3,7 @@ import * as z from 'zod';
 
 import { inputRequired } from '@modelcontextprotocol/server';
 
-import type { AnswerPageBinding, AnswerPageQuestion } from '../../src/answerPage/store.js';
+import type { AnswerPageBinding, AnswerPageQuestion } from '../../src/pageStore/store.js';
 
 /** The refund desk's confirmation form, rendered as the wire schema a client receives. */
 export const REFUND_SCHEMA = z.object({

@@ -7,9 +7,9 @@
 import type { ElicitRequest } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 
-import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
+import { createMemoryAnswerPageBackend } from '../../src/pageStore/memoryBackend.js';
 import { answerPagePath } from '../../src/answerPage/handler.js';
-import { newPageId } from '../../src/answerPage/store.js';
+import { newPageId } from '../../src/pageStore/store.js';
 import { McpResolveError } from '../../src/errors.js';
 import type { FailureInfo } from '../../src/index.js';
 import { McpResolveServer } from '../../src/index.js';

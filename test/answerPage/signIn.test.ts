@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { answerPagePath, createAnswerPageHandler } from '../../src/answerPage/handler.js';
 import type { AnswerPageSignInOptions } from '../../src/answerPage/signIn.js';
 import { createFormTokens } from '../../src/answerPage/formToken.js';
-import { createAnswerPageStore } from '../../src/answerPage/store.js';
+import { createAnswerPageStore } from '../../src/pageStore/store.js';
 import { utf8 } from '../../src/state/bytes.js';
 import { McpResolveError } from '../../src/errors.js';
 import { ALICE_CALL, REFUND_QUESTION, refundForm } from './helpers.js';

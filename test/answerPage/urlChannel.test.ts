@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { createFormPages } from '../../src/answerPage/pages.js';
-import { createAnswerPageStore } from '../../src/answerPage/store.js';
+import { createFormPages } from '../../src/pageStore/pages.js';
+import { createAnswerPageStore } from '../../src/pageStore/store.js';
+import { createPageLinks } from '../../src/answerPage/links.js';
 import { pageUrlChannel } from '../../src/answerPage/urlChannel.js';
 import type { InBandChannel } from '../../src/channels/channel.js';
 import type { ToolContext } from '../../src/context.js';
@@ -20,7 +21,7 @@ const QUESTION = { key: 'confirm', label: 'confirm', ask, rendered: renderQuesti
 
 function setup(consent: 'accept' | 'decline', onPushed: (url: string) => void = () => undefined) {
   const store = createAnswerPageStore();
-  const pages = createFormPages({ store, path: '/mcp-resolve/answer' });
+  const pages = createPageLinks(createFormPages(store), { path: '/mcp-resolve/answer' });
   const pushed: Array<{ method: string; params: Record<string, unknown> }> = [];
   const completed: string[] = [];
   const ctx = {
@@ -38,15 +39,16 @@ function setup(consent: 'accept' | 'decline', onPushed: (url: string) => void = 
   } as unknown as ToolContext;
   const answer = (url: string, content: Record<string, unknown>) =>
     store.submit(new URL(url).pathname.split('/').pop()!, { action: 'accept', content });
-  /** The page-by-URL channel of a call on `ctx` whose pushes wait `timeoutMs`. */
-  const channel = (timeoutMs: number) =>
-    pageUrlChannel(pages).open({
+  /** The 2025-11-25 push of the page-by-URL channel of a call on `ctx`, waiting `timeoutMs`. */
+  const channel = (timeoutMs: number) => {
+    const opened = pageUrlChannel(pages).open({
       ctx,
       round: { completeElicitation: (id: string) => async () => void completed.push(id) },
       caller: () => ({ principal: undefined, target: 'refund', arguments: {} }),
       secret: () => 'call-secret',
-      legacyTimeoutMs: timeoutMs,
     }) as InBandChannel;
+    return { push: (question: typeof QUESTION) => opened.push!(question, timeoutMs) };
+  };
   return { store, channel, pushed, completed, answer };
 }
 

@@ -24,13 +24,23 @@ const APPS: Array<[string, ClientCapabilities]> = [
 
 describe.each(ERAS)('the answer tool (%s)', (era) => {
   it.each(NO_APPS)('is not listed to, and refuses, a client with %s', async (_, capabilities) => {
-    for (const options of [{ apps: {} }, { apps: { inChat: false, attachToForms: false } }]) {
-      const connection = await connect(refundDesk(options).server, { era, capabilities });
-      const { tools } = await connection.client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['refund', 'ping']);
-      const refused = await connection.client.callTool({ name: ANSWER_TOOL, arguments: { page: 'A'.repeat(22) } });
-      expect({ isError: refused.isError, text: textOf(refused) }).toEqual({ isError: true, text: NOT_AN_APP_HOST });
-    }
+    const connection = await connect(refundDesk({ apps: {} }).server, { era, capabilities });
+    const { tools } = await connection.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['refund', 'ping']);
+    const refused = await connection.client.callTool({ name: ANSWER_TOOL, arguments: { page: 'A'.repeat(22) } });
+    expect({ isError: refused.isError, text: textOf(refused) }).toEqual({ isError: true, text: NOT_AN_APP_HOST });
+  });
+
+  it('is not added when both of the app\'s channels are off', async () => {
+    const connection = await connect(refundDesk({ apps: { inChat: false, attachToForms: false } }).server, {
+      era,
+      capabilities: APPS_ONLY,
+    });
+    const { tools } = await connection.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['refund', 'ping']);
+    await expect(
+      connection.client.callTool({ name: ANSWER_TOOL, arguments: { page: 'A'.repeat(22) } }),
+    ).rejects.toThrow(`Tool ${ANSWER_TOOL} not found`);
   });
 
   it.each(APPS)('is listed to, and answers, a client with %s', async (_, capabilities) => {

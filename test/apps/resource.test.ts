@@ -7,7 +7,7 @@
 import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { describe, expect, it } from 'vitest';
 
-import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
+import { createMemoryAnswerPageBackend } from '../../src/pageStore/memoryBackend.js';
 import { ANSWER_TOOL, APP_MIME_TYPE, ELICITATION_META, QUESTION_APP_URI, UI_EXTENSION } from '../../src/apps/wire.js';
 import { APP_BUNDLE } from '../../src/apps/appBundle.js';
 import { FORM_STYLE } from '../../src/form/style.js';

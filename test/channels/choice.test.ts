@@ -31,7 +31,7 @@ const byLink = provider('link', (declared) => declared?.elicitation === undefine
 
 function chosen(declared: ClientCapabilities | undefined, providers = [byUrl.provider, byLink.provider]) {
   const ctx = { era: 'modern', clientCapabilities: declared } as unknown as ToolContext;
-  const round = { ctx, round: {}, secret: () => 's', legacyTimeoutMs: 1_000 };
+  const round = { ctx, round: {}, secret: () => 's' };
   return chooseChannels(round, { providers, caller: () => ({ principal: undefined, target: 't', arguments: {} }) });
 }
 

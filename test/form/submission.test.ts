@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { AnswerPage } from '../../src/answerPage/store.js';
+import type { AnswerPage } from '../../src/pageStore/store.js';
 import { checkSubmission } from '../../src/form/submission.js';
 import { ALICE_CALL, REFUND_QUESTION, refundForm } from '../answerPage/helpers.js';
 

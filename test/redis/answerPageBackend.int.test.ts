@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { createRedisAnswerPageBackend } from '../../src/redis/answerPageBackend.js';
-import { createAnswerPageStore } from '../../src/answerPage/store.js';
-import type { NewAnswerPage } from '../../src/answerPage/backend.js';
+import { createAnswerPageStore } from '../../src/pageStore/store.js';
+import type { NewAnswerPage } from '../../src/pageStore/backend.js';
 import { McpResolveError, ToolError } from '../../src/errors.js';
 import { isClientFacing } from '../../src/round/masking.js';
 import { useRedisServer } from '../fixtures/redisServer.js';

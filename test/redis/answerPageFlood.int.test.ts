@@ -12,8 +12,8 @@ import type { RedisFleet } from 'mcp-resolve/redis';
 import { connectRedisFleet } from 'mcp-resolve/redis';
 
 import { createRedisAnswerPageBackend } from '../../src/redis/answerPageBackend.js';
-import type { AnswerPageStore } from '../../src/answerPage/store.js';
-import { createAnswerPageStore } from '../../src/answerPage/store.js';
+import type { AnswerPageStore } from '../../src/pageStore/store.js';
+import { createAnswerPageStore } from '../../src/pageStore/store.js';
 import type { RedisServer } from '../../scripts/lib/processes.js';
 import { startRedisServer } from '../../scripts/lib/processes.js';
 import { ALICE_CALL, REFUND_QUESTION } from '../answerPage/helpers.js';

@@ -12,8 +12,8 @@ import { getTask, taskOf, updateTask } from 'mcp-resolve/client';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
-import { createAnswerPageStore } from '../../src/answerPage/store.js';
+import { createMemoryAnswerPageBackend } from '../../src/pageStore/memoryBackend.js';
+import { createAnswerPageStore } from '../../src/pageStore/store.js';
 import { textOf } from '../resolvers/helpers.js';
 import { connectTasks, until } from './helpers.js';
 

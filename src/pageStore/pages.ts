@@ -1,17 +1,15 @@
 /**
- * The answer pages of a server, as its page channels use them: a page is opened in the store for
- * the caller and question that asked, bound to them ({@link pageBindingOf}); its link is absolute,
- * on the configured public origin or the origin the MCP request came in on.
+ * Questions kept for a person who answers off the wire (on the answer page, in an app), as the
+ * channels use them: a page is opened in the store for the caller and question that asked, bound
+ * to them ({@link pageBindingOf}), and its answer is taken once by the same binding.
  */
 import canonicalize from 'canonicalize';
 
 import type { Caller } from '../channels/channel.js';
 import { requestClientOf } from '../channels/requestClient.js';
-import { ToolError } from '../errors.js';
 import type { Question } from '../questions/render.js';
 import { utf8 } from '../state/bytes.js';
 import { defaultPrimitives } from '../state/primitives.js';
-import { answerPagePath } from './handler.js';
 import type { AnswerPage, AnswerPageBinding, AnswerPageQuestion, AnswerPageStore, PageAnswer } from './store.js';
 import { newPageId } from './store.js';
 
@@ -53,15 +51,12 @@ export function pageQuestionOf(question: Question): AnswerPageQuestion {
   return { message: formMessageOf(question), requestedSchema };
 }
 
-/** A server's answer pages, as its channels use them. */
+/** A store's pages, as the channels use them. */
 export interface FormPages {
   /**
-   * The absolute URL of the page asking `question` under `binding` (the same page until it is
-   * answered), counted against the caller's principal, else the client its host saw `request`
-   * come from; `request` gives the origin when none is configured.
+   * The open page asking `question` under `binding` (the same page until it is answered), counted
+   * against the caller's principal, else the client its host saw `request` come from.
    */
-  open(binding: AnswerPageBinding, question: Question, request: Request | undefined): Promise<string>;
-  /** The open page asking `question` under `binding` itself (as {@link open} opens it), for a channel that shows it without a link (an app). */
   openPage(binding: AnswerPageBinding, question: Question, request: Request | undefined): Promise<AnswerPage>;
   /** The answer given on the page of `binding`, once, as an in-band client sends it; `undefined` when none yet. */
   take(binding: AnswerPageBinding): Promise<PageAnswer | undefined>;
@@ -69,32 +64,11 @@ export interface FormPages {
   keep(binding: AnswerPageBinding, question: Question, answer: PageAnswer): Promise<void>;
 }
 
-/** Options of {@link createFormPages}. */
-export interface FormPagesOptions {
-  readonly store: AnswerPageStore;
-  /** The path pages are served under (the handler's). */
-  readonly path: string;
-  /** The origin of the links (`https://mcp.example.com`); absent, the origin of the request that asked. */
-  readonly publicOrigin?: string | undefined;
-}
-
-/** The {@link FormPages} over `options.store`. */
-export function createFormPages(options: FormPagesOptions): FormPages {
-  const { store, path, publicOrigin } = options;
-  const openPage: FormPages['openPage'] = (binding, question, request) =>
-    store.open(binding, pageQuestionOf(question), pageClientOf(binding, request));
+/** The {@link FormPages} over `store`. */
+export function createFormPages(store: AnswerPageStore): FormPages {
   return {
-    async open(binding, question, request) {
-      const origin = publicOrigin ?? (request === undefined ? undefined : new URL(request.url).origin);
-      if (origin === undefined) {
-        throw new ToolError(
-          `Resolver '${question.label}': the answer page has no address to link to (no public origin is configured, and this request has no URL). Set the answerPage option's publicOrigin.`,
-        );
-      }
-      const page = await openPage(binding, question, request);
-      return new URL(answerPagePath(page.pageId, path), origin).href;
-    },
-    openPage,
+    openPage: (binding, question, request) =>
+      store.open(binding, pageQuestionOf(question), pageClientOf(binding, request)),
     take: (binding) => store.take(binding),
     async keep(binding, question, answer) {
       const page = await store.open(binding, pageQuestionOf(question));

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
-import { bindingDigest, createAnswerPageStore, isPageId, newPageId } from '../../src/answerPage/store.js';
-import type { AnswerPageBackend } from '../../src/answerPage/backend.js';
+import { createMemoryAnswerPageBackend } from '../../src/pageStore/memoryBackend.js';
+import { bindingDigest, createAnswerPageStore, isPageId, newPageId } from '../../src/pageStore/store.js';
+import type { AnswerPageBackend } from '../../src/pageStore/backend.js';
 import { McpResolveError, ToolError } from '../../src/errors.js';
-import { ALICE_CALL, REFUND_QUESTION } from './helpers.js';
+import { ALICE_CALL, REFUND_QUESTION } from '../answerPage/helpers.js';
 
 const ACCEPTED = { action: 'accept', content: { amount: 120 } } as const;
 

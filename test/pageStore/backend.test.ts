@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import type { NewAnswerPage } from '../../src/answerPage/backend.js';
-import { refusalError } from '../../src/answerPage/backend.js';
-import { createMemoryAnswerPageBackend } from '../../src/answerPage/memoryBackend.js';
+import type { NewAnswerPage } from '../../src/pageStore/backend.js';
+import { refusalError } from '../../src/pageStore/backend.js';
+import { createMemoryAnswerPageBackend } from '../../src/pageStore/memoryBackend.js';
 import { heldTextBytes } from '../../src/state/bytes.js';
 import { McpResolveError, ToolError } from '../../src/errors.js';
 
