@@ -9,9 +9,10 @@ import { isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server
 
 import { createOAuthGate } from '../auth/resourceServer.js';
 import type { HttpRoute } from '../channels/channel.js';
-import type { LegacyClient } from './clientAddressing.js';
 import { clientOfRequest, createClientAddressing } from './clientAddressing.js';
-import { rememberClient } from './clientOf.js';
+import { countedClient } from './clientOf.js';
+import type { HostedPost } from './hostedPost.js';
+import { handedRequest } from './hostedPost.js';
 import { isNestedBatch, normalizeInbound } from './inbound.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import type { LegacySessionLeg } from './legacy/leg/legacySessionLeg.js';
@@ -153,11 +154,19 @@ export function hostDualEra(
       : counted
         ? clientOfRequest(resolved.clientAddress, request, init.clientAddress)
         : undefined;
-    const remembered = counted ? client : undefined;
-    if (remembered !== undefined) rememberClient(request, remembered);
-    const linked = (): Request => linkedRequest(request, init.clientLeft, remembered);
-    if (!toLegacy || legacy === undefined) return modern.post(request, parsedBody, authInfo, init.clientLeft, linked);
-    return legacy.fetch(linked(), { ...(authInfo !== undefined && { authInfo }), parsedBody, ...client });
+    const post: HostedPost = {
+      request,
+      parsedBody,
+      authInfo,
+      clientLeft: init.clientLeft,
+      client: counted && client !== undefined ? countedClient(client) : undefined,
+    };
+    if (!toLegacy || legacy === undefined) return modern.post(post);
+    return legacy.fetch(handedRequest(post, true), {
+      ...(authInfo !== undefined && { authInfo }),
+      parsedBody,
+      ...client,
+    });
   }
 
   async function serve(request: Request, init: ServeOptions = {}): Promise<Reply> {
@@ -180,18 +189,6 @@ export function hostDualEra(
     notify: bothEras(modern.notify, legacy?.notify),
   };
   return { handler, serve, routes, lane: modern.lane };
-}
-
-/** `request` following `clientLeft` when that came apart (see {@link ServeOptions}), remembered as `request` was. */
-function linkedRequest(
-  request: Request,
-  clientLeft: AbortSignal | undefined,
-  remembered: LegacyClient | undefined,
-): Request {
-  if (clientLeft === undefined) return request;
-  const copy = new Request(request, { signal: clientLeft });
-  if (remembered !== undefined) rememberClient(copy, remembered);
-  return copy;
 }
 
 /** The sessionful legacy leg of `hosted`, with the resolved session limits and fleet. */
