@@ -49,7 +49,7 @@ export function addressBucket(address: string): string {
 }
 
 /** Whom a request for the channel routes' server counts against (a {@link RequestClient}), as its host decided `client`. */
-export function countedClient(client: LegacyClient): RequestClient | undefined {
-  if (client.behindProxy === true) return { behindProxy: true };
-  return client.clientAddress === undefined ? undefined : { address: addressBucket(client.clientAddress) };
+export function countedClient(client: LegacyClient | undefined): RequestClient | undefined {
+  if (client?.behindProxy === true) return { behindProxy: true };
+  return client?.clientAddress === undefined ? undefined : { address: addressBucket(client.clientAddress) };
 }

@@ -147,26 +147,18 @@ export function hostDualEra(
       !claimsModern(request, parsedBody) &&
       (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxRequestBodyBytes }));
     // Whom an anonymous request counts against: its channels' bounds (pages a client), a question's attempts.
-    const counted = authInfo === undefined;
+    const anonymous = authInfo === undefined;
     // Decided once: the legacy leg's (with its proxy warning), else only when the routes need it.
     const client = toLegacy
       ? legacyClient(request, init.clientAddress)
-      : counted
+      : anonymous
         ? clientOfRequest(resolved.clientAddress, request, init.clientAddress)
         : undefined;
-    const post: HostedPost = {
-      request,
-      parsedBody,
-      authInfo,
-      clientLeft: init.clientLeft,
-      client: counted && client !== undefined ? countedClient(client) : undefined,
-    };
+    const counted = anonymous ? countedClient(client) : undefined;
+    const post: HostedPost = { request, parsedBody, authInfo, clientLeft: init.clientLeft, client: counted };
     if (!toLegacy || legacy === undefined) return modern.post(post);
-    return legacy.fetch(handedRequest(post, true), {
-      ...(authInfo !== undefined && { authInfo }),
-      parsedBody,
-      ...client,
-    });
+    const legacyInit = { ...(authInfo !== undefined && { authInfo }), parsedBody, ...client };
+    return legacy.fetch(handedRequest(post, true), legacyInit);
   }
 
   async function serve(request: Request, init: ServeOptions = {}): Promise<Reply> {
