@@ -78,8 +78,6 @@ export interface HostedDualEraHandler {
   readonly handler: DualEraHandler;
   /** The handler's `fetch`, answering a JSON reply as text (a Node host writes it as it is). */
   readonly serve: (request: Request, init?: ServeOptions) => Promise<Reply>;
-  /** Whether modern requests may be served by the modern lane (then `serve` takes `clientLeft`; see {@link ServeOptions}). */
-  readonly lane: boolean;
   /** The routes of the server's channels (a host lets their requests past its own authentication). */
   readonly routes: readonly HttpRoute[];
 }
@@ -180,7 +178,7 @@ export function hostDualEra(
     },
     notify: bothEras(modern.notify, legacy?.notify),
   };
-  return { handler, serve, routes, lane: modern.lane };
+  return { handler, serve, routes };
 }
 
 /** The sessionful legacy leg of `hosted`, with the resolved session limits and fleet. */

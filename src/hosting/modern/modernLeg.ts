@@ -25,8 +25,6 @@ export interface ModernLeg {
   /** The SDK handler's `fetch`, for what only it serves (GET, DELETE, refusals of legacy traffic). */
   fetch(request: Request, init: { authInfo?: AuthInfo }): Promise<Response>;
   readonly notify: ServerNotifier;
-  /** Whether there is a lane (the server's instances may serve one request after another). */
-  readonly lane: boolean;
   close(): Promise<void>;
 }
 
@@ -57,7 +55,6 @@ export function createModernLeg(
     },
     fetch: (request, init) => handler.fetch(request, init),
     notify: handler.notify,
-    lane: lane !== undefined,
     async close() {
       stopWatching?.();
       await Promise.all([lane?.close(), ...[...replaced].map((old) => old.close()), handler.close()]);
