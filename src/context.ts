@@ -104,7 +104,8 @@ export function amendedContext<T extends ToolContext>(
 
 /**
  * The SDK's request context plus the request's era and the client's declared capabilities. On a
- * multi-round call `mcpReq.requestState()` returns the state the handler minted, already unsealed.
+ * multi-round call `mcpReq.requestState()` returns the state the handler minted, already unsealed;
+ * `mcpReq.id` is the client's id of the request on every hosting path.
  */
 export type ToolContext = ServerContext & {
   readonly era: Era;

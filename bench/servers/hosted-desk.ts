@@ -5,8 +5,7 @@
  *   npx tsx bench/servers/hosted-desk.ts --hosting sdk --port N       # the same desk on the SDK's createMcpHandler + toNodeHandler
  *   npx tsx bench/servers/hosted-desk.ts --hosting sdk-raw --port N   # the hand-written desk (bench/fixtures/rawDesk.ts) on the SDK's hosting
  *
- * `--pool` hands the SDK's hosting (`sdk`) the modern instance pool serveHttp uses; `--upstream`
- * applies, at run time, an SDK change that is waiting on upstream (bench/servers/upstream.ts).
+ * `--upstream` applies, at run time, an SDK change that is waiting on upstream (bench/servers/upstream.ts).
  *
  * Prints `<hosting> desk listening on URL` on stderr. SIGTERM exits through `process.exit`, so a
  * `--cpu-prof` run writes its profile.
@@ -20,14 +19,12 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { serveHttp } from 'mcp-resolve/node';
 
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
-import { pooledFactory } from '../../src/hosting/modern/instancePool.js';
 import { createRawDesk } from '../fixtures/rawDesk.js';
 
 const { values } = parseArgs({
   options: {
     hosting: { type: 'string', default: 'resolve' },
     port: { type: 'string', default: '0' },
-    pool: { type: 'boolean', default: false },
     upstream: { type: 'boolean', default: false },
   },
 });
@@ -40,7 +37,7 @@ async function host(): Promise<{ url: URL; close(): Promise<void> }> {
   if (values.hosting !== 'sdk' && values.hosting !== 'sdk-raw')
     throw new Error(`--hosting must be resolve, sdk or sdk-raw (got ${values.hosting})`);
   const factory = values.hosting === 'sdk' ? desk.createServer : createRawDesk();
-  const handler = createMcpHandler(values.pool ? pooledFactory(factory) : factory);
+  const handler = createMcpHandler(factory);
   const nodeHandler = toNodeHandler(handler);
   const server = createServer((req, res) => void nodeHandler(req, res).catch(() => res.destroy()));
   await new Promise<void>((resolve) => server.listen(Number(values.port), '127.0.0.1', resolve));

@@ -1,8 +1,9 @@
 /**
  * The client an HTTP request comes from, as its host decided it (the address its per-client
- * bounds count against, or none behind a proxy it cannot see past), kept beside the request so a
- * channel can bound what one anonymous client holds (pages per client). The host remembers it for
- * each MCP request; a channel reads it from the request the SDK hands the round (`ctx.http.req`).
+ * bounds count against, or none behind a proxy it cannot see past), carried by the request itself
+ * (a {@link ClientRequest}) so a channel can bound what one anonymous client holds (pages per
+ * client). The host builds one for each anonymous MCP request; a channel reads it from the request
+ * the SDK hands the round (`ctx.http.req`).
  */
 
 /** Whom a request counts against when it carries no principal. */
@@ -12,7 +13,25 @@ export type RequestClient =
   /** Behind a proxy the host cannot see past: every client shares the proxy's address, so none. */
   | { readonly behindProxy: true };
 
-const clients = new WeakMap<Request, RequestClient>();
+/**
+ * A body-less copy of a request the host has read (its body handed on parsed), carrying whom it
+ * counts against. Built from the request's parts, not from the request (a copy of a `Request`
+ * follows its signal, which costs several times the rest of its construction): it follows
+ * `signal` only when one is given.
+ */
+export class ClientRequest extends Request {
+  constructor(
+    request: Request,
+    readonly client: RequestClient | undefined,
+    signal: AbortSignal | undefined,
+  ) {
+    super(request.url, {
+      method: request.method,
+      headers: request.headers,
+      ...(signal !== undefined && { signal }),
+    });
+  }
+}
 
 /**
  * Whom the answers of a request acting for `principal` count against (a question's attempts): the
@@ -26,12 +45,7 @@ export function answeringPerson(principal: string | undefined, request: Request 
   return client !== undefined && 'address' in client ? `address:${client.address}` : undefined;
 }
 
-/** Remembers whom `request` counts against (the host, once per MCP request). */
-export function rememberRequestClient(request: Request, client: RequestClient): void {
-  clients.set(request, client);
-}
-
-/** Whom `request` counts against, when its host said; `undefined` in process or on a host that did not. */
+/** Whom `request` counts against, when its host said (a {@link ClientRequest}); `undefined` in process or on a host that did not. */
 export function requestClientOf(request: Request | undefined): RequestClient | undefined {
-  return request === undefined ? undefined : clients.get(request);
+  return request instanceof ClientRequest ? request.client : undefined;
 }

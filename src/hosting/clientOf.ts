@@ -1,7 +1,7 @@
-/** `clientOf`, `addressBucket` and `rememberClient`: the client a new legacy session, or a channel route's hold, counts against. */
+/** `clientOf`, `addressBucket` and `countedClient`: the client a new legacy session, or a channel route's hold, counts against. */
 import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 
-import { rememberRequestClient } from '../channels/requestClient.js';
+import type { RequestClient } from '../channels/requestClient.js';
 import { principalFrom } from '../state/binding.js';
 import { bareAddress } from './addresses.js';
 import type { LegacyClient } from './clientAddressing.js';
@@ -48,9 +48,8 @@ export function addressBucket(address: string): string {
     .join(':')}::/64`;
 }
 
-/** Remembers whom a request for the channel routes' server counts against (see `rememberRequestClient`). */
-export function rememberClient(request: Request, client: LegacyClient): void {
-  if (client.behindProxy === true) rememberRequestClient(request, { behindProxy: true });
-  else if (client.clientAddress !== undefined)
-    rememberRequestClient(request, { address: addressBucket(client.clientAddress) });
+/** Whom a request for the channel routes' server counts against (a {@link RequestClient}), as its host decided `client`. */
+export function countedClient(client: LegacyClient | undefined): RequestClient | undefined {
+  if (client?.behindProxy === true) return { behindProxy: true };
+  return client?.clientAddress === undefined ? undefined : { address: addressBucket(client.clientAddress) };
 }

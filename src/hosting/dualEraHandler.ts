@@ -9,9 +9,10 @@ import { isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server
 
 import { createOAuthGate } from '../auth/resourceServer.js';
 import type { HttpRoute } from '../channels/channel.js';
-import type { LegacyClient } from './clientAddressing.js';
 import { clientOfRequest, createClientAddressing } from './clientAddressing.js';
-import { rememberClient } from './clientOf.js';
+import { countedClient } from './clientOf.js';
+import type { HostedPost } from './hostedPost.js';
+import { handedRequest } from './hostedPost.js';
 import { isNestedBatch, normalizeInbound } from './inbound.js';
 import { jsonRpcErrorResponse } from './jsonRpcError.js';
 import type { LegacySessionLeg } from './legacy/leg/legacySessionLeg.js';
@@ -77,8 +78,6 @@ export interface HostedDualEraHandler {
   readonly handler: DualEraHandler;
   /** The handler's `fetch`, answering a JSON reply as text (a Node host writes it as it is). */
   readonly serve: (request: Request, init?: ServeOptions) => Promise<Reply>;
-  /** Whether modern requests may be served by the modern lane (then `serve` takes `clientLeft`; see {@link ServeOptions}). */
-  readonly lane: boolean;
   /** The routes of the server's channels (a host lets their requests past its own authentication). */
   readonly routes: readonly HttpRoute[];
 }
@@ -146,18 +145,18 @@ export function hostDualEra(
       !claimsModern(request, parsedBody) &&
       (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxRequestBodyBytes }));
     // Whom an anonymous request counts against: its channels' bounds (pages a client), a question's attempts.
-    const counted = authInfo === undefined;
+    const anonymous = authInfo === undefined;
     // Decided once: the legacy leg's (with its proxy warning), else only when the routes need it.
     const client = toLegacy
       ? legacyClient(request, init.clientAddress)
-      : counted
+      : anonymous
         ? clientOfRequest(resolved.clientAddress, request, init.clientAddress)
         : undefined;
-    const remembered = counted ? client : undefined;
-    if (remembered !== undefined) rememberClient(request, remembered);
-    const linked = (): Request => linkedRequest(request, init.clientLeft, remembered);
-    if (!toLegacy || legacy === undefined) return modern.post(request, parsedBody, authInfo, init.clientLeft, linked);
-    return legacy.fetch(linked(), { ...(authInfo !== undefined && { authInfo }), parsedBody, ...client });
+    const counted = anonymous ? countedClient(client) : undefined;
+    const post: HostedPost = { request, parsedBody, authInfo, clientLeft: init.clientLeft, client: counted };
+    if (!toLegacy || legacy === undefined) return modern.post(post);
+    const legacyInit = { ...(authInfo !== undefined && { authInfo }), parsedBody, ...client };
+    return legacy.fetch(handedRequest(post, true), legacyInit);
   }
 
   async function serve(request: Request, init: ServeOptions = {}): Promise<Reply> {
@@ -179,19 +178,7 @@ export function hostDualEra(
     },
     notify: bothEras(modern.notify, legacy?.notify),
   };
-  return { handler, serve, routes, lane: modern.lane };
-}
-
-/** `request` following `clientLeft` when that came apart (see {@link ServeOptions}), remembered as `request` was. */
-function linkedRequest(
-  request: Request,
-  clientLeft: AbortSignal | undefined,
-  remembered: LegacyClient | undefined,
-): Request {
-  if (clientLeft === undefined) return request;
-  const copy = new Request(request, { signal: clientLeft });
-  if (remembered !== undefined) rememberClient(copy, remembered);
-  return copy;
+  return { handler, serve, routes };
 }
 
 /** The sessionful legacy leg of `hosted`, with the resolved session limits and fleet. */

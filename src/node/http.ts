@@ -99,7 +99,7 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
     maxConnections: _connections,
     ...handlerOptions
   } = options;
-  const { handler, serve, routes, lane } = hostDualEra(
+  const { handler, serve, routes } = hostDualEra(
     source,
     { ...handlerOptions, allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host) },
     'serveHttp()',
@@ -136,7 +136,7 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
       const exchange = isJsonExchange(req, path);
       const routed = exchange ? undefined : routedRequest(req, routes);
       const served = exchange
-        ? serveJsonExchange(req, res, entry, { maxBytes, clientAddress, lane, onerror: report })
+        ? serveJsonExchange(req, res, entry, { maxBytes, clientAddress, onerror: report })
         : routed !== undefined
           ? serveRouteExchange(req, res, routed, entry, { maxBytes, clientAddress, onerror: report })
           : remoteAddress.run(clientAddress, () => nodeHandler(req, flushingEventStreams(res)));

@@ -14,7 +14,6 @@ import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType } from '@modelcontextp
 import type { ServeOptions } from '../hosting/dualEraHandler.js';
 import { jsonRpcErrorResponse } from '../hosting/jsonRpcError.js';
 import type { Reply } from '../hosting/reply.js';
-import { isModernRevision } from '../era.js';
 import { clientLeaving, writeReply } from './writeReply.js';
 
 /** What {@link serveJsonExchange} calls: the hosting's `serve`. */
@@ -65,12 +64,6 @@ export function webHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
-/** Whether `req` names a modern revision in its `MCP-Protocol-Version` header (revisions are dates). */
-function claimsModernRevision(req: IncomingMessage): boolean {
-  const version = req.headers['mcp-protocol-version'];
-  return typeof version === 'string' && isModernRevision(version);
-}
-
 /** Answers the SDK adapter's 413 for a body over `maxBytes`, word for word. */
 export function tooLarge(res: ServerResponse, maxBytes: number): void {
   const message = `Payload Too Large: Request body must not exceed ${maxBytes} bytes`;
@@ -90,8 +83,6 @@ export async function serveJsonExchange(
   options: {
     readonly maxBytes?: number | undefined;
     readonly clientAddress?: string | undefined;
-    /** Whether the hosting has the modern lane (`HostedDualEraHandler.lane`). */
-    readonly lane?: boolean | undefined;
     readonly onerror: (error: Error) => void;
   },
 ): Promise<void> {
@@ -109,8 +100,8 @@ export async function serveJsonExchange(
   let reply: Reply;
   try {
     const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-    // A modern JSON request the lane may serve gets a Request without the leaving signal (see ServeOptions).
-    const apart = options.lane === true && parsedBody !== undefined && claimsModernRevision(req);
+    // A parsed request gets a Request without the leaving signal, handed over apart (see ServeOptions).
+    const apart = parsedBody !== undefined;
     const request = new Request(url, {
       method: 'POST',
       headers: webHeaders(req),

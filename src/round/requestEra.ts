@@ -77,8 +77,12 @@ export function toolContextOf(
     const person = () => answeringPerson(services.principal(ctx), ctx.http?.req);
     round.attempts = { attempts: services.attempts, target, person };
   }
-  // With no state the SDK's accessor already answers `undefined`; only plaintext replaces it.
-  if (plaintext !== undefined) ctx.mcpReq = withStateAccessor(sdkCtx.mcpReq, plaintext);
+  // The client's id where the connection renumbers requests (the modern lane's); with no state the
+  // SDK's accessor already answers `undefined`: only plaintext replaces it.
+  const id = services.clientIdOf(sdkCtx.mcpReq.id);
+  const mcpReq = id === sdkCtx.mcpReq.id ? sdkCtx.mcpReq : Object.assign({}, sdkCtx.mcpReq, { id });
+  if (plaintext !== undefined || mcpReq !== sdkCtx.mcpReq)
+    ctx.mcpReq = plaintext === undefined ? mcpReq : withStateAccessor(mcpReq, plaintext);
   return { ctx, round };
 }
 

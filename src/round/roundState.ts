@@ -64,7 +64,7 @@ export function startTrace(
     return telemetry.request({
       method,
       target,
-      requestId: services.inbound?.wireIdOf(ctx.mcpReq.id) ?? ctx.mcpReq.id,
+      requestId: services.clientIdOf(ctx.mcpReq.id),
       protocolVersion: protocolVersionOf(ctx, services.server, era),
       era,
       arguments: params.arguments ?? {},

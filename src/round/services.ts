@@ -1,5 +1,5 @@
 /** What a request needs from the SDK server instance that serves it: one object per instance, built by `createServer`. */
-import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import type { RequestId, Server, ServerContext } from '@modelcontextprotocol/server';
 
 import type { ChannelProvider } from '../channels/channel.js';
 import type { AnswerAttempts } from '../state/attemptStore.js';
@@ -11,6 +11,8 @@ import type { ErrorMasker } from './masking.js';
 /** What a request needs from the server instance that owns its handler (shared by every request it serves). */
 export interface InstanceServices {
   readonly server: Server;
+  /** The client's id of the request the instance knows as `id` (the modern lane's connection renumbers requests). */
+  readonly clientIdOf: (id: RequestId) => RequestId;
   /** Makes the SDK's `notifications/elicitation/complete` sender for an elicitation id, on this instance's connection. */
   readonly completeElicitation: (elicitationId: string) => () => Promise<void>;
   readonly sealer: RequestStateSealer;

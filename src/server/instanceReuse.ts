@@ -5,10 +5,10 @@
  *
  * An instance may serve request after request while it holds nothing of a request beyond the
  * request itself: no task host (whose work outlives the request) and no raw `setup` hooks (which may
- * keep state on an instance). HTTP hosting then serves modern requests on long-lived instances (the
- * lane's one instance, the pool's idle ones); otherwise each request gets a fresh instance, as the
- * SDK's hosting does. An instance is built from the server as it was then, so a registration made
- * while the server is served is an event the hosting handles in one place (its modern leg).
+ * keep state on an instance). HTTP hosting then serves the modern requests its lane takes on one
+ * long-lived instance; every other request gets a fresh instance, as the SDK's hosting gives it.
+ * An instance is built from the server as it was then, so a registration made while the server is
+ * served is an event the hosting handles in one place (its modern leg).
  */
 
 import type { McpServer } from '@modelcontextprotocol/server';

@@ -24,6 +24,7 @@ import type {
   ListToolsRequest,
   ListToolsResult,
   McpServerOptions,
+  RequestId,
   Server,
   ServerContext,
   Tool,
@@ -32,6 +33,7 @@ import type {
 import { McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 import { McpResolveError } from '../errors.js';
+import { RenumberingTransport } from '../renumberingTransport.js';
 import { captureRequestHandlers } from '../sdkSeams/requestHandlers.js';
 import type { InboundMessages } from '../telemetry/inbound.js';
 
@@ -68,6 +70,8 @@ export interface LibraryTools {
 export class ResolvingMcpServer extends McpServer {
   /** The observer of every inbound message, when the server has `telemetry` (attached to each transport connected). */
   readonly inbound: InboundMessages | undefined;
+  /** The request ids of the connection, when they are not its clients' (connected to the modern lane's `ExchangeMux`). */
+  #ids: RenumberingTransport | undefined;
 
   /** `observe`: makes the observer of the instance's inbound messages, when the server has `telemetry`. */
   constructor(
@@ -85,10 +89,21 @@ export class ResolvingMcpServer extends McpServer {
     return this.libraryInputs.get(name) ?? super.toolInputSchemaJson(name);
   }
 
-  /** Connects to `transport`, with every inbound message observed when the server has `telemetry`. */
+  /**
+   * Connects to `transport`, recording how its request ids map to its clients' when it renumbers
+   * them (the modern lane's `ExchangeMux`), with every inbound message observed when the server
+   * has `telemetry`.
+   */
   override async connect(transport: Transport): Promise<void> {
-    this.inbound?.attach(transport);
+    const ids = transport instanceof RenumberingTransport ? transport : undefined;
+    this.#ids = ids;
+    this.inbound?.attach(transport, ids);
     await super.connect(transport);
+  }
+
+  /** The client's id of the request this instance knows as `id` (they differ on the modern lane's connection). */
+  clientIdOf(id: RequestId): RequestId {
+    return this.#ids === undefined ? id : this.#ids.clientIdOf(id);
   }
 
   /** Whether a tool named `name` was registered with the SDK's own `registerTool`. */

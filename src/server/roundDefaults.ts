@@ -14,7 +14,7 @@ import { createSealer } from '../state/sealer.js';
 import type { McpResolveServerOptions } from './options.js';
 
 /** The instance services every instance shares; only the SDK server and its connection differ. */
-export type RoundDefaults = Omit<InstanceServices, 'server' | 'completeElicitation' | 'inbound'>;
+export type RoundDefaults = Omit<InstanceServices, 'server' | 'clientIdOf' | 'completeElicitation' | 'inbound'>;
 
 const SERVER_API = 'new McpResolveServer()';
 

@@ -196,6 +196,7 @@ export class McpResolveServer {
     const services: InstanceServices = {
       ...this.roundDefaults,
       server: mcp.server,
+      clientIdOf: (id) => mcp.clientIdOf(id),
       inbound: mcp.inbound,
       completeElicitation: (id) => mcp.server.createElicitationCompletionNotifier(id),
     };

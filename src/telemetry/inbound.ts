@@ -1,15 +1,16 @@
 /**
  * Every inbound message of one SDK server instance, for an observer's `served`: requests are seen
- * arriving and their responses leaving (the transport's `onmessage` is chained, its `send`
- * wrapped), so `initialize`, `tools/list`, `tasks/get` or a tool registered in `setup()` each get
- * a SERVER span, as the reference SDK gives every inbound message one. A request the library
- * observes itself (a library tool's `tools/call`, `prompts/get`, `resources/read`) is claimed by
+ * arriving and their responses leaving (the transport is tapped, `src/sdkSeams/transportTap.ts`),
+ * so `initialize`, `tools/list`, `tasks/get` or a tool registered in `setup()` each get a SERVER
+ * span, as the reference SDK gives every inbound message one. A request the library observes itself (a library tool's `tools/call`, `prompts/get`, `resources/read`) is claimed by
  * its {@link RequestTrace} and left to it.
  */
 import type { JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
 import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 
 import type { Era } from '../era.js';
+import type { RenumberingTransport } from '../renumberingTransport.js';
+import { tapTransport } from '../sdkSeams/transportTap.js';
 import type { ServedMessage, Telemetry } from './hooks.js';
 
 type RequestId = string | number;
@@ -33,48 +34,28 @@ function metaOf(params: unknown): Readonly<Record<string, unknown>> | undefined 
   return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined;
 }
 
-/**
- * A transport that gives each request an id of its own on the connection (the modern lane's
- * `ExchangeMux`): what is reported is the client's id, and what the transport itself sends the
- * instance (a cancellation for a client that left) is not an inbound message of the client's.
- */
-interface RenumberingTransport {
-  wireIdOf(id: RequestId): RequestId;
-  isOwnMessage(message: JSONRPCMessage): boolean;
-}
-
-const isRenumbering = (transport: Transport): transport is Transport & RenumberingTransport =>
-  'wireIdOf' in transport && 'isOwnMessage' in transport;
-
 /** Observes one instance's inbound messages for `served`. */
 export class InboundMessages {
   readonly #pending = new Map<RequestId, Pending>();
-  #renumbering: RenumberingTransport | undefined;
+  /** The connection's request ids, when they are not its clients' (the modern lane's). */
+  #ids: RenumberingTransport | undefined;
 
   constructor(
     private readonly served: NonNullable<Telemetry['served']>,
     private readonly server: Server,
   ) {}
 
-  /** Chains `transport.onmessage` and wraps `transport.send`; call before the instance connects to it. */
-  attach(transport: Transport): void {
-    if (isRenumbering(transport)) this.#renumbering = transport;
-    const received = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      if (this.#renumbering?.isOwnMessage(message) === true) this.forget(message);
-      else this.arrived(message);
-      received?.(message, extra);
-    };
-    const send = transport.send.bind(transport);
-    transport.send = (message, options) => {
-      this.leaving(message);
-      return send(message, options);
-    };
-  }
-
-  /** The client's id of the request the instance knows as `id` (they differ on a renumbering transport). */
-  wireIdOf(id: RequestId): RequestId {
-    return this.#renumbering?.wireIdOf(id) ?? id;
+  /**
+   * Observes the messages of `transport` (tapped: call before the instance connects to it), whose
+   * request ids are its clients' unless `ids` says otherwise (then the clients' ids are reported,
+   * and what the transport sends the instance itself is no client's message).
+   */
+  attach(transport: Transport, ids: RenumberingTransport | undefined): void {
+    this.#ids = ids;
+    tapTransport(transport, {
+      received: (message) => (ids?.isOwnMessage(message) === true ? this.forget(message) : this.arrived(message)),
+      sending: (message) => this.leaving(message),
+    });
   }
 
   /** Takes request `id` off this observer (its {@link RequestTrace} reports it); returns when it arrived. */
@@ -129,7 +110,7 @@ export class InboundMessages {
     try {
       this.served({
         ...seen,
-        requestId: requestId === undefined ? undefined : this.wireIdOf(requestId),
+        requestId: requestId === undefined ? undefined : (this.#ids?.clientIdOf(requestId) ?? requestId),
         era,
         protocolVersion: typeof modern === 'string' ? modern : this.server.getNegotiatedProtocolVersion(),
         error,

@@ -13,15 +13,6 @@ import { describe, expect, it } from 'vitest';
 
 import { modules, SRC } from './srcModules.js';
 
-/**
- * Modules another change is rewriting, each with the finding it removes: known exceptions until that
- * change lands, then taken off this list (a module here that breaks no rule any more fails below).
- */
-const PENDING_ELSEWHERE: ReadonlyMap<string, string> = new Map([
-  ['channels/requestClient.ts', 'its WeakMap<Request> of request clients, becoming an explicit value'],
-  ['telemetry/inbound.ts', "its wrapping of a transport's send, removed with the client's request id carried"],
-]);
-
 /** Where the run-time patches of the SDK live. */
 const SEAMS = 'sdkSeams/';
 /** Generated modules, not written here. */
@@ -102,17 +93,8 @@ function findingsOf(rule: Rule, read: ReadonlyArray<{ module: string; lines: rea
 }
 
 describe('no registries, global setters, side-effect imports or SDK patches in src/ outside sdkSeams/', () => {
-  const checked = sources.filter(({ module }) => !PENDING_ELSEWHERE.has(module));
-
   it.each(RULES.map((rule) => [rule.name, rule] as const))('no %s', (_name, rule) => {
-    expect(findingsOf(rule, checked), rule.fix).toEqual([]);
-  });
-
-  it('each module of PENDING_ELSEWHERE still breaks a rule (one that does not is taken off the list)', () => {
-    const pending = sources.filter(({ module }) => PENDING_ELSEWHERE.has(module));
-    expect(pending.map(({ module }) => module).sort()).toEqual([...PENDING_ELSEWHERE.keys()].sort());
-    const clean = pending.filter((source) => RULES.every((rule) => findingsOf(rule, [source]).length === 0));
-    expect(clean.map(({ module }) => module)).toEqual([]);
+    expect(findingsOf(rule, sources), rule.fix).toEqual([]);
   });
 
   it('each rule finds what it names (the rules themselves, on samples)', () => {

@@ -4,11 +4,13 @@
  * transport for every request; this connects one instance once and hands it each request as a
  * message on the same connection, the way a stdio connection carries concurrent requests.
  *
- * It is the SDK's `PerRequestHTTPServerTransport` by class, so connecting binds the instance to the
- * modern revision exactly as the SDK's hosting does, but it serves any number of exchanges:
+ * It is the SDK's `PerRequestHTTPServerTransport` by class (through {@link RenumberingTransport}),
+ * so connecting binds the instance to the modern revision exactly as the SDK's hosting does, but it
+ * serves any number of exchanges:
  *
  * - each request gets an id of its own on the connection (clients' ids collide), and its reply
- *   carries the client's id back; {@link ExchangeMux.wireIdOf} maps one to the other;
+ *   carries the client's id back; {@link ExchangeMux.clientIdOf} maps one to the other (the
+ *   library's server records that when it connects, so handlers and telemetry see the client's id);
  * - the request's `Request` and `authInfo` ride in the message's extra info, so the handler's
  *   context and authentication are the request's own;
  * - a client that leaves (its `clientLeft` signal aborts) is a `notifications/cancelled` for its id
@@ -29,9 +31,9 @@ import type {
   RequestId,
   TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { PerRequestHTTPServerTransport } from '@modelcontextprotocol/server';
 
 import { CLIENT_LEFT_REASON } from '../../clientLeft.js';
+import { RenumberingTransport } from '../../renumberingTransport.js';
 import { JsonReply } from '../reply.js';
 
 /** The SDK's code for a missing client capability, the one handler error its transport answers with 400. */
@@ -54,7 +56,7 @@ class Exchange {
   keepAlive: ReturnType<typeof setInterval> | undefined;
   done = false;
 
-  constructor(readonly wireId: RequestId) {
+  constructor(readonly clientId: RequestId) {
     this.reply = new Promise((resolve) => (this.settle = resolve));
   }
 }
@@ -62,7 +64,7 @@ class Exchange {
 const encoder = new TextEncoder();
 
 /** The multiplexing transport; connect one instance to it, then {@link ExchangeMux.serve} each request. */
-export class ExchangeMux extends PerRequestHTTPServerTransport {
+export class ExchangeMux extends RenumberingTransport {
   readonly #classification: MessageClassification;
   readonly #exchanges = new Map<number, Exchange>();
   #nextId = 0;
@@ -87,13 +89,11 @@ export class ExchangeMux extends PerRequestHTTPServerTransport {
     return this.#exchanges.size;
   }
 
-  /** The client's id of the request the instance knows as `id` (itself for any other id). */
-  wireIdOf(id: RequestId): RequestId {
-    return (typeof id === 'number' ? this.#exchanges.get(id)?.wireId : undefined) ?? id;
+  override clientIdOf(id: RequestId): RequestId {
+    return (typeof id === 'number' ? this.#exchanges.get(id)?.clientId : undefined) ?? id;
   }
 
-  /** Whether this transport itself sent `message` to the instance (a cancellation for a client that left). */
-  isOwnMessage(message: JSONRPCMessage): boolean {
+  override isOwnMessage(message: JSONRPCMessage): boolean {
     return this.#own.has(message);
   }
 
@@ -114,9 +114,9 @@ export class ExchangeMux extends PerRequestHTTPServerTransport {
     extra: { readonly request: Request; readonly authInfo: AuthInfo | undefined; readonly clientLeft: AbortSignal },
   ): Promise<JsonReply | Response | undefined> {
     if (this.#closed || this.onmessage === undefined) return Promise.resolve(undefined);
-    const wireId = message.id;
+    const clientId = message.id;
     const id = ++this.#nextId;
-    const exchange = new Exchange(wireId);
+    const exchange = new Exchange(clientId);
     this.#exchanges.set(id, exchange);
     const delivering = { exchange, bounced: false };
     this.#delivering = delivering;
@@ -154,7 +154,7 @@ export class ExchangeMux extends PerRequestHTTPServerTransport {
     }
     if (!isReply) return this.#event(exchange, message);
     // A copy with the client's id: the message stays the instance's as it was sent.
-    const answer = { ...message, id: exchange.wireId };
+    const answer = { ...message, id: exchange.clientId };
     if (exchange.stream !== undefined) {
       this.#frame(exchange, answer);
       this.#finish(id as number, exchange, undefined);

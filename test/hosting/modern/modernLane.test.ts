@@ -14,6 +14,7 @@ import type { Gate } from '../fixtures/modernCalls.js';
 import { gatedServer, toolCallHeaders, until } from '../fixtures/modernCalls.js';
 
 import { createRefundDesk } from '../../../examples/stories/refund-desk/desk.js';
+import type { HostedPost } from '../../../src/hosting/hostedPost.js';
 import { createModernLane } from '../../../src/hosting/modern/modernLane.js';
 import type { Reply } from '../../../src/hosting/reply.js';
 import { JsonReply, toResponse } from '../../../src/hosting/reply.js';
@@ -40,6 +41,15 @@ function toolCall(name: string, args: Record<string, unknown>, meta: Record<stri
 /** The body-less `Request` the hosting hands the lane (the body is already parsed). */
 const requestOf = (call: Call, signal?: AbortSignal): Request =>
   new Request('http://127.0.0.1/mcp', { method: 'POST', headers: call.headers, ...(signal && { signal }) });
+
+/** The POST the hosting hands the lane: `call` with `authInfo`, the client's leaving said by the request's `signal`. */
+const postOf = (call: Call, authInfo: AuthInfo | undefined, signal?: AbortSignal): HostedPost => ({
+  request: requestOf(call, signal),
+  parsedBody: call.body,
+  authInfo,
+  clientLeft: undefined,
+  client: undefined,
+});
 
 const auth = (clientId: string): AuthInfo => ({ token: clientId, clientId, scopes: [] });
 
@@ -71,7 +81,7 @@ describe('the modern lane', () => {
     const lane = createModernLane(desk.create);
     for (let round = 0; round < 5; round++) {
       const call = toolCall('refund_order', { order_id: 'ORD-7001', reason: 'download corrupted' });
-      const { status, body } = await answerOf(await lane.serve(requestOf(call), call.body, undefined));
+      const { status, body } = await answerOf(await lane.serve(postOf(call, undefined)));
       expect(status).toBe(200);
       expect(body.id).toBe(1);
       expect(JSON.parse(textOf(body))).toMatchObject({ order_id: 'ORD-7001', refunded_cents: 1500 });
@@ -85,8 +95,8 @@ describe('the modern lane', () => {
     const lane = createModernLane(gatedServer(gates));
     const a = toolCall('who', { tag: 'a' });
     const b = toolCall('who', { tag: 'b' });
-    const alice = lane.serve(requestOf(a), a.body, auth('alice'));
-    const bob = lane.serve(requestOf(b), b.body, auth('bob'));
+    const alice = lane.serve(postOf(a, auth('alice')));
+    const bob = lane.serve(postOf(b, auth('bob')));
     await until(() => gates.size === 2);
     // The parsed bodies the hosting handed over are left as they were: the instance renumbers a copy.
     expect([a.body.id, b.body.id]).toEqual([1, 1]);
@@ -106,8 +116,8 @@ describe('the modern lane', () => {
     const leaving = new AbortController();
     const gone = toolCall('who', { tag: 'gone' });
     const stays = toolCall('who', { tag: 'stays' });
-    const left = lane.serve(requestOf(gone, leaving.signal), gone.body, auth('mallory'));
-    const staying = lane.serve(requestOf(stays), stays.body, auth('alice'));
+    const left = lane.serve(postOf(gone, auth('mallory'), leaving.signal));
+    const staying = lane.serve(postOf(stays, auth('alice')));
     await until(() => gates.size === 2);
     leaving.abort();
     expect(toResponse((await left) as Reply).status).toBe(499);
@@ -122,26 +132,26 @@ describe('the modern lane', () => {
     const gates = new Map<string, Gate>();
     const lane = createModernLane(gatedServer(gates));
     const call = toolCall('who', { tag: 'late' });
-    const pending = lane.serve(requestOf(call), call.body, undefined);
+    const pending = lane.serve(postOf(call, undefined));
     await until(() => gates.size === 1);
     await lane.close();
     expect(toResponse((await pending) as Reply).status).toBe(499);
     expect(gates.get('late')?.signal.aborted).toBe(true);
-    expect(await lane.serve(requestOf(call), call.body, undefined)).toBeUndefined();
+    expect(await lane.serve(postOf(call, undefined))).toBeUndefined();
   });
 
   it('closes when idle once its calls in flight have ended, answering them; later ones are left to the SDK hosting', async () => {
     const gates = new Map<string, Gate>();
     const lane = createModernLane(gatedServer(gates));
     const call = toolCall('who', { tag: 'finishing' });
-    const pending = lane.serve(requestOf(call), call.body, undefined);
+    const pending = lane.serve(postOf(call, undefined));
     await until(() => gates.size === 1);
     const closed = lane.closeWhenIdle();
-    expect(await lane.serve(requestOf(call), call.body, undefined)).toBeUndefined();
+    expect(await lane.serve(postOf(call, undefined))).toBeUndefined();
     gates.get('finishing')?.release();
     expect(textOf((await answerOf(await pending)).body)).toBe('finishing:anonymous');
     await closed;
-    expect(await lane.serve(requestOf(call), call.body, undefined)).toBeUndefined();
+    expect(await lane.serve(postOf(call, undefined))).toBeUndefined();
   });
 
   it('streams notifications sent before the result as the SDK does, the result last', async () => {
@@ -156,7 +166,7 @@ describe('the modern lane', () => {
     };
     const call = toolCall('steps', {}, { ...META, progressToken: 'p-1' });
     const lane = createModernLane(create);
-    const laned = toResponse((await lane.serve(requestOf(call), call.body, undefined)) as Reply);
+    const laned = toResponse((await lane.serve(postOf(call, undefined))) as Reply);
     const sdk = await createMcpHandler(create, { legacy: 'reject' }).fetch(requestOf(call), { parsedBody: call.body });
     expect(laned.status).toBe(sdk.status);
     expect(Object.fromEntries(laned.headers)).toEqual(Object.fromEntries(sdk.headers));
@@ -180,7 +190,7 @@ describe('the modern lane', () => {
     };
     const call = toolCall('asks', {});
     const lane = createModernLane(create);
-    const laned = await lane.serve(requestOf(call), call.body, undefined);
+    const laned = await lane.serve(postOf(call, undefined));
     expect(laned).toBeInstanceOf(JsonReply);
     const sdk = await createMcpHandler(create, { legacy: 'reject' }).fetch(requestOf(call), { parsedBody: call.body });
     expect(sdk.status).toBe(400);
@@ -193,8 +203,8 @@ describe('the modern lane', () => {
       throw new Error('no instance');
     });
     const call = toolCall('who', { tag: 'a' });
-    expect(await lane.serve(requestOf(call), call.body, undefined)).toBeUndefined();
-    expect(await lane.serve(requestOf(call), call.body, undefined)).toBeUndefined();
+    expect(await lane.serve(postOf(call, undefined))).toBeUndefined();
+    expect(await lane.serve(postOf(call, undefined))).toBeUndefined();
     await lane.close();
   });
 });

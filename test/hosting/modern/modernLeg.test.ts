@@ -1,8 +1,9 @@
 /**
  * The modern leg as a server served by it changes: a registration made while it is served is one
  * event the leg handles alone. The next request sees it on both paths (the lane's instance is built
- * again, the pool lends no instance built before), the lane instance replaced finishes its calls,
- * and a task tool or `setup()` hook declared then sends every later request the SDK's way.
+ * again, the SDK's hosting builds a fresh one of the server as it is now), the lane instance replaced
+ * finishes its calls, and a task tool or `setup()` hook declared then sends every later request the
+ * SDK's way.
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
@@ -53,7 +54,13 @@ function legOf(server: McpResolveServer) {
   };
   const leg = createModernLeg(create, reuse, { legacy: 'reject' });
   const post = async ({ body, request }: ReturnType<typeof modern>): Promise<Record<string, unknown>> => {
-    const reply: Reply = await leg.post(request, body, undefined, undefined, () => request);
+    const reply: Reply = await leg.post({
+      request,
+      parsedBody: body,
+      authInfo: undefined,
+      clientLeft: undefined,
+      client: undefined,
+    });
     return (await toResponse(reply).json()) as Record<string, unknown>;
   };
   return { leg, post, built: () => built };
@@ -88,7 +95,7 @@ describe('the modern leg, as its server changes', () => {
     await leg.close();
   });
 
-  it('lends no pooled instance built before a registration to a request the lane leaves', async () => {
+  it('serves each request the lane leaves on a fresh instance of the server as it is now', async () => {
     const region = { region: z.string().meta({ 'x-mcp-header': 'Region' }) };
     const server = new McpResolveServer({ name: 'regional', version: '0.0.0' }).tool(
       'regional',
@@ -99,12 +106,12 @@ describe('the modern leg, as its server changes', () => {
     const regional = () => callOf('regional', { region: 'eu' }, { 'mcp-param-region': 'eu' });
     expect(textOf(await post(regional()))).toBe('region eu');
     expect(textOf(await post(regional()))).toBe('region eu');
-    // The lane's instance, and one pooled instance lent twice.
-    expect(built()).toBe(2);
+    // The lane's instance (the rule reads its tools), and a fresh instance per request the SDK's hosting serves.
+    expect(built()).toBe(3);
     server.tool('local', { input: region }, ({ region: where }) => `local ${where}`);
     expect(textOf(await post(callOf('local', { region: 'us' }, { 'mcp-param-region': 'us' })))).toBe('local us');
-    // The lane's instance built again, and a pooled one of the server as it is now.
-    expect(built()).toBe(4);
+    // The lane's instance built again, and a fresh one of the server as it is now.
+    expect(built()).toBe(5);
     await leg.close();
   });
 

@@ -1,0 +1,59 @@
+/**
+ * SDK seam: an SDK server instance made modern (2026-07-28) outside the SDK's hosting, for the
+ * modern lane, which connects one instance to its own transport (`ExchangeMux`) and serves request
+ * after request on it.
+ *
+ * What is relied on, beyond the SDK's public API (contributing/sdk-seams.md):
+ * - `createMcpHandler`, serving a modern request, makes the instance it is given modern (the
+ *   revision among its versions, its modern-only handlers installed: functions the SDK does not
+ *   export), and an instance whose exchange has closed (`Server.onclose` called) may be connected
+ *   again, staying modern;
+ * - `Server.onerror` is called synchronously, inside the transport's `onmessage`, when the instance
+ *   cannot take a message it is delivered, so a transport can tell such a report from later ones.
+ */
+import type { McpServer } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  createMcpHandler,
+  PROTOCOL_VERSION_META_KEY,
+} from '@modelcontextprotocol/server';
+
+/**
+ * Makes `instance` ready for the modern `revision` by the SDK's own hosting: it serves one
+ * `server/discover` of its own through `createMcpHandler` (`server.onclose` is swapped meanwhile to
+ * learn when that exchange has closed). The exchange closed, the instance can be connected again;
+ * throws when the SDK's hosting did not serve the discovery.
+ */
+export async function primeModernInstance(instance: McpServer, revision: string): Promise<McpServer> {
+  const server = instance.server;
+  const before = server.onclose;
+  const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+  const envelope = { [PROTOCOL_VERSION_META_KEY]: revision, [CLIENT_CAPABILITIES_META_KEY]: {} };
+  const discover = { jsonrpc: '2.0', id: 0, method: 'server/discover', params: { _meta: envelope } };
+  const headers = {
+    'content-type': 'application/json',
+    'mcp-protocol-version': revision,
+    'mcp-method': discover.method,
+  };
+  const request = new Request('http://lane.invalid/mcp', { method: 'POST', headers });
+  const response = await createMcpHandler(() => instance, { legacy: 'reject' }).fetch(request, {
+    parsedBody: discover,
+  });
+  await response.body?.cancel();
+  await closed;
+  server.onclose = before;
+  if (!response.ok) throw new Error(`The SDK's hosting did not serve server/discover (HTTP ${response.status}).`);
+  return instance;
+}
+
+/**
+ * Wraps `instance`'s `server.onerror` so that `claimed(error)` sees each error report first; the
+ * handler set before (the server's own reporting) gets those it does not claim.
+ */
+export function claimInstanceErrors(instance: McpServer, claimed: (error: Error) => boolean): void {
+  const server = instance.server;
+  const reported = server.onerror;
+  server.onerror = (error) => {
+    if (!claimed(error)) reported?.(error);
+  };
+}
