@@ -35,7 +35,6 @@ export type { AttemptStore, AttemptTally, MemoryAttemptStoreOptions } from '../s
 export { createMemoryAttemptStore, DEFAULT_MAX_ATTEMPT_ENTRIES } from '../state/attemptStore.js';
 
 export { principalFrom } from '../state/binding.js';
-export type { SealingLogger } from '../state/errors.js';
 export { REQUEST_STATE_KEYS_ENV } from '../state/keys.js';
 export type { SealingCodec, SealingOptions } from '../state/options.js';
 export type { MemoryReplayStore, MemoryReplayStoreOptions, ReplayStore } from '../state/replay.js';

@@ -23,5 +23,5 @@ export type { PushOptions } from './pushElicit.js';
 export { pushElicit } from './pushElicit.js';
 export type { StepBuilder } from './steps.js';
 export { steps } from './steps.js';
-export type { SdkRequestStateSealing, SdkSealingOptions } from '../state/sdkTier.js';
+export type { SdkRequestStateSealing } from '../state/sdkTier.js';
 export { sealRequestState } from '../state/sdkTier.js';

@@ -17,10 +17,21 @@ import { toHex } from '../state/bytes.js';
 export interface FailureInfo {
   /** The correlation id the client's message carries, e.g. `3f9a0c2b7d1e`. */
   readonly ref: string;
-  /** The request that failed: an MCP method, or `answer page` for a person's request to an answer page. */
+  /**
+   * The request that failed: an MCP method, `answer page` for a person's request to an answer page,
+   * or `requestState` for a sealing report about no one request (the start-up warning about a
+   * per-process key, the count of rate-limited rejections).
+   */
   readonly method:
-    'tools/call' | 'prompts/get' | 'resources/read' | 'tasks/get' | 'tasks/update' | 'tasks/cancel' | 'answer page';
-  /** The tool or prompt name, the resource URI, the task id, or the answer page's path. */
+    | 'tools/call'
+    | 'prompts/get'
+    | 'resources/read'
+    | 'tasks/get'
+    | 'tasks/update'
+    | 'tasks/cancel'
+    | 'answer page'
+    | 'requestState';
+  /** The tool or prompt name, the resource URI, the task id, the answer page's path, or `requestState` for a sealing report. */
   readonly name: string;
 }
 

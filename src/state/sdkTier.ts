@@ -20,6 +20,7 @@ import type { RequestBinding } from './binding.js';
 import { principalFrom } from './binding.js';
 import { invalidRequestStateError } from './errors.js';
 import type { SealingOptions } from './options.js';
+import type { ErrorHook } from '../round/masking.js';
 import { createSealer } from './sealer.js';
 import { isMultiRoundMethod } from '../multiRound.js';
 
@@ -31,14 +32,21 @@ export interface SdkRequestStateSealing {
   mint(this: void, value: unknown, ctx: ServerContext): Promise<string>;
 }
 
-/** Options of {@link sealRequestState}: the sealing options plus how to read the principal. */
-export interface SdkSealingOptions extends SealingOptions {
-  /** The principal a request acts for; defaults to one derived from the validated auth info. */
-  readonly principal?: (ctx: ServerContext) => string | undefined;
-}
-
-/** Creates sealing for a server written directly against the SDK (see the module comment). */
-export function sealRequestState(serverName: string, options: SdkSealingOptions = {}): SdkRequestStateSealing {
+/**
+ * Creates sealing for a server written directly against the SDK (see the module comment). `options`
+ * are the sealing options plus `principal`, the principal a request acts for (default: one derived
+ * from the validated auth info), and `onerror`, which receives each rejection, sealing failure and
+ * warning as an `Error` whose message is its line (`name` `requestState`; default: the line on stderr).
+ */
+export function sealRequestState(
+  serverName: string,
+  options: SealingOptions & {
+    /** The principal a request acts for; defaults to one derived from the validated auth info. */
+    readonly principal?: (ctx: ServerContext) => string | undefined;
+    /** Receives each rejection, sealing failure and warning as an `Error` whose message is its line (default: the line on stderr). */
+    readonly onerror?: ErrorHook;
+  } = {},
+): SdkRequestStateSealing {
   const { principal = (ctx: ServerContext) => principalFrom(ctx.http?.authInfo), ...sealing } = options;
   const sealer = createSealer(serverName, sealing);
   const bindingOf = (ctx: ServerContext): RequestBinding | undefined =>

@@ -51,7 +51,7 @@ async function instance(url: string, options: RedisReplayStoreOptions = {}) {
     onerror: (error) => errors.push(error),
     ...options,
   });
-  const sealer = createSealer('refund-desk', { keys: [KEY_A], replayStore: store, logger: log.logger });
+  const sealer = createSealer('refund-desk', { keys: [KEY_A], replayStore: store, onerror: log.onerror });
   return { sealer, errors, log, connection };
 }
 
@@ -168,7 +168,7 @@ describe('Redis Sentinel', () => {
       const sealer = createSealer('refund-desk', {
         keys: [KEY_A],
         replayStore: fleet.replayStore,
-        logger: captureLog().logger,
+        onerror: captureLog().onerror,
       });
       const token = await sealer.seal(bytes('s'), BINDING);
       expect(await sealer.open(token, BINDING)).toEqual(bytes('s'));

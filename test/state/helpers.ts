@@ -1,4 +1,4 @@
-/** Shared fixtures of the sealing tests: fixed keys, a settable clock, a capturing logger. */
+/** Shared fixtures of the sealing tests: fixed keys, a settable clock, a capturing error hook. */
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { expect } from 'vitest';
 
@@ -52,19 +52,22 @@ export function testClock(start = T0): TestClock {
   };
 }
 
-/** A logger that keeps every line. */
+/** An `onerror` hook that keeps every line (each report's message). */
 export interface CapturedLog {
   readonly lines: string[];
-  readonly logger: { warn(line: string): void };
+  readonly onerror: (error: unknown) => void;
 }
 
 /** Creates a {@link CapturedLog}. */
 export function captureLog(): CapturedLog {
   const lines: string[] = [];
-  return { lines, logger: { warn: (line: string) => void lines.push(line) } };
+  return {
+    lines,
+    onerror: (error: unknown) => void lines.push(error instanceof Error ? error.message : String(error)),
+  };
 }
 
-/** A sealer plus its clock and log, with `KEY_A`, the test clock and the capturing logger unless overridden. */
+/** A sealer plus its clock and log, with `KEY_A`, the test clock and the capturing hook unless overridden. */
 export interface Fixture {
   readonly sealer: RequestStateSealer;
   readonly clock: TestClock;
@@ -77,7 +80,7 @@ export function fixture(options: InternalSealingOptions = {}, name = 'refund-des
   const sealer = createSealer(name, {
     keys: [KEY_A],
     now: clock.now,
-    logger: log.logger,
+    onerror: log.onerror,
     rejectionLinesPerInterval: Infinity,
     ...options,
   });
