@@ -12,6 +12,7 @@ import { isClientLeft } from '../clientLeft.js';
 import { createLogLimiter } from '../logLimiter.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
 import { toHex } from '../state/bytes.js';
+import type { SealingSink } from '../state/errors.js';
 
 /** Where a masked failure happened, handed to the error hook with the cause. */
 export interface FailureInfo {
@@ -45,6 +46,15 @@ export type ErrorMasker = (error: unknown, where: Omit<FailureInfo, 'ref'>, mask
 export interface MaskingOptions {
   readonly onerror?: ErrorHook | undefined;
   readonly exposeErrorMessages?: boolean | undefined;
+}
+
+/**
+ * Where sealing's lines go for a server (or `sealRequestState`) with an `onerror` hook: each line an
+ * `Error`, `name` `requestState`, `method` the request's, or `requestState` for a line about no one request.
+ */
+export function sealingSink(onerror: ErrorHook): SealingSink {
+  return (line, method) =>
+    onerror(new Error(line), { ref: newRef(), method: method ?? 'requestState', name: 'requestState' });
 }
 
 /** The client-facing text of a masked failure; stable, documented in docs/guides/resolvers.md. */

@@ -6,7 +6,7 @@ import { MILLISECONDS, positiveInteger } from '../optionChecks.js';
 import { createKeyedTurns, createMemoryAttemptStore, DEFAULT_ATTEMPTS_WINDOW_MS } from '../state/attemptStore.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
-import { createErrorMasker } from '../round/masking.js';
+import { createErrorMasker, sealingSink } from '../round/masking.js';
 import type { InstanceServices } from '../round/services.js';
 import { DEFAULT_MAX_TOOL_INPUT_ELEMENTS } from '../round/toolCall.js';
 import { principalFrom } from '../state/binding.js';
@@ -67,8 +67,9 @@ export function roundDefaultsOf(
 function sealingOf(options: McpResolveServerOptions): InternalSealingOptions | undefined {
   const { requestState, onerror } = options;
   if (onerror === undefined) return requestState;
-  if (requestState === undefined) return { onerror };
-  return typeof requestState === 'object' && !Array.isArray(requestState) ? { ...requestState, onerror } : requestState;
+  const sink = sealingSink(onerror);
+  if (requestState === undefined) return { sink };
+  return typeof requestState === 'object' && !Array.isArray(requestState) ? { ...requestState, sink } : requestState;
 }
 
 /** The principal a request acts for, as the server's `principal` option reads it (default: from the validated auth info). */

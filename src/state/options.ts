@@ -3,8 +3,6 @@
  * exact message, and nothing secret is ever printed.
  */
 import { McpResolveError } from '../errors.js';
-import type { ErrorHook } from '../round/masking.js';
-import { newRef } from '../round/masking.js';
 import type { SealingSink } from './errors.js';
 import type { KeyRing } from './keys.js';
 import { describeType, keyRingFromEnv, keyRingFromOption, processKeyRing, REQUEST_STATE_KEYS_ENV } from './keys.js';
@@ -41,8 +39,8 @@ export interface SealingOptions {
 
 /** Sealing options plus where reports go and the choice of primitives (tests and benchmarks compare them; same token format). */
 export interface InternalSealingOptions extends SealingOptions {
-  /** Receives each rejection, failure and warning as an `Error` whose message is its line (default: the line on stderr, `console.warn`). */
-  onerror?: ErrorHook | undefined;
+  /** Where each rejection, failure and warning line goes (default: stderr, `console.warn`); the server's `onerror` when it has one. */
+  sink?: SealingSink | undefined;
   /** Default: synchronous `node:crypto` where the runtime has it, else Web Crypto. */
   primitives?: CryptoPrimitives;
   /** Rejection lines written per 10 s before they are counted instead (default 5; tests that read every reason lift it). */
@@ -173,16 +171,6 @@ function resolveReplayStore(
   return replayStore;
 }
 
-/**
- * Where the sealer's lines go: the `onerror` hook (each line an `Error`, `name` `requestState`, the
- * request's method, or `requestState` for a line about no one request), else stderr.
- */
-function sinkOf(onerror: ErrorHook | undefined): SealingSink {
-  if (onerror === undefined) return (line) => console.warn(line);
-  return (line, method) =>
-    onerror(new Error(line), { ref: newRef(), method: method ?? 'requestState', name: 'requestState' });
-}
-
 /** Validates `createSealer`'s arguments and applies every default. */
 export function resolveSealingOptions(
   serverName: string,
@@ -198,9 +186,6 @@ export function resolveSealingOptions(
       'now',
       `options.now must be a function returning ms since the epoch (got ${describeType(given.now)}).`,
     );
-  }
-  if (given.onerror !== undefined && typeof given.onerror !== 'function') {
-    throw invalidOptions('onerror', `options.onerror must be a function (got ${describeType(given.onerror)}).`);
   }
   const ttlMs = milliseconds(given.ttlMs, 'ttlMs', DEFAULT_STATE_TTL_MS, false);
   const skewMs = milliseconds(given.skewMs, 'skewMs', DEFAULT_SKEW_MS, true);
@@ -219,7 +204,7 @@ export function resolveSealingOptions(
     skewMs,
     format,
     replayStore,
-    sink: sinkOf(given.onerror),
+    sink: given.sink ?? ((line) => console.warn(line)),
     now: given.now ?? Date.now,
     primitives,
     shared,

@@ -20,6 +20,6 @@ export type { StdioConnectOptions } from './stdio.js';
 export { connectManual } from './manual.js';
 export type { Continuation, ManualConnection, LegResult } from './manual.js';
 export { answerPage } from './answerPage.js';
-export type { AnsweredPage, PageAction, PageAnsweringOptions } from './answerPage.js';
+export type { AnsweredPage, PageAction } from './answerPage.js';
 export { answerApp } from './answerApp.js';
 export type { AnsweredApp } from './answerApp.js';

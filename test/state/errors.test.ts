@@ -40,7 +40,7 @@ async function everyFailure() {
   const sealer = createSealer('refund-desk', {
     keys: [KEY_A],
     now: clock.now,
-    onerror: log.onerror,
+    sink: log.sink,
     rejectionLinesPerInterval: Infinity,
   });
   const otherKey = createSealer('refund-desk', { keys: [KEY_B], now: clock.now, replayStore: false });
@@ -51,7 +51,7 @@ async function everyFailure() {
       seal: (b) => Buffer.from(b).toString('base64url'),
       unseal: () => Promise.reject(new Error(`kms: ${PRINCIPAL}`)),
     },
-    onerror: log.onerror,
+    sink: log.sink,
     rejectionLinesPerInterval: Infinity,
   });
 
@@ -158,10 +158,10 @@ describe('logging', () => {
     expect(stdout).not.toHaveBeenCalled();
   });
 
-  it('keeps the frozen error when the onerror hook itself throws', async () => {
+  it('keeps the frozen error when the sink itself throws', async () => {
     const sealer = createSealer('refund-desk', {
       keys: [KEY_A],
-      onerror: () => {
+      sink: () => {
         throw new Error('log sink full');
       },
     });

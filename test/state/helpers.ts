@@ -52,10 +52,10 @@ export function testClock(start = T0): TestClock {
   };
 }
 
-/** An `onerror` hook that keeps every line (each report's message). */
+/** A sink that keeps every line. */
 export interface CapturedLog {
   readonly lines: string[];
-  readonly onerror: (error: unknown) => void;
+  readonly sink: (line: string) => void;
 }
 
 /** Creates a {@link CapturedLog}. */
@@ -63,11 +63,11 @@ export function captureLog(): CapturedLog {
   const lines: string[] = [];
   return {
     lines,
-    onerror: (error: unknown) => void lines.push(error instanceof Error ? error.message : String(error)),
+    sink: (line: string) => void lines.push(line),
   };
 }
 
-/** A sealer plus its clock and log, with `KEY_A`, the test clock and the capturing hook unless overridden. */
+/** A sealer plus its clock and log, with `KEY_A`, the test clock and the capturing sink unless overridden. */
 export interface Fixture {
   readonly sealer: RequestStateSealer;
   readonly clock: TestClock;
@@ -80,7 +80,7 @@ export function fixture(options: InternalSealingOptions = {}, name = 'refund-des
   const sealer = createSealer(name, {
     keys: [KEY_A],
     now: clock.now,
-    onerror: log.onerror,
+    sink: log.sink,
     rejectionLinesPerInterval: Infinity,
     ...options,
   });

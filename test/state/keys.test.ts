@@ -228,7 +228,6 @@ describe('other construction errors (code invalid_options)', () => {
       message:
         'options.replayStore must be true, false or a ReplayStore with consume(tokenId, expiresAt) (got string).',
     },
-    { options: { onerror: { warn: console.warn } }, message: 'options.onerror must be a function (got object).' },
     { options: { now: 5 }, message: 'options.now must be a function returning ms since the epoch (got number).' },
     { options: 'fast', message: 'options must be an object (got string).' },
   ];

@@ -59,7 +59,7 @@ describe('serveHttp sealing keys', () => {
   it('names MCP_REQUEST_STATE_KEYS when a token was sealed with a key this process lacks', async () => {
     const lines: string[] = [];
     const before = createSealer('rooms', { keys: [KEY_A] });
-    const after = createSealer('rooms', { keys: [KEY_B], onerror: (error) => lines.push((error as Error).message) });
+    const after = createSealer('rooms', { keys: [KEY_B], sink: (line) => lines.push(line) });
     const token = await before.seal(new Uint8Array([1]), BINDING);
     await expect(after.open(token, BINDING)).rejects.toThrow('Invalid or expired requestState');
     expect(lines).toEqual([

@@ -14,7 +14,7 @@ import { asked, connectManual, newServer } from '../resolvers/helpers.js';
 const Pick = z.object({ pick: z.string() });
 
 describe('rejected requestState lines over the wire', () => {
-  it('200 bad tokens reach onerror 5 times (method, name requestState), then once counting counting the other 195 once the interval is over', async () => {
+  it('200 bad tokens reach onerror 5 times (the method, name requestState), then once counting the other 195 once the interval is over', async () => {
     const lines: string[] = [];
     let now = Date.UTC(2026, 0, 1);
     const ask = resolver({ name: 'ask' }, () => elicit('Pick?', Pick));

@@ -202,7 +202,7 @@ describe('tampering', () => {
     };
     const codecSide = fixture({ keys: undefined, codec });
     const token = await codecSide.sealer.seal(bytes('state'), BINDING);
-    const builtin = fixture({ onerror: log.onerror });
+    const builtin = fixture({ sink: log.sink });
     await expectRejected(builtin.sealer.open(token, BINDING), log, 'bad_version');
   });
 });

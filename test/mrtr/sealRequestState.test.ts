@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { sealRequestState } from '../../src/mrtr/index.js';
 import type { SdkRequestStateSealing } from '../../src/mrtr/index.js';
-import { FROZEN, KEY_A } from './helpers.js';
+import { FROZEN, KEY_A } from '../state/helpers.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -96,5 +96,16 @@ describe('sealRequestState (the raw SDK tier)', () => {
     expect(warnings).toContain('tools/call requestState: requestState rejected on tools/call: tampered');
     expect(warnings).toContain('tools/call requestState: requestState rejected on tools/call: replayed');
     expect(warnings.join('\n')).not.toContain(token);
+  });
+
+  it('refuses an onerror that is not a function, naming the option', () => {
+    // @ts-expect-error - JavaScript callers can pass anything
+    expect(() => sealRequestState('raw', { keys: [KEY_A], onerror: { warn: console.warn } })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_options',
+        message: 'sealRequestState(): options.onerror must be a function (got object).',
+        data: { api: 'sealRequestState()', option: 'onerror' },
+      }),
+    );
   });
 });

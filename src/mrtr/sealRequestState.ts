@@ -16,12 +16,15 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import type { RequestBinding } from './binding.js';
-import { principalFrom } from './binding.js';
-import { invalidRequestStateError } from './errors.js';
-import type { SealingOptions } from './options.js';
+import { McpResolveError } from '../errors.js';
+import type { RequestBinding } from '../state/binding.js';
+import { principalFrom } from '../state/binding.js';
+import { invalidRequestStateError } from '../state/errors.js';
+import { describeType } from '../state/keys.js';
+import type { SealingOptions } from '../state/options.js';
 import type { ErrorHook } from '../round/masking.js';
-import { createSealer } from './sealer.js';
+import { sealingSink } from '../round/masking.js';
+import { createSealer } from '../state/sealer.js';
 import { isMultiRoundMethod } from '../multiRound.js';
 
 /** What `sealRequestState` returns: pass it as the SDK's `requestState` option, and mint with it. */
@@ -47,8 +50,15 @@ export function sealRequestState(
     readonly onerror?: ErrorHook;
   } = {},
 ): SdkRequestStateSealing {
-  const { principal = (ctx: ServerContext) => principalFrom(ctx.http?.authInfo), ...sealing } = options;
-  const sealer = createSealer(serverName, sealing);
+  const { principal = (ctx: ServerContext) => principalFrom(ctx.http?.authInfo), onerror, ...sealing } = options;
+  if (onerror !== undefined && typeof onerror !== 'function') {
+    throw new McpResolveError(
+      'invalid_options',
+      `sealRequestState(): options.onerror must be a function (got ${describeType(onerror)}).`,
+      { data: { api: 'sealRequestState()', option: 'onerror' } },
+    );
+  }
+  const sealer = createSealer(serverName, { ...sealing, ...(onerror !== undefined && { sink: sealingSink(onerror) }) });
   const bindingOf = (ctx: ServerContext): RequestBinding | undefined =>
     isMultiRoundMethod(ctx.mcpReq.method)
       ? {
