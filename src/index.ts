@@ -22,7 +22,6 @@ export type {
   ElicitOptions,
   ElicitUrl,
   CompleteElicitation,
-  ElicitUrlOptions,
   FlatForm,
   UrlElicitation,
   ListRoots,

@@ -20,8 +20,11 @@ export interface LogLimiterOptions {
   readonly schedule?: (run: () => void, delayMs: number) => void;
 }
 
-/** Writes `line` under `kind`, or counts it when the interval's lines of that kind are spent. */
-export type LimitedLog = (kind: string, line: string) => void;
+/**
+ * Writes `line` under `kind`, or counts it when the interval's lines of that kind are spent; `about`
+ * (what the line is about, such as a request's method) reaches the sink with the line.
+ */
+export type LimitedLog = (kind: string, line: string, about?: string) => void;
 
 interface Window {
   startedAt: number;
@@ -39,7 +42,10 @@ function unrefTimeout(run: () => void, delayMs: number): void {
  * A limiter writing to `write`. Each `kind` (a short description of what was refused) has its own
  * window; the summary names the kind: `mcp-resolve: 9995 more like this in the last 10 s: <kind>`.
  */
-export function createLogLimiter(write: (line: string) => void, options: LogLimiterOptions = {}): LimitedLog {
+export function createLogLimiter(
+  write: (line: string, about?: string) => void,
+  options: LogLimiterOptions = {},
+): LimitedLog {
   const intervalMs = options.intervalMs ?? LOG_INTERVAL_MS;
   const perInterval = options.linesPerInterval ?? LOG_LINES_PER_INTERVAL;
   const now = options.now ?? Date.now;
@@ -54,7 +60,7 @@ export function createLogLimiter(write: (line: string) => void, options: LogLimi
     quietly(() => write(`mcp-resolve: ${count} more like this in the last ${seconds} s: ${kind}`));
   };
 
-  return (kind, line) => {
+  return (kind, line, about) => {
     const at = now();
     let window = windows.get(kind);
     if (window !== undefined && at - window.startedAt >= intervalMs) {
@@ -67,7 +73,7 @@ export function createLogLimiter(write: (line: string) => void, options: LogLimi
     }
     if (window.written < perInterval) {
       window.written++;
-      quietly(() => write(line));
+      quietly(() => write(line, about));
       return;
     }
     window.suppressed++;

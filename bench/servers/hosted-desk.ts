@@ -29,7 +29,7 @@ const { values } = parseArgs({
   },
 });
 if (values.upstream) await import('./upstream.js');
-const desk = createRefundDesk({ requestState: { logger: { warn: () => {} } } });
+const desk = createRefundDesk({ onerror: () => {} });
 
 /** Starts the chosen hosting; resolves to its URL and a close function. */
 async function host(): Promise<{ url: URL; close(): Promise<void> }> {

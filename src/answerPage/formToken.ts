@@ -25,13 +25,7 @@ export interface FormTokens {
    * A form token for page `pageId` (served at `path`) and its cookie: on the nonce the browser's
    * `Cookie` header already holds, so two tabs of one page both post, else on a fresh one.
    */
-  mint(
-    pageId: string,
-    path: string,
-    secure: boolean,
-    maxAgeSeconds: number,
-    cookieHeader?: string | null,
-  ): MintedFormToken;
+  mint(pageId: string, path: string, secure: boolean, maxAgeMs: number, cookieHeader?: string | null): MintedFormToken;
   /** Whether `token` and the request's cookie were minted together for `pageId` by this key. */
   verify(pageId: string, cookieHeader: string | null, token: string | null): boolean;
 }
@@ -57,7 +51,7 @@ export function createFormTokens(secret: Uint8Array): FormTokens {
   const tokenOf = (pageId: string, nonce: string): string =>
     tokenCrypto.encodeBase64url(mac([utf8(`mcp-resolve answer page form\n${pageId}\n${nonce}`)]));
   return {
-    mint(pageId, path, secure, maxAgeSeconds, cookieHeader = null) {
+    mint(pageId, path, secure, maxAgeMs, cookieHeader = null) {
       const held = cookieValue(cookieHeader, FORM_COOKIE);
       const nonce =
         held !== undefined && NONCE.test(held)
@@ -66,7 +60,7 @@ export function createFormTokens(secret: Uint8Array): FormTokens {
       const attributes = [
         `${FORM_COOKIE}=${nonce}`,
         `Path=${path}`,
-        `Max-Age=${Math.max(1, Math.floor(maxAgeSeconds))}`,
+        `Max-Age=${Math.max(1, Math.floor(maxAgeMs / 1000))}`,
         'HttpOnly',
         'SameSite=Strict',
         ...(secure ? ['Secure'] : []),

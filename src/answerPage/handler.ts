@@ -174,8 +174,8 @@ async function show(context: PageContext, request: Request, url: URL, pageId: st
   const refused = await context.gate.admit(request, url, page, pageId);
   if (refused !== undefined) return refused;
   const pagePath = answerPagePath(pageId, context.path);
-  const maxAge = (page.expiresAt - Date.now()) / 1000;
-  const minted = context.tokens.mint(pageId, pagePath, context.secure(url), maxAge, request.headers.get('cookie'));
+  const maxAgeMs = page.expiresAt - Date.now();
+  const minted = context.tokens.mint(pageId, pagePath, context.secure(url), maxAgeMs, request.headers.get('cookie'));
   const html = formPage({
     message: page.message,
     fields: formFields(page.requestedSchema),

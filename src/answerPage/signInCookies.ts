@@ -15,10 +15,10 @@ import { cookieValue } from './formToken.js';
 export const SESSION_COOKIE = 'mcp-resolve-signin';
 /** The flow cookie: one sign-in under way. */
 export const FLOW_COOKIE = 'mcp-resolve-signin-flow';
-/** How long a sign-in lasts on the pages, in seconds (the provider's own session usually outlasts it). */
-export const SESSION_SECONDS = 3600;
-/** How long the person has at the provider before the callback is refused, in seconds. */
-export const FLOW_SECONDS = 600;
+/** How long a sign-in lasts on the pages, in ms (the provider's own session usually outlasts it). */
+export const SESSION_MS = 3_600_000;
+/** How long the person has at the provider before the callback is refused, in ms. */
+export const FLOW_MS = 600_000;
 
 const MAX_COOKIE_CHARS = 2048;
 
@@ -95,20 +95,20 @@ export function createSignInCookies(formKey: Uint8Array, scope: SignInScope): Si
   };
   const sessions = keyed('session');
   const flows = keyed('flow');
-  const attributes = (path: string, maxAge: number, secure: boolean) =>
-    `; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  const attributes = (path: string, maxAgeMs: number, secure: boolean) =>
+    `; Path=${path}; Max-Age=${maxAgeMs / 1000}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
   return {
     session({ iss, sub }, secure, now = Date.now()) {
-      const value = sessions.seal([iss, sub], now + SESSION_SECONDS * 1000);
-      return `${SESSION_COOKIE}=${value}${attributes(scope.path, SESSION_SECONDS, secure)}`;
+      const value = sessions.seal([iss, sub], now + SESSION_MS);
+      return `${SESSION_COOKIE}=${value}${attributes(scope.path, SESSION_MS, secure)}`;
     },
     person(cookieHeader, now = Date.now()) {
       const fields = sessions.open(cookieValue(cookieHeader, SESSION_COOKIE), 2, now);
       return fields === undefined ? undefined : { iss: fields[0]!, sub: fields[1]! };
     },
     flow({ state, nonce, verifier, pageId }, secure, now = Date.now()) {
-      const value = flows.seal([state, nonce, verifier, pageId], now + FLOW_SECONDS * 1000);
-      return `${FLOW_COOKIE}=${value}${attributes(scope.callbackPath, FLOW_SECONDS, secure)}`;
+      const value = flows.seal([state, nonce, verifier, pageId], now + FLOW_MS);
+      return `${FLOW_COOKIE}=${value}${attributes(scope.callbackPath, FLOW_MS, secure)}`;
     },
     flowOf(cookieHeader, now = Date.now()) {
       const fields = flows.open(cookieValue(cookieHeader, FLOW_COOKIE), 4, now);

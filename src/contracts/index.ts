@@ -19,26 +19,17 @@
  *
  * @packageDocumentation
  */
-export type {
-  AnswerPageBackend,
-  AnswerPageLimitOptions,
-  AnswerPageLimits,
-  AnswerPageRefusal,
-  NewAnswerPage,
-} from '../pageStore/backend.js';
-export type { MemoryAnswerPageBackend, MemoryAnswerPageBackendOptions } from '../pageStore/memoryBackend.js';
+export type { AnswerPageBackend, AnswerPageLimits, AnswerPageRefusal, NewAnswerPage } from '../pageStore/backend.js';
 export { createMemoryAnswerPageBackend } from '../pageStore/memoryBackend.js';
 
 export type { AnswerAttemptsOptions } from '../state/attemptStore.js';
-export { DEFAULT_ATTEMPTS_WINDOW_MS } from '../state/attemptStore.js';
-export type { AttemptStore, AttemptTally, MemoryAttemptStoreOptions } from '../state/attemptStore.js';
-export { createMemoryAttemptStore, DEFAULT_MAX_ATTEMPT_ENTRIES } from '../state/attemptStore.js';
+export type { AttemptStore, AttemptTally } from '../state/attemptStore.js';
+export { createMemoryAttemptStore } from '../state/attemptStore.js';
 
 export { principalFrom } from '../state/binding.js';
-export type { SealingLogger } from '../state/errors.js';
 export { REQUEST_STATE_KEYS_ENV } from '../state/keys.js';
 export type { SealingCodec, SealingOptions } from '../state/options.js';
-export type { MemoryReplayStore, MemoryReplayStoreOptions, ReplayStore } from '../state/replay.js';
+export type { ReplayStore } from '../state/replay.js';
 export { createMemoryReplayStore } from '../state/replay.js';
 
 export { INSTANCE_HEADER } from '../hosting/dualEraHandler.js';
@@ -57,21 +48,18 @@ export type {
   SharedSessionStore,
 } from '../hosting/legacy/sessionFleet.js';
 
-export type { MemoryTaskStore, MemoryTaskStoreOptions } from '../tasks/memoryStore.js';
 export { createMemoryTaskStore } from '../tasks/memoryStore.js';
 export type { TaskDeclaration, TaskSupport } from '../round/taskDeclaration.js';
 export type { TaskOptions, TaskStatusChange } from '../tasks/records.js';
-export type { PendingQuestion, TaskAnswer, TaskError, TaskRecord, TaskStatus, TaskStore } from '../tasks/store.js';
+export type { TaskRecord, TaskStatus, TaskStore } from '../tasks/store.js';
 export { TASKS_EXTENSION } from '../tasks/wire.js';
 
 export type {
   CarriedTrace,
-  QuestionKind,
   RequestInfo,
   RequestTrace,
   RoundOutcome,
   ServedMessage,
-  StepEnd,
   TaskChange,
   Telemetry,
 } from '../telemetry/hooks.js';

@@ -5,14 +5,7 @@
 import { McpResolveError } from '../errors.js';
 
 /** Options of {@link createContinuationStore}. */
-export interface ContinuationStoreOptions {
-  /** How long a suspended handler waits for the client's next round, in ms. @default 600000 (10 minutes) */
-  readonly ttlMs?: number;
-  /** The most suspended handlers kept; beyond it the oldest is dropped (its client is told to start over). @default 10000 */
-  readonly maxEntries?: number;
-  /** Clock in ms since the epoch, for tests. @default Date.now */
-  readonly now?: () => number;
-}
+type ContinuationStoreOptions = NonNullable<Parameters<typeof createContinuationStore>[0]>;
 
 /**
  * Where a process keeps suspended handlers of `suspending()` between rounds; give each server its own.
@@ -92,6 +85,15 @@ export class MemoryContinuationStore implements ContinuationStore {
 }
 
 /** Creates an in-memory store for suspended handlers of `suspending()`. */
-export function createContinuationStore(options: ContinuationStoreOptions = {}): ContinuationStore {
+export function createContinuationStore(
+  options: {
+    /** How long a suspended handler waits for the client's next round, in ms. @default 600000 (10 minutes) */
+    readonly ttlMs?: number;
+    /** The most suspended handlers kept; beyond it the oldest is dropped (its client is told to start over). @default 10000 */
+    readonly maxEntries?: number;
+    /** Clock in ms since the epoch, for tests. @default Date.now */
+    readonly now?: () => number;
+  } = {},
+): ContinuationStore {
   return new MemoryContinuationStore(options);
 }

@@ -16,12 +16,6 @@ import { inBandChannel } from '../channels/inBand.js';
 /** How long a pushed question waits for the human by default, in ms (the library's 10 minutes). */
 export const DEFAULT_PUSH_TIMEOUT_MS = DEFAULT_LEGACY_QUESTION_TIMEOUT_MS;
 
-/** Options of the push primitives. */
-export interface PushOptions {
-  /** How long the question may wait for the human, in ms; progress notifications reset it. @default 600000 */
-  readonly timeoutMs?: number;
-}
-
 const PUSH_ELICIT_API = 'pushElicit()';
 
 /** Asks the human `message` by a real push on a legacy session; the outcome is accepted (validated against `schema`), declined or cancelled. */
@@ -29,7 +23,10 @@ export async function pushElicit<TSchema extends StandardSchemaWithJSON>(
   ctx: ToolContext,
   message: string,
   schema: TSchema & FlatForm<StandardSchemaV1.InferOutput<TSchema>>,
-  options: PushOptions = {},
+  options: {
+    /** How long the question may wait for the human, in ms; progress notifications reset it. @default 600000 */
+    readonly timeoutMs?: number;
+  } = {},
 ): Promise<ElicitationResult<StandardSchemaV1.InferOutput<TSchema>>> {
   if (ctx.era !== 'legacy') {
     throw new McpResolveError(

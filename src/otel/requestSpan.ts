@@ -7,14 +7,7 @@
 import type { Attributes, Context, Link, Span, SpanContext, Tracer } from '@opentelemetry/api';
 import { context as otelContext, SpanKind, SpanStatusCode, trace } from './api.js';
 
-import type {
-  CarriedTrace,
-  QuestionKind,
-  RequestInfo,
-  RequestTrace,
-  RoundOutcome,
-  StepEnd,
-} from '../telemetry/hooks.js';
+import type { CarriedTrace, RequestInfo, RequestTrace, RoundOutcome } from '../telemetry/hooks.js';
 import type { Instruments } from './instruments.js';
 import { referenceAttributes, rpcErrorAttributes, serverSpanName } from './reference.js';
 import { codeOf, errorType, failSpan, safely } from './failures.js';
@@ -124,7 +117,7 @@ export class OtelRequest implements RequestTrace {
     });
   }
 
-  resolver(label: string): StepEnd {
+  resolver(label: string): (error?: unknown) => void {
     let span: Span | undefined;
     safely(() => (span = this.child(`resolve ${label}`, { 'mcp_resolve.resolver.name': label })));
     return (error?: unknown) =>
@@ -135,7 +128,7 @@ export class OtelRequest implements RequestTrace {
       });
   }
 
-  private questionAttributes(key: string, kind: QuestionKind, attempt: number): Attributes {
+  private questionAttributes(key: string, kind: string, attempt: number): Attributes {
     return {
       'mcp_resolve.question.key': key,
       'mcp_resolve.question.kind': kind,
@@ -143,7 +136,7 @@ export class OtelRequest implements RequestTrace {
     };
   }
 
-  private countQuestion(key: string, kind: QuestionKind): void {
+  private countQuestion(key: string, kind: string): void {
     this.shared.instruments.questions.add(1, {
       'gen_ai.tool.name': this.info.target,
       'mcp_resolve.question.key': key,
@@ -152,7 +145,7 @@ export class OtelRequest implements RequestTrace {
     });
   }
 
-  asked(key: string, kind: QuestionKind, attempt: number): void {
+  asked(key: string, kind: string, attempt: number): void {
     safely(() => {
       const attributes = this.questionAttributes(key, kind, attempt);
       attributes['mcp_resolve.question.outcome'] = 'input_required';
@@ -161,7 +154,7 @@ export class OtelRequest implements RequestTrace {
     });
   }
 
-  answered(key: string, kind: QuestionKind, action: string): void {
+  answered(key: string, kind: string, action: string): void {
     safely(() => {
       const attributes = this.questionAttributes(key, kind, 1);
       attributes['mcp_resolve.question.outcome'] = action;
@@ -171,7 +164,7 @@ export class OtelRequest implements RequestTrace {
     });
   }
 
-  pushed(key: string, kind: QuestionKind, attempt: number): (action: string | undefined, error?: unknown) => void {
+  pushed(key: string, kind: string, attempt: number): (action: string | undefined, error?: unknown) => void {
     const startedAt = Date.now();
     let span: Span | undefined;
     safely(() => {
@@ -190,7 +183,7 @@ export class OtelRequest implements RequestTrace {
       });
   }
 
-  private recordWait(kind: QuestionKind, action: string, ms: number): void {
+  private recordWait(kind: string, action: string, ms: number): void {
     this.shared.instruments.questionDuration.record(Math.max(0, ms) / 1000, {
       'mcp_resolve.question.kind': kind,
       'mcp_resolve.question.outcome': action,

@@ -9,31 +9,24 @@
 import { ToolError } from '../errors.js';
 import { positiveInteger } from '../optionChecks.js';
 
-/** The bounds of a backend's pages, as resolved. */
+/**
+ * The bounds of a backend's pages: its `limits`, and (each optional) the options of the backends
+ * that set them, `createMemoryAnswerPageBackend` and `createRedisAnswerPageBackend`.
+ */
 export interface AnswerPageLimits {
-  /** Most pages open (or answered and not yet taken) for one client at once. */
-  readonly maxPagesPerClient: number;
-  /** Most pages held at once, in all. */
-  readonly maxPages: number;
-  /** Most bytes held at once by pages and answers (UTF-8, plus a fixed cost a page). */
-  readonly maxHeldBytes: number;
-}
-
-/** The options that set {@link AnswerPageLimits}, shared by every backend. */
-export interface AnswerPageLimitOptions {
   /**
    * Most pages one client (its principal, else its address) holds at once, open or answered and
    * not yet taken; past it that client's next page is refused with a `ToolError` naming the limit
-   * and when to retry, and other clients still get theirs. @default 16
+   * and when to retry, and other clients still get theirs. As an option: default 16.
    */
-  readonly maxPagesPerClient?: number;
-  /** Most pages held at once, in all. @default 10_000 */
-  readonly maxPages?: number;
+  readonly maxPagesPerClient: number;
+  /** Most pages held at once, in all. As an option: default 10,000. */
+  readonly maxPages: number;
   /**
-   * Most held bytes (the security guide's "What a size counts": plus 512 a page) of pages and answers
-   * at once. @default 16_777_216 (16 MiB)
+   * Most held bytes (the security guide's "What a size counts": UTF-8, plus 512 a page) of pages
+   * and answers at once. As an option: default 16,777,216 (16 MiB).
    */
-  readonly maxHeldBytes?: number;
+  readonly maxHeldBytes: number;
 }
 
 /** Why a page was not opened or an answer not stored: the bound reached, and when room is expected. */
@@ -95,7 +88,7 @@ export const DEFAULT_MAX_ANSWER_PAGES_PER_CLIENT = 16;
 export const ANSWER_PAGE_OVERHEAD_BYTES = 512;
 
 /** The limits `options` set, checked (`api` names the function in messages). */
-export function answerPageLimits(api: string, options: AnswerPageLimitOptions): AnswerPageLimits {
+export function answerPageLimits(api: string, options: Partial<AnswerPageLimits>): AnswerPageLimits {
   return {
     maxPagesPerClient: positiveInteger(
       api,

@@ -3,29 +3,12 @@
  * and in held bytes (each text at least what it takes in a JavaScript heap), each step one
  * synchronous operation (atomic, since nothing else runs in between).
  */
-import type {
-  AnswerPageBackend,
-  AnswerPageLimitOptions,
-  AnswerPageLimits,
-  AnswerPageRefusal,
-  NewAnswerPage,
-} from './backend.js';
+import type { AnswerPageBackend, AnswerPageLimits, AnswerPageRefusal, NewAnswerPage } from './backend.js';
 import { heldTextBytes } from '../state/bytes.js';
 import { ANSWER_PAGE_OVERHEAD_BYTES, answerPageLimits } from './backend.js';
 
-/** Options of {@link createMemoryAnswerPageBackend}. */
-export interface MemoryAnswerPageBackendOptions extends AnswerPageLimitOptions {
-  /** Clock in ms since the epoch. @default Date.now */
-  readonly now?: () => number;
-}
-
 /** The in-memory {@link AnswerPageBackend}, with what it holds for monitoring. */
-export interface MemoryAnswerPageBackend extends AnswerPageBackend {
-  /** Bytes held now (see {@link AnswerPageLimitOptions.maxHeldBytes}). */
-  readonly bytes: number;
-  /** Pages held now. */
-  readonly size: number;
-}
+type MemoryAnswerPageBackend = ReturnType<typeof createMemoryAnswerPageBackend>;
 
 interface Held {
   readonly record: string;
@@ -43,7 +26,17 @@ interface Held {
  * Creates an in-memory answer page backend for one process (a fleet needs a shared one, such as
  * Redis). A plain object: its methods can be spread into a wrapping backend.
  */
-export function createMemoryAnswerPageBackend(options: MemoryAnswerPageBackendOptions = {}): MemoryAnswerPageBackend {
+export function createMemoryAnswerPageBackend(
+  options: Partial<AnswerPageLimits> & {
+    /** Clock in ms since the epoch. @default Date.now */
+    readonly now?: () => number;
+  } = {},
+): AnswerPageBackend & {
+  /** Bytes held now (see {@link AnswerPageLimits.maxHeldBytes}). */
+  readonly bytes: number;
+  /** Pages held now. */
+  readonly size: number;
+} {
   const pages = new MemoryPages(answerPageLimits('createMemoryAnswerPageBackend()', options), options.now ?? Date.now);
   return {
     limits: pages.limits,

@@ -56,9 +56,9 @@ export interface ElicitUrl {
   readonly '~kind': 'elicitUrl';
   readonly message: string;
   readonly url: string;
-  /** The id given with {@link ElicitUrlOptions.elicitationId}; absent, the library assigns a random one per call. */
+  /** The id given to {@link elicitUrl}'s `options.elicitationId`; absent, the library assigns a random one per call. */
   readonly elicitationId?: string;
-  /** The author's hook for reporting the page step's completion (see {@link ElicitUrlOptions.onAsked}). */
+  /** The author's hook for reporting the page step's completion (see {@link elicitUrl}'s `options.onAsked`). */
   readonly onAsked?: (complete: CompleteElicitation) => void;
 }
 
@@ -72,24 +72,6 @@ export type CompleteElicitation = () => Promise<void>;
 /** What a consumer receives for an accepted URL-mode question. */
 export interface UrlElicitation {
   readonly elicitationId: string;
-}
-
-/** Options of {@link elicitUrl}. */
-export interface ElicitUrlOptions {
-  /**
-   * The id the client reports completion under. When omitted, the library assigns a random id per
-   * call, kept for the rest of the call (in the sealed state on 2026-07-28, on the task for a task),
-   * so no other call and no other principal gets the same id.
-   */
-  readonly elicitationId?: string;
-  /**
-   * Called each time the question is sent on a 2025-11-25 connection, before the client answers,
-   * with a {@link CompleteElicitation} bound to that connection and this elicitation id: keep it
-   * where the page's handler (which runs outside any MCP request) finds it, and call it when the
-   * person finished there. Never called on 2026-07-28: that revision has no completion
-   * notification, so there is nothing to send (the client learns the outcome from the next round).
-   */
-  readonly onAsked?: (complete: CompleteElicitation) => void;
 }
 
 /**
@@ -195,7 +177,25 @@ export function formQuestion<T>(
  * absolute `https:` (`http:` only for localhost, 127.0.0.1 and [::1]), or that carries a user name,
  * a password or a control character. The elicitation id is random per call unless given.
  */
-export function elicitUrl(message: string, url: string, options: ElicitUrlOptions = {}): ElicitUrl {
+export function elicitUrl(
+  message: string,
+  url: string,
+  options: {
+    /**
+     * The id the client reports completion under. When omitted, the library assigns a random id per call,
+     * kept for the rest of the call (in the sealed state on 2026-07-28, on the task for a task): unique.
+     */
+    readonly elicitationId?: string;
+    /**
+     * Called each time the question is sent on a 2025-11-25 connection, before the client answers,
+     * with a {@link CompleteElicitation} bound to that connection and this elicitation id: keep it
+     * where the page's handler (which runs outside any MCP request) finds it, and call it when the
+     * person finished there. Never called on 2026-07-28: that revision has no completion
+     * notification, so there is nothing to send (the client learns the outcome from the next round).
+     */
+    readonly onAsked?: (complete: CompleteElicitation) => void;
+  } = {},
+): ElicitUrl {
   const href = checkedUrl(url);
   const { onAsked, elicitationId } = options;
   return {

@@ -1,9 +1,8 @@
 /** A question's kind as an observer names it. */
 import { QUESTION_KINDS } from './kinds.js';
 import { askKind, type Ask } from './markers.js';
-import type { QuestionKind } from '../telemetry/hooks.js';
 
 /** `elicit`, `url`, `sample` or `roots`. */
-export function questionKind(ask: Ask): QuestionKind {
+export function questionKind(ask: Ask): string {
   return QUESTION_KINDS[askKind(ask)].observed;
 }

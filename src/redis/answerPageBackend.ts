@@ -14,18 +14,8 @@ import { ANSWER, OPEN, READ, TAKE } from './answerPageScripts.js';
 import { redisFailure } from './connectRefusal.js';
 
 import { McpResolveError } from '../errors.js';
-import type { AnswerPageBackend, AnswerPageLimitOptions, AnswerPageRefusal } from '../pageStore/backend.js';
+import type { AnswerPageBackend, AnswerPageLimits, AnswerPageRefusal } from '../pageStore/backend.js';
 import { ANSWER_PAGE_OVERHEAD_BYTES, answerPageLimits } from '../pageStore/backend.js';
-
-/** Options of {@link createRedisAnswerPageBackend}. */
-export interface RedisAnswerPageBackendOptions extends AnswerPageLimitOptions {
-  /** Prefix of the keys (one per audience sharing a Redis). @default 'mcp-resolve:answer-page:' */
-  readonly keyPrefix?: string;
-  /** How long one command may wait for Redis, in ms. @default 2_000 */
-  readonly commandTimeoutMs?: number;
-  /** Receives each failed command, with the reason, and a `maxmemory` that could not be read at start. */
-  readonly onerror?: (error: Error) => void;
-}
 
 /** The default prefix of answer page keys. */
 export const DEFAULT_ANSWER_PAGE_KEY_PREFIX = 'mcp-resolve:answer-page:';
@@ -53,7 +43,8 @@ async function checkHeadroom(
     const reason = error instanceof Error ? error.message : String(error);
     const message = `${BACKEND_API}: could not read maxmemory from Redis (${reason}). Check that it is at least twice maxHeldBytes (${maxHeldBytes}): pages must leave room for replay and session keys.`;
     if (onerror === undefined) console.warn(`mcp-resolve: ${message}`);
-    else onerror(new McpResolveError('invalid_options', message, { data: { api: BACKEND_API, option: 'maxHeldBytes' } }));
+    else
+      onerror(new McpResolveError('invalid_options', message, { data: { api: BACKEND_API, option: 'maxHeldBytes' } }));
     return;
   }
   if (!Number.isFinite(maxmemory) || maxmemory === 0 || maxHeldBytes * 2 <= maxmemory) return;
@@ -71,7 +62,14 @@ async function checkHeadroom(
  */
 export async function createRedisAnswerPageBackend(
   redis: RedisConnection,
-  options: RedisAnswerPageBackendOptions = {},
+  options: Partial<AnswerPageLimits> & {
+    /** Prefix of the keys (one per audience sharing a Redis). @default 'mcp-resolve:answer-page:' */
+    readonly keyPrefix?: string;
+    /** How long one command may wait for Redis, in ms. @default 2_000 */
+    readonly commandTimeoutMs?: number;
+    /** Receives each failed command, with the reason, and a `maxmemory` that could not be read at start. */
+    readonly onerror?: (error: Error) => void;
+  } = {},
 ): Promise<AnswerPageBackend> {
   const limits = answerPageLimits(BACKEND_API, options);
   const prefix = slotPrefix(options.keyPrefix ?? DEFAULT_ANSWER_PAGE_KEY_PREFIX, BACKEND_API);

@@ -11,16 +11,6 @@ import type { RedisConnection } from './connection.js';
 import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, withDeadline } from './connection.js';
 import { slotPrefix } from './keys.js';
 
-/** Options of {@link createRedisAttemptStore}. */
-export interface RedisAttemptStoreOptions {
-  /** Prefix of the counter keys; use one per audience sharing a Redis. @default 'mcp-resolve:attempts:' */
-  readonly keyPrefix?: string;
-  /** How long one count may wait for Redis, in ms (default 2,000); then the answer fails closed. */
-  readonly commandTimeoutMs?: number;
-  /** Receives each failed count with the reason. */
-  readonly onerror?: (error: Error) => void;
-}
-
 /** The default prefix of counter keys. */
 export const DEFAULT_ATTEMPT_KEY_PREFIX = 'mcp-resolve:attempts:';
 
@@ -48,7 +38,17 @@ return 1
  * error, `count` and `uncount` reject with {@link McpResolveError} (`redis_unavailable`), and the
  * call that carried the answer fails: an answer is never read without being counted.
  */
-export function createRedisAttemptStore(redis: RedisConnection, options: RedisAttemptStoreOptions = {}): AttemptStore {
+export function createRedisAttemptStore(
+  redis: RedisConnection,
+  options: {
+    /** Prefix of the counter keys; use one per audience sharing a Redis. @default 'mcp-resolve:attempts:' */
+    readonly keyPrefix?: string;
+    /** How long one count may wait for Redis, in ms (default 2,000); then the answer fails closed. */
+    readonly commandTimeoutMs?: number;
+    /** Receives each failed count with the reason. */
+    readonly onerror?: (error: Error) => void;
+  } = {},
+): AttemptStore {
   const prefix = slotPrefix(options.keyPrefix ?? DEFAULT_ATTEMPT_KEY_PREFIX, 'createRedisAttemptStore()');
   const timeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
   const run = async (script: string, key: string, args: string[]): Promise<unknown> => {

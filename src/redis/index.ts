@@ -5,9 +5,7 @@
  * @packageDocumentation
  */
 export { createRedisAnswerPageBackend } from './answerPageBackend.js';
-export type { RedisAnswerPageBackendOptions } from './answerPageBackend.js';
 export { createRedisAttemptStore } from './attemptStore.js';
-export type { RedisAttemptStoreOptions } from './attemptStore.js';
 export { connectRedis } from './connection.js';
 export type { RedisConnectOptions, RedisConnection } from './connection.js';
 export type { RedisClusterTarget, RedisSentinelTarget, RedisTarget } from './target.js';
@@ -15,8 +13,6 @@ export type { RedisTlsOptions } from './transport.js';
 export { connectRedisFleet } from './fleet.js';
 export type { RedisFleet, RedisFleetOptions } from './fleet.js';
 export { claimReplayEpoch, createRedisReplayStore } from './replayStore.js';
-export type { RedisReplayStoreOptions } from './replayStore.js';
 export { createRedisSessionFleet } from './sessionFleet.js';
 export type { RedisSessionFleetOptions } from './sessionFleet.js';
 export { createRedisTaskStore } from './taskStore.js';
-export type { RedisTaskStoreOptions } from './taskStore.js';

@@ -21,28 +21,6 @@ import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, isSentinelConnection, withDeadline } 
 import { clusterNodeFor, slotPrefix } from './keys.js';
 import { redisFailure } from './connectRefusal.js';
 
-/** Options of {@link createRedisReplayStore}. */
-export interface RedisReplayStoreOptions {
-  /** Prefix of the replay keys; use one per audience sharing a Redis. @default 'mcp-resolve:replay:' */
-  readonly keyPrefix?: string;
-  /** How long one check may wait for Redis, in ms (default 2,000); then the round fails closed. */
-  readonly commandTimeoutMs?: number;
-  /**
-   * Replicas that must acknowledge a consumed id before the round is accepted (`WAIT`); default 0,
-   * and 1 for a Sentinel or cluster connection made by `connectRedisFleet`. Fewer acknowledgements: the round fails closed.
-   */
-  readonly replicaAcks?: number;
-  /** How long `WAIT` may take, in ms. @default 500 */
-  readonly replicaAckTimeoutMs?: number;
-  /**
-   * How far past Redis's clock a new epoch starts when the record is found missing, in ms (default
-   * 1,000): the largest clock difference between an instance and Redis that still refuses every old token.
-   */
-  readonly epochMarginMs?: number;
-  /** Receives each failed check, and each detected loss of Redis's data, with the reason. */
-  readonly onerror?: (error: Error) => void;
-}
-
 /** The default prefix of replay keys. */
 export const DEFAULT_REPLAY_KEY_PREFIX = 'mcp-resolve:replay:';
 
@@ -114,7 +92,29 @@ async function onOneConnection<T>(
  * never skipped. A check that failed may still have written its key, so the refused round's token
  * can stay consumed: the client starts the call again, and no token is ever accepted twice.
  */
-export function createRedisReplayStore(redis: RedisConnection, options: RedisReplayStoreOptions = {}): ReplayStore {
+export function createRedisReplayStore(
+  redis: RedisConnection,
+  options: {
+    /** Prefix of the replay keys; use one per audience sharing a Redis. @default 'mcp-resolve:replay:' */
+    readonly keyPrefix?: string;
+    /** How long one check may wait for Redis, in ms (default 2,000); then the round fails closed. */
+    readonly commandTimeoutMs?: number;
+    /**
+     * Replicas that must acknowledge a consumed id before the round is accepted (`WAIT`); default 0,
+     * and 1 for a Sentinel or cluster connection made by `connectRedisFleet`. Fewer acknowledgements: the round fails closed.
+     */
+    readonly replicaAcks?: number;
+    /** How long `WAIT` may take, in ms. @default 500 */
+    readonly replicaAckTimeoutMs?: number;
+    /**
+     * How far past Redis's clock a new epoch starts when the record is found missing, in ms (default
+     * 1,000): the largest clock difference between an instance and Redis that still refuses every old token.
+     */
+    readonly epochMarginMs?: number;
+    /** Receives each failed check, and each detected loss of Redis's data, with the reason. */
+    readonly onerror?: (error: Error) => void;
+  } = {},
+): ReplayStore {
   const prefix = slotPrefix(options.keyPrefix ?? DEFAULT_REPLAY_KEY_PREFIX, 'createRedisReplayStore()');
   const timeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
   const replicaAcks = options.replicaAcks ?? 0;

@@ -61,7 +61,7 @@ export function createRedisSessionFleet(
 
   return {
     instanceId,
-    async save(sessionId, record, ttlMs, admission) {
+    async save(sessionId, record, legacySessionIdleMs, admission) {
       const reply = await timed(
         redis.eval(SAVE, {
           keys: [recordKey(sessionId)],
@@ -69,11 +69,11 @@ export function createRedisSessionFleet(
             prefix,
             sessionId,
             JSON.stringify(record),
-            ttlArgument(ttlMs),
+            ttlArgument(legacySessionIdleMs),
             admission === undefined ? '0' : '1',
-            String(admission?.maxSessions ?? 0),
-            String(admission?.budgetHeldBytes ?? 0),
-            String(admission?.maxPerClient ?? 0),
+            String(admission?.maxLegacySessions ?? 0),
+            String(admission?.legacySessionBudgetHeldBytes ?? 0),
+            String(admission?.maxLegacySessionsPerClient ?? 0),
             admission?.client ?? '',
             String(heldBytes(record)),
           ],
@@ -83,19 +83,22 @@ export function createRedisSessionFleet(
       const [limit, retryAfterMs] = reply as [SessionRefusal['limit'], number];
       return { limit, retryAfterMs: retryAfterMs < 0 ? Infinity : Number(retryAfterMs) };
     },
-    async load(sessionId, ttlMs) {
+    async load(sessionId, legacySessionIdleMs) {
       const text = await timed(
         redis.eval(LOAD, {
           keys: [recordKey(sessionId)],
-          arguments: [prefix, sessionId, ttlArgument(ttlMs), '1'],
+          arguments: [prefix, sessionId, ttlArgument(legacySessionIdleMs), '1'],
         }),
       );
       return typeof text === 'string' ? (JSON.parse(text) as SharedSessionRecord) : undefined;
     },
-    async touch(sessionId, ttlMs) {
-      if (!Number.isFinite(ttlMs)) return;
+    async touch(sessionId, legacySessionIdleMs) {
+      if (!Number.isFinite(legacySessionIdleMs)) return;
       await timed(
-        redis.eval(LOAD, { keys: [recordKey(sessionId)], arguments: [prefix, sessionId, ttlArgument(ttlMs), '0'] }),
+        redis.eval(LOAD, {
+          keys: [recordKey(sessionId)],
+          arguments: [prefix, sessionId, ttlArgument(legacySessionIdleMs), '0'],
+        }),
       );
     },
     async remove(sessionId) {
@@ -103,8 +106,8 @@ export function createRedisSessionFleet(
         redis.eval(REMOVE, { keys: [recordKey(sessionId), holderKey(sessionId)], arguments: [prefix, sessionId] }),
       );
     },
-    async claimStream(sessionId, ttlMs) {
-      await timed(redis.set(holderKey(sessionId), instanceId, expiry(ttlMs)));
+    async claimStream(sessionId, legacySessionIdleMs) {
+      await timed(redis.set(holderKey(sessionId), instanceId, expiry(legacySessionIdleMs)));
     },
     async streamHolder(sessionId) {
       return (await timed(redis.get(holderKey(sessionId)))) ?? undefined;

@@ -21,17 +21,6 @@ import type { RedisConnection } from './connection.js';
 import { withDeadline } from './connection.js';
 import { redisFailure } from './connectRefusal.js';
 
-/** Options of {@link createRedisTaskStore}. */
-export interface RedisTaskStoreOptions {
-  /** Prefix of the task keys; use one per server sharing a Redis. @default 'mcp-resolve:task:' */
-  readonly keyPrefix?: string;
-  /**
-   * How long one store call may wait for Redis, in ms; then it fails (the client gets a masked
-   * error), and a write Redis reaches after that is refused there, never applied. @default 5000
-   */
-  readonly storeTimeoutMs?: number;
-}
-
 /** The default prefix of task keys. */
 export const DEFAULT_TASK_KEY_PREFIX = 'mcp-resolve:task:';
 
@@ -88,7 +77,18 @@ type StoreStep = 'create' | 'read' | 'replace';
  * (`redis_unavailable`, `data.operation` `'task_store'`); the task methods hand it to the
  * server's error hook and send the client a masked error with its ref.
  */
-export function createRedisTaskStore(redis: RedisConnection, options: RedisTaskStoreOptions = {}): TaskStore {
+export function createRedisTaskStore(
+  redis: RedisConnection,
+  options: {
+    /** Prefix of the task keys; use one per server sharing a Redis. @default 'mcp-resolve:task:' */
+    readonly keyPrefix?: string;
+    /**
+     * How long one store call may wait for Redis, in ms; then it fails (the client gets a masked
+     * error), and a write Redis reaches after that is refused there, never applied. @default 5000
+     */
+    readonly storeTimeoutMs?: number;
+  } = {},
+): TaskStore {
   const prefix = options.keyPrefix ?? DEFAULT_TASK_KEY_PREFIX;
   const timeoutMs = positiveInteger(
     'createRedisTaskStore()',

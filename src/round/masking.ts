@@ -12,15 +12,27 @@ import { isClientLeft } from '../clientLeft.js';
 import { createLogLimiter } from '../logLimiter.js';
 import type { RequestTrace } from '../telemetry/hooks.js';
 import { toHex } from '../state/bytes.js';
+import type { SealingSink } from '../state/errors.js';
 
 /** Where a masked failure happened, handed to the error hook with the cause. */
 export interface FailureInfo {
   /** The correlation id the client's message carries, e.g. `3f9a0c2b7d1e`. */
   readonly ref: string;
-  /** The request that failed: an MCP method, or `answer page` for a person's request to an answer page. */
+  /**
+   * The request that failed: an MCP method, `answer page` for a person's request to an answer page,
+   * or `requestState` for a sealing report about no one request (the start-up warning about a
+   * per-process key, the count of rate-limited rejections).
+   */
   readonly method:
-    'tools/call' | 'prompts/get' | 'resources/read' | 'tasks/get' | 'tasks/update' | 'tasks/cancel' | 'answer page';
-  /** The tool or prompt name, the resource URI, the task id, or the answer page's path. */
+    | 'tools/call'
+    | 'prompts/get'
+    | 'resources/read'
+    | 'tasks/get'
+    | 'tasks/update'
+    | 'tasks/cancel'
+    | 'answer page'
+    | 'requestState';
+  /** The tool or prompt name, the resource URI, the task id, the answer page's path, or `requestState` for a sealing report. */
   readonly name: string;
 }
 
@@ -34,6 +46,15 @@ export type ErrorMasker = (error: unknown, where: Omit<FailureInfo, 'ref'>, mask
 export interface MaskingOptions {
   readonly onerror?: ErrorHook | undefined;
   readonly exposeErrorMessages?: boolean | undefined;
+}
+
+/**
+ * Where sealing's lines go for a server (or `sealRequestState`) with an `onerror` hook: each line an
+ * `Error`, `name` `requestState`, `method` the request's, or `requestState` for a line about no one request.
+ */
+export function sealingSink(onerror: ErrorHook): SealingSink {
+  return (line, method) =>
+    onerror(new Error(line), { ref: newRef(), method: method ?? 'requestState', name: 'requestState' });
 }
 
 /** The client-facing text of a masked failure; stable, documented in docs/guides/resolvers.md. */

@@ -6,10 +6,11 @@ import { MILLISECONDS, positiveInteger } from '../optionChecks.js';
 import { createKeyedTurns, createMemoryAttemptStore, DEFAULT_ATTEMPTS_WINDOW_MS } from '../state/attemptStore.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from '../questions/bounds.js';
 import { DEFAULT_LEGACY_QUESTION_TIMEOUT_MS } from '../questions/push.js';
-import { createErrorMasker } from '../round/masking.js';
+import { createErrorMasker, sealingSink } from '../round/masking.js';
 import type { InstanceServices } from '../round/services.js';
 import { DEFAULT_MAX_TOOL_INPUT_ELEMENTS } from '../round/toolCall.js';
 import { principalFrom } from '../state/binding.js';
+import type { InternalSealingOptions } from '../state/options.js';
 import { createSealer } from '../state/sealer.js';
 import type { McpResolveServerOptions } from './options.js';
 
@@ -37,7 +38,7 @@ export function roundDefaultsOf(
   }
   return {
     channels,
-    sealer: createSealer(info.name, options.requestState),
+    sealer: createSealer(info.name, sealingOf(options)),
     principal: principalOption(options),
     legacyQuestionTimeoutMs: timeout ?? DEFAULT_LEGACY_QUESTION_TIMEOUT_MS,
     maxAnswerBytes: positiveInteger(SERVER_API, 'maxAnswerBytes', options.maxAnswerBytes, DEFAULT_MAX_ANSWER_BYTES, {
@@ -60,6 +61,15 @@ export function roundDefaultsOf(
     maskError: createErrorMasker(options),
     telemetry: options.telemetry,
   };
+}
+
+/** The server's `requestState` option with its `onerror`, where sealing reports too (an option that is not an object stays as given, for its error). */
+function sealingOf(options: McpResolveServerOptions): InternalSealingOptions | undefined {
+  const { requestState, onerror } = options;
+  if (onerror === undefined) return requestState;
+  const sink = sealingSink(onerror);
+  if (requestState === undefined) return { sink };
+  return typeof requestState === 'object' && !Array.isArray(requestState) ? { ...requestState, sink } : requestState;
 }
 
 /** The principal a request acts for, as the server's `principal` option reads it (default: from the validated auth info). */

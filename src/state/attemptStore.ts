@@ -85,19 +85,18 @@ export interface AttemptCounter {
   person(): string | undefined;
 }
 
-/** Options of {@link createMemoryAttemptStore}. */
-export interface MemoryAttemptStoreOptions {
-  /** Clock in ms since the epoch (default `Date.now`). */
-  readonly now?: () => number;
-  /** The most counters held; beyond it see the module's note (default 100,000). */
-  readonly maxEntries?: number;
-}
-
 /** The default cap of the memory store (≈ 16 MB of heap at the measured ≈ 157 bytes per counter). */
-export const DEFAULT_MAX_ATTEMPT_ENTRIES = 100_000;
+const DEFAULT_MAX_ATTEMPT_ENTRIES = 100_000;
 
 /** Creates the in-memory {@link AttemptStore} of one process (a fleet shares a Redis store instead). */
-export function createMemoryAttemptStore(options: MemoryAttemptStoreOptions = {}): AttemptStore {
+export function createMemoryAttemptStore(
+  options: {
+    /** Clock in ms since the epoch (default `Date.now`). */
+    readonly now?: () => number;
+    /** The most counters held; past it, an answer under a new key counts as every attempt spent until the oldest window ends (default 100,000). */
+    readonly maxEntries?: number;
+  } = {},
+): AttemptStore {
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ATTEMPT_ENTRIES;
   if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {

@@ -6,6 +6,7 @@
  */
 import { INTERNAL_ERROR, INVALID_PARAMS, ProtocolError } from '@modelcontextprotocol/server';
 import type { LimitedLog } from '../logLimiter.js';
+import type { MultiRoundMethod } from '../multiRound.js';
 import { isMultiRoundMethod } from '../multiRound.js';
 import { GENERATE_HINT, REQUEST_STATE_KEYS_ENV } from './keys.js';
 
@@ -35,11 +36,11 @@ export type ServerFailureReason =
   | 'bad_clock'
   | 'replay_store_error';
 
-/** The minimal logger the sealer writes its one-line warnings to. */
-export interface SealingLogger {
-  /** Receives one complete line without a trailing newline. */
-  warn(line: string): void;
-}
+/**
+ * Where the sealer writes its one-line reports (each complete, without a trailing newline), with the
+ * MCP method of the request a line is about (none: a line about no one request).
+ */
+export type SealingSink = (line: string, method?: MultiRoundMethod) => void;
 
 /** Builds the frozen wire error every inbound `requestState` failure turns into. */
 export function invalidRequestStateError(): ProtocolError {
@@ -58,12 +59,12 @@ function methodForLog(method: unknown): string {
   return isMultiRoundMethod(method) ? method : 'an unknown method';
 }
 
-/** Writes one line and swallows a logger failure, so logging never changes what the client sees. */
-function safeWarn(logger: SealingLogger, line: string): void {
+/** Writes one line and swallows a sink failure, so reporting never changes what the client sees. */
+function safeReport(sink: SealingSink, line: string, method?: unknown): void {
   try {
-    logger.warn(line);
+    sink(line, isMultiRoundMethod(method) ? method : undefined);
   } catch {
-    // A broken logger must not turn a rejection into a different error.
+    // A broken sink must not turn a rejection into a different error.
   }
 }
 
@@ -75,13 +76,17 @@ const SHARE_KEYS = `set the same ${REQUEST_STATE_KEYS_ENV} (or requestState.keys
  */
 export function logRejected(log: LimitedLog, method: unknown, reason: RejectReason): void {
   const hint = reason === 'unknown_key' ? ` (sealed with a key this process does not have: ${SHARE_KEYS})` : '';
-  log('requestState rejected', `requestState rejected on ${methodForLog(method)}: ${reason}${hint}`);
+  log(
+    'requestState rejected',
+    `requestState rejected on ${methodForLog(method)}: ${reason}${hint}`,
+    isMultiRoundMethod(method) ? method : undefined,
+  );
 }
 
 /** Logs, at start, that `hosting` seals with a random per-process key and what to set instead. */
-export function logLocalKeys(logger: SealingLogger, hosting: string): void {
-  safeWarn(
-    logger,
+export function logLocalKeys(sink: SealingSink, hosting: string): void {
+  safeReport(
+    sink,
     `mcp-resolve: ${hosting} seals requestState with a random per-process key: a question's answers are lost ` +
       `after a restart or on a second instance. To keep them, ${SHARE_KEYS}: comma-separated keys of 32 bytes or ` +
       `more, hex or base64 (the first seals, all open). ${GENERATE_HINT}`,
@@ -89,7 +94,7 @@ export function logLocalKeys(logger: SealingLogger, hosting: string): void {
 }
 
 /** Logs `requestState sealing failed on <method>: <reason>` (or the replay-store variant). */
-export function logServerFailure(logger: SealingLogger, method: unknown, reason: ServerFailureReason): void {
+export function logServerFailure(sink: SealingSink, method: unknown, reason: ServerFailureReason): void {
   const what = reason === 'replay_store_error' ? 'replay check failed' : 'sealing failed';
-  safeWarn(logger, `requestState ${what} on ${methodForLog(method)}: ${reason}`);
+  safeReport(sink, `requestState ${what} on ${methodForLog(method)}: ${reason}`, method);
 }

@@ -3,7 +3,7 @@
  * exact message, and nothing secret is ever printed.
  */
 import { McpResolveError } from '../errors.js';
-import type { SealingLogger } from './errors.js';
+import type { SealingSink } from './errors.js';
 import type { KeyRing } from './keys.js';
 import { describeType, keyRingFromEnv, keyRingFromOption, processKeyRing, REQUEST_STATE_KEYS_ENV } from './keys.js';
 import type { CryptoPrimitives } from './primitives.js';
@@ -33,14 +33,14 @@ export interface SealingOptions {
   codec?: SealingCodec;
   /** Single-use tokens: `true` (default) is an in-memory store per process, `false` turns it off, or pass a shared store. */
   replayStore?: boolean | ReplayStore;
-  /** Where rejection warnings go (default `console.warn`, i.e. stderr). */
-  logger?: SealingLogger;
   /** Clock in ms since the epoch, for tests (default `Date.now`). */
   now?: () => number;
 }
 
-/** Sealing options plus the choice of primitives, for tests and benchmarks that compare them (same token format). */
+/** Sealing options plus where reports go and the choice of primitives (tests and benchmarks compare them; same token format). */
 export interface InternalSealingOptions extends SealingOptions {
+  /** Where each rejection, failure and warning line goes (default: stderr, `console.warn`); the server's `onerror` when it has one. */
+  sink?: SealingSink | undefined;
   /** Default: synchronous `node:crypto` where the runtime has it, else Web Crypto. */
   primitives?: CryptoPrimitives;
   /** Rejection lines written per 10 s before they are counted instead (default 5; tests that read every reason lift it). */
@@ -63,8 +63,8 @@ export interface ResolvedSealingOptions {
   readonly format: SealingFormat;
   /** Where consumed token ids go, or undefined when the guard is off. */
   readonly replayStore: ReplayStore | undefined;
-  /** Where warnings go. */
-  readonly logger: SealingLogger;
+  /** Where reports go. */
+  readonly sink: SealingSink;
   /** The clock, ms since the epoch. */
   readonly now: () => number;
   /** False when the keys are one random key of this process (no keys, codec or `MCP_REQUEST_STATE_KEYS`). */
@@ -89,7 +89,9 @@ function milliseconds(value: unknown, name: string, fallback: number, allowZero:
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
     const shown = typeof value === 'number' ? String(value) : describeType(value);
-    const wanted = allowZero ? 'a finite number of milliseconds, 0 or more' : 'a positive finite number of milliseconds';
+    const wanted = allowZero
+      ? 'a finite number of milliseconds, 0 or more'
+      : 'a positive finite number of milliseconds';
     throw invalidOptions(name, `options.${name} must be ${wanted} (got ${shown}).`);
   }
   return value;
@@ -185,12 +187,6 @@ export function resolveSealingOptions(
       `options.now must be a function returning ms since the epoch (got ${describeType(given.now)}).`,
     );
   }
-  if (
-    given.logger !== undefined &&
-    (typeof given.logger !== 'object' || given.logger === null || typeof given.logger.warn !== 'function')
-  ) {
-    throw invalidOptions('logger', `options.logger must have a warn(line) method (got ${describeType(given.logger)}).`);
-  }
   const ttlMs = milliseconds(given.ttlMs, 'ttlMs', DEFAULT_STATE_TTL_MS, false);
   const skewMs = milliseconds(given.skewMs, 'skewMs', DEFAULT_SKEW_MS, true);
   const { format, shared } = resolveFormat(given, primitives);
@@ -202,14 +198,13 @@ export function resolveSealingOptions(
         : `keys from ${REQUEST_STATE_KEYS_ENV} need`;
   const audience = resolveAudience(serverName, given.audience, shared, needs);
   const replayStore = resolveReplayStore(given.replayStore, given.now);
-  const logger = given.logger ?? { warn: (line: string) => console.warn(line) };
   return {
     audience,
     ttlMs,
     skewMs,
     format,
     replayStore,
-    logger,
+    sink: given.sink ?? ((line) => console.warn(line)),
     now: given.now ?? Date.now,
     primitives,
     shared,

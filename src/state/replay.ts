@@ -17,21 +17,8 @@ export interface ReplayStore {
   consume(tokenId: string, expiresAt: number, issuedAt?: number): boolean | Promise<boolean>;
 }
 
-/** Options of {@link createMemoryReplayStore}. */
-export interface MemoryReplayStoreOptions {
-  /** Clock in ms since the epoch (default `Date.now`). */
-  now?: () => number;
-  /** Hard cap on remembered ids; beyond it the oldest are forgotten early (default 1,000,000). */
-  maxEntries?: number;
-}
-
 /** The in-memory {@link ReplayStore} (synchronous), with its current size for monitoring. */
-export interface MemoryReplayStore extends ReplayStore {
-  /** Synchronous {@link ReplayStore.consume}. */
-  consume(tokenId: string, expiresAt: number): boolean;
-  /** How many token ids are currently remembered. */
-  readonly size: number;
-}
+type MemoryReplayStore = ReturnType<typeof createMemoryReplayStore>;
 
 /** The default cap of the in-memory store (≈ 70 MB at the measured ≈ 70 bytes per entry). */
 export const DEFAULT_MAX_REPLAY_ENTRIES = 1_000_000;
@@ -39,7 +26,19 @@ export const DEFAULT_MAX_REPLAY_ENTRIES = 1_000_000;
 const FULL_SWEEP_INTERVAL_MS = 1_000;
 
 /** Creates an in-memory replay store for one process (a fleet needs a shared store instead). */
-export function createMemoryReplayStore(options: MemoryReplayStoreOptions = {}): MemoryReplayStore {
+export function createMemoryReplayStore(
+  options: {
+    /** Clock in ms since the epoch (default `Date.now`). */
+    now?: () => number;
+    /** Hard cap on remembered ids; beyond it the oldest are forgotten early (default 1,000,000). */
+    maxEntries?: number;
+  } = {},
+): {
+  /** Synchronous {@link ReplayStore.consume}: the returned store is a {@link ReplayStore}. */
+  consume(tokenId: string, expiresAt: number): boolean;
+  /** How many token ids are currently remembered, for monitoring. */
+  readonly size: number;
+} {
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_REPLAY_ENTRIES;
   if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {

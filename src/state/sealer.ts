@@ -26,6 +26,7 @@ import type { OpenOutcome } from './token.js';
 import { builtinTokens, MAX_ISSUED_AT } from './token.js';
 import { createTickets, type Tickets } from './tickets.js';
 import { createLogLimiter } from '../logLimiter.js';
+import { isMultiRoundMethod } from '../multiRound.js';
 import { isPromiseLike } from '../promise.js';
 
 /** Seals outgoing and opens incoming `requestState` for one server (audience); methods may be passed around detached. */
@@ -110,16 +111,16 @@ function firstUse(first: unknown, plaintext: Uint8Array): Checked {
  */
 export function createSealer(serverName: string, options?: InternalSealingOptions): RequestStateSealer {
   const resolved = resolveSealingOptions(serverName, options);
-  const { logger, now, replayStore, primitives } = resolved;
+  const { sink, now, replayStore, primitives } = resolved;
   const engine = engineFor(resolved.format, resolved.audience, primitives);
   // Rejections are client-caused: rate-limited, counted, never silenced.
-  const rejections = createLogLimiter((line) => logger.warn(line), {
+  const rejections = createLogLimiter((line, about) => sink(line, isMultiRoundMethod(about) ? about : undefined), {
     now,
     ...(options?.rejectionLinesPerInterval !== undefined && { linesPerInterval: options.rejectionLinesPerInterval }),
   });
 
   const fail = (binding: unknown, failure: ServerFailureReason): ProtocolError => {
-    logServerFailure(logger, methodOf(binding), failure);
+    logServerFailure(sink, methodOf(binding), failure);
     return sealingInternalError();
   };
 
@@ -186,7 +187,7 @@ export function createSealer(serverName: string, options?: InternalSealingOption
   const warnIfLocal = (hosting: string): void => {
     if (resolved.shared || warned) return;
     warned = true;
-    logLocalKeys(logger, hosting);
+    logLocalKeys(sink, hosting);
   };
 
   const ring = resolved.format.kind === 'builtin' ? resolved.format.ring : processKeyRing(primitives);

@@ -1,27 +1,23 @@
 /** The default {@link TaskStore}: one process's memory, with expiry. */
 import type { TaskRecord, TaskStore } from './store.js';
 
-/** Options of {@link createMemoryTaskStore}. */
-export interface MemoryTaskStoreOptions {
-  /** The clock, in epoch ms (tests move it). @default Date.now */
-  readonly now?: () => number;
-  /** How often expired tasks are swept while any task is held, in ms. @default 60_000 */
-  readonly sweepIntervalMs?: number;
-}
-
-/** The in-memory {@link TaskStore}, with its current size for monitoring. */
-export interface MemoryTaskStore extends TaskStore {
-  /** How many tasks are held (expired ones count until swept). */
-  readonly size: number;
-}
-
 /**
  * A task store in this process's memory. Tasks are dropped when read after `expiresAt`, and swept
  * on a timer that runs only while tasks are held (unref'd: it never keeps the process alive), so
  * abandoned tasks give their memory back within `sweepIntervalMs` of expiring. Every instance that must serve a
  * task has to share the store: use the Redis store from `mcp-resolve/redis` for more than one process.
  */
-export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): MemoryTaskStore {
+export function createMemoryTaskStore(
+  options: {
+    /** The clock, in epoch ms (tests move it). @default Date.now */
+    readonly now?: () => number;
+    /** How often expired tasks are swept while any task is held, in ms. @default 60_000 */
+    readonly sweepIntervalMs?: number;
+  } = {},
+): TaskStore & {
+  /** How many tasks are held (expired ones count until swept), for monitoring. */
+  readonly size: number;
+} {
   const now = options.now ?? Date.now;
   const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
   const tasks = new Map<string, TaskRecord>();

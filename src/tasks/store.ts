@@ -10,29 +10,6 @@ import type { ClientCapabilities, InputRequest } from '@modelcontextprotocol/ser
 /** A task's status, as the Tasks extension names them. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
-/** A question a parked task waits on, under the opaque key the server minted for it. */
-export interface PendingQuestion {
-  /** The resolver (plan node) the question belongs to. */
-  readonly node: string;
-  /** The digest that pins an answer to this exact question. */
-  readonly digest: string;
-  /** The wire request the client sees in `inputRequests`. */
-  readonly request: InputRequest;
-}
-
-/** An answer recorded for a resolver, pinned to the question it answered. */
-export interface TaskAnswer {
-  readonly digest: string;
-  readonly response: unknown;
-}
-
-/** The JSON-RPC error a failed task carries. */
-export interface TaskError {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
-
 /** One task as stored. Records are replaced whole; `revision` grows by one on every write. */
 export interface TaskRecord {
   readonly taskId: string;
@@ -56,10 +33,20 @@ export interface TaskRecord {
     readonly arguments: Record<string, unknown>;
     readonly clientCapabilities?: ClientCapabilities;
   };
-  /** Questions waiting for an answer, by opaque key (non-empty exactly when `input_required`). */
-  readonly pending: Record<string, PendingQuestion>;
-  /** Answers received so far, by resolver. */
-  readonly answers: Record<string, TaskAnswer>;
+  /** Questions waiting for an answer, by opaque key the server minted (non-empty exactly when `input_required`). */
+  readonly pending: Record<
+    string,
+    {
+      /** The resolver (plan node) the question belongs to. */
+      readonly node: string;
+      /** The digest that pins an answer to this exact question. */
+      readonly digest: string;
+      /** The wire request the client sees in `inputRequests`. */
+      readonly request: InputRequest;
+    }
+  >;
+  /** Answers received so far, by resolver, each pinned (`digest`) to the question it answered. */
+  readonly answers: Record<string, { readonly digest: string; readonly response: unknown }>;
   /** How many times each resolver's question was asked after a rejected answer, counted toward its `attempts`. */
   readonly attempts?: Record<string, number>;
   /**
@@ -85,8 +72,17 @@ export interface TaskRecord {
   /** The tool result, when `completed`. */
   readonly result?: Record<string, unknown>;
   /** The JSON-RPC error, when `failed`. */
-  readonly error?: TaskError;
+  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
 }
+
+/** A question a parked task waits on (an entry of {@link TaskRecord.pending}). */
+export type PendingQuestion = TaskRecord['pending'][string];
+
+/** An answer recorded for a resolver (an entry of {@link TaskRecord.answers}). */
+export type TaskAnswer = TaskRecord['answers'][string];
+
+/** The JSON-RPC error a failed task carries ({@link TaskRecord.error}). */
+export type TaskError = NonNullable<TaskRecord['error']>;
 
 /**
  * Task persistence. Implementations must make `create` durable before it resolves (a `get` right

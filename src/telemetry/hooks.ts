@@ -6,13 +6,6 @@
 import type { Era } from '../era.js';
 
 /**
- * The kind of a question as observers name it: `elicit` (a form), `url` (a URL to open), `sample`
- * (a sampling request) or `roots` (a roots listing). Each kind declares its name where it is
- * described (`questions/kinds.ts`), so a new kind brings a new name without a change here.
- */
-export type QuestionKind = string;
-
-/**
  * How a request's round ended: a final result, a suspended call (`input_required`), a tool error
  * result, a JSON-RPC error, or a task created (the call goes on as that task).
  */
@@ -47,9 +40,6 @@ export interface CarriedTrace {
   readonly sealedAt: number;
 }
 
-/** The end of a timed step; `error` when it failed. */
-export type StepEnd = (error?: unknown) => void;
-
 /** One request's observer. Every method must return normally: an observer never fails a call. */
 export interface RequestTrace {
   /**
@@ -61,14 +51,18 @@ export interface RequestTrace {
   carry(): CarriedTrace | undefined;
   /** State was sealed between `startedAt` and now; `failure` is the reason code when it could not be. */
   sealed(startedAt: number, failure?: string): void;
-  /** A resolver (named `label`) starts running. */
-  resolver(label: string): StepEnd;
-  /** A question went out in an `input_required` result (modern). */
-  asked(key: string, kind: QuestionKind, attempt: number): void;
-  /** A question asked by an earlier round came back answered (modern). */
-  answered(key: string, kind: QuestionKind, action: string): void;
+  /** A resolver (named `label`) starts running; the returned function ends the step (`error` when it failed). */
+  resolver(label: string): (error?: unknown) => void;
+  /**
+   * A question went out in an `input_required` result (modern). `kind` is the question's kind:
+   * `elicit` (a form), `url` (a URL to open), `sample` (a sampling request) or `roots` (a roots
+   * listing); a new kind of question brings a new name.
+   */
+  asked(key: string, kind: string, attempt: number): void;
+  /** A question asked by an earlier round came back answered (modern); `kind` as in {@link RequestTrace.asked}. */
+  answered(key: string, kind: string, action: string): void;
   /** A question is pushed on the legacy connection; the returned function ends its round trip. */
-  pushed(key: string, kind: QuestionKind, attempt: number): (action: string | undefined, error?: unknown) => void;
+  pushed(key: string, kind: string, attempt: number): (action: string | undefined, error?: unknown) => void;
   /** A failure the client sees masked under `ref`. */
   masked(ref: string, error: unknown): void;
   /** This request created the task `taskId`: its status changes belong to this request's trace. */

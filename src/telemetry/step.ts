@@ -1,9 +1,9 @@
 /** Timing one step (a resolver run) for an observer, synchronous or not. */
 import { isPromiseLike } from '../promise.js';
-import type { StepEnd } from './hooks.js';
+import type { RequestTrace } from './hooks.js';
 
 /** Runs `step`, then `end` (with the error when it threw or rejected); returns what `step` returned. */
-export function traceStep<T>(end: StepEnd, step: () => T): T {
+export function traceStep<T>(end: ReturnType<RequestTrace['resolver']>, step: () => T): T {
   let value: T;
   try {
     value = step();

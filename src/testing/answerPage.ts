@@ -13,23 +13,6 @@ export type PageAction =
   | { readonly action: 'decline' }
   | { readonly action: 'cancel' };
 
-/** Options of {@link answerPage}. */
-export interface PageAnsweringOptions {
-  /**
-   * Who serves the page: a handler from `createDualEraHandler` (in process), or anything with a
-   * `fetch(request)`. @default `globalThis` (the real network, e.g. a `serveHttp` server)
-   */
-  readonly via?: {
-    /** Serves one request of the page, as the server would. */
-    fetch(request: Request): Promise<Response>;
-  };
-  /**
-   * Headers the browser sends with both requests, e.g. `{ cookie: 'session=…' }` for the page's
-   * `browserUser`. The form cookie the page sets is added to any `cookie` given here.
-   */
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
 /** What the page answered. */
 export interface AnsweredPage {
   /** The HTTP status of the page's last response: 200 once saved, 422 for an answer to fix, 403, 404, … */
@@ -121,7 +104,21 @@ export function formOf(answer: PageAction, api: string, token?: string): URLSear
 export async function answerPage(
   pageUrl: string | URL,
   answer: PageAction,
-  options: PageAnsweringOptions = {},
+  options: {
+    /**
+     * Who serves the page: a handler from `createDualEraHandler` (in process), or anything with a
+     * `fetch(request)`. @default `globalThis` (the real network, e.g. a `serveHttp` server)
+     */
+    readonly via?: {
+      /** Serves one request of the page, as the server would. */
+      fetch(request: Request): Promise<Response>;
+    };
+    /**
+     * Headers the browser sends with both requests, e.g. `{ cookie: 'session=…' }` for the page's
+     * `browserUser`. The form cookie the page sets is added to any `cookie` given here.
+     */
+    readonly headers?: Readonly<Record<string, string>>;
+  } = {},
 ): Promise<AnsweredPage> {
   const url = new URL(pageUrl);
   const via = options.via ?? globalThis;

@@ -18,17 +18,7 @@ import { connectHttp } from './http.js';
 import { ObservedTransport } from './observedTransport.js';
 
 /** Options of {@link connectInProcess}. */
-export interface InProcessConnectOptions extends ConnectOptions {
-  /** Receives the serving side's out-of-band errors (silent by default). */
-  onServerError?: (error: Error) => void;
-  /**
-   * Who the client is, as an HTTP host's authentication says (`serveHttp`'s `authenticate`): every
-   * request carries it, so handlers read it as `ctx.http.authInfo` and sealed state is bound to its
-   * principal, exactly as over HTTP (the client speaks HTTP to the server's `fetch` handler, in process).
-   * @default undefined — an anonymous client over an in-memory stdio pair
-   */
-  authInfo?: AuthInfo;
-}
+type InProcessConnectOptions = Parameters<typeof connectInProcess>[1];
 
 /** The host the in-process HTTP client names (a loopback name the handler allows by default). */
 const IN_PROCESS_HOST = 'localhost';
@@ -40,7 +30,17 @@ const IN_PROCESS_HOST = 'localhost';
  */
 export async function connectInProcess(
   server: ServerSource,
-  options: InProcessConnectOptions,
+  options: ConnectOptions & {
+    /** Receives the serving side's out-of-band errors (silent by default). */
+    onServerError?: (error: Error) => void;
+    /**
+     * Who the client is, as an HTTP host's authentication says (`serveHttp`'s `authenticate`): every
+     * request carries it, so handlers read it as `ctx.http.authInfo` and sealed state is bound to its
+     * principal, exactly as over HTTP (the client speaks HTTP to the server's `fetch` handler, in process).
+     * @default undefined — an anonymous client over an in-memory stdio pair
+     */
+    authInfo?: AuthInfo;
+  },
 ): Promise<TestConnection> {
   if (options.authInfo !== undefined) return connectAuthenticated(server, options, options.authInfo);
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();

@@ -13,16 +13,6 @@ import { connectObserved } from './connection.js';
 import type { TransportObserver } from './observedTransport.js';
 import { ObservedTransport } from './observedTransport.js';
 
-/** Options of {@link connectStdio}. */
-export interface StdioConnectOptions extends ConnectOptions {
-  /** The child's environment. @default the SDK's safe inherited subset */
-  env?: Record<string, string>;
-  /** The child's working directory. @default this process's */
-  cwd?: string;
-  /** What to do with the child's stderr. @default 'inherit' */
-  stderr?: StdioServerParameters['stderr'];
-}
-
 /**
  * An observed stdio transport that still looks like stdio to the client (`pid`, `stderr`), so
  * probe timeouts keep their stdio meaning; the modern probe runs in place, on this one process.
@@ -48,7 +38,14 @@ class ObservedStdioTransport extends ObservedTransport {
 export async function connectStdio(
   command: string,
   args: string[],
-  options: StdioConnectOptions,
+  options: ConnectOptions & {
+    /** The child's environment. @default the SDK's safe inherited subset */
+    env?: Record<string, string>;
+    /** The child's working directory. @default this process's */
+    cwd?: string;
+    /** What to do with the child's stderr. @default 'inherit' */
+    stderr?: StdioServerParameters['stderr'];
+  },
 ): Promise<TestConnection> {
   const transport = new stdioSdk.StdioClientTransport({
     command,

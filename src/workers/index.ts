@@ -8,5 +8,5 @@
  */
 export { ReplayGuardObject } from './replayGuardObject.js';
 export type { ReplayGuardState, ReplayGuardStorage } from './replayGuardObject.js';
-export { createDurableObjectReplayStore, DEFAULT_REPLAY_SHARDS } from './replayStore.js';
-export type { DurableObjectReplayStoreOptions, ReplayGuardNamespace, ReplayGuardStub } from './replayStore.js';
+export { createDurableObjectReplayStore } from './replayStore.js';
+export type { ReplayGuardNamespace, ReplayGuardStub } from './replayStore.js';

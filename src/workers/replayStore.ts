@@ -25,21 +25,8 @@ export interface ReplayGuardNamespace<Id = unknown> {
   get(id: Id): ReplayGuardStub;
 }
 
-/** Options of {@link createDurableObjectReplayStore}. */
-export interface DurableObjectReplayStoreOptions {
-  /**
-   * How many objects share the ids (1 to 1,024). Keep it fixed: changing it moves ids to other
-   * objects, which have not seen them. @default 16
-   */
-  readonly shards?: number;
-  /** Prefix of the objects' names; use one per audience sharing a namespace. @default 'mcp-resolve:replay:' */
-  readonly namePrefix?: string;
-  /** Receives each failed check with the reason (the round is refused either way). */
-  readonly onerror?: (error: Error) => void;
-}
-
 /** The default number of objects the ids are spread over. */
-export const DEFAULT_REPLAY_SHARDS = 16;
+const DEFAULT_REPLAY_SHARDS = 16;
 
 const MAX_SHARDS = 1_024;
 
@@ -72,7 +59,17 @@ async function firstFrom(response: Response): Promise<boolean> {
  */
 export function createDurableObjectReplayStore<Id>(
   namespace: ReplayGuardNamespace<Id>,
-  options: DurableObjectReplayStoreOptions = {},
+  options: {
+    /**
+     * How many objects share the ids (1 to 1,024). Keep it fixed: changing it moves ids to other
+     * objects, which have not seen them. @default 16
+     */
+    readonly shards?: number;
+    /** Prefix of the objects' names; use one per audience sharing a namespace. @default 'mcp-resolve:replay:' */
+    readonly namePrefix?: string;
+    /** Receives each failed check with the reason (the round is refused either way). */
+    readonly onerror?: (error: Error) => void;
+  } = {},
 ): ReplayStore {
   const shards = options.shards ?? DEFAULT_REPLAY_SHARDS;
   if (!Number.isSafeInteger(shards) || shards < 1 || shards > MAX_SHARDS) {

@@ -11,19 +11,19 @@ function cookieOf(setCookie: string): string {
 describe('form tokens', () => {
   it('set a SameSite=Strict, HttpOnly cookie on the page path, Secure over https', () => {
     const tokens = createFormTokens(key(1));
-    const minted = tokens.mint('page-a', '/mcp-resolve/answer/page-a', true, 600);
+    const minted = tokens.mint('page-a', '/mcp-resolve/answer/page-a', true, 600_000);
     expect(minted.setCookie).toMatch(
       new RegExp(
         `^${FORM_COOKIE}=[A-Za-z0-9_-]{22}; Path=/mcp-resolve/answer/page-a; Max-Age=600; HttpOnly; SameSite=Strict; Secure$`,
       ),
     );
-    expect(tokens.mint('page-a', '/p', false, 0.2).setCookie).toMatch(/Max-Age=1; HttpOnly; SameSite=Strict$/);
+    expect(tokens.mint('page-a', '/p', false, 200).setCookie).toMatch(/Max-Age=1; HttpOnly; SameSite=Strict$/);
   });
 
   it('verify a token with its own cookie, for its own page, under the same key only', () => {
     const tokens = createFormTokens(key(1));
-    const minted = tokens.mint('page-a', '/p', false, 60);
-    const other = tokens.mint('page-a', '/p', false, 60);
+    const minted = tokens.mint('page-a', '/p', false, 60_000);
+    const other = tokens.mint('page-a', '/p', false, 60_000);
     const cookie = `theme=dark; ${cookieOf(minted.setCookie)}`;
     expect(tokens.verify('page-a', cookie, minted.token)).toBe(true);
     expect(tokens.verify('page-b', cookie, minted.token)).toBe(false);
@@ -38,13 +38,13 @@ describe('form tokens', () => {
 describe('a page opened twice in one browser', () => {
   it('gets a token on the nonce its cookie already holds, so either tab can post', () => {
     const tokens = createFormTokens(key(1));
-    const first = tokens.mint('page-a', '/p', false, 60);
+    const first = tokens.mint('page-a', '/p', false, 60_000);
     const cookie = cookieOf(first.setCookie);
-    const second = tokens.mint('page-a', '/p', false, 60, cookie);
+    const second = tokens.mint('page-a', '/p', false, 60_000, cookie);
     expect(cookieOf(second.setCookie)).toBe(cookie);
     expect(tokens.verify('page-a', cookie, first.token)).toBe(true);
     expect(tokens.verify('page-a', cookie, second.token)).toBe(true);
-    expect(cookieOf(tokens.mint('page-a', '/p', false, 60, `${FORM_COOKIE}=not-a-nonce`).setCookie)).not.toBe(
+    expect(cookieOf(tokens.mint('page-a', '/p', false, 60_000, `${FORM_COOKIE}=not-a-nonce`).setCookie)).not.toBe(
       `${FORM_COOKIE}=not-a-nonce`,
     );
   });

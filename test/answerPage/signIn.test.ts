@@ -64,7 +64,7 @@ describe('answerPage.signIn', () => {
     const handler = createAnswerPageHandler({ store, signIn: UNREACHABLE, formSecret: FORM_SECRET });
     const page = await store.open(ALICE_CALL, REFUND_QUESTION);
     const pagePath = answerPagePath(page.pageId);
-    const minted = createFormTokens(utf8(FORM_SECRET)).mint(page.pageId, pagePath, false, 60);
+    const minted = createFormTokens(utf8(FORM_SECRET)).mint(page.pageId, pagePath, false, 60_000);
     const posted = (await handler(
       new Request(ORIGIN + pagePath, {
         method: 'POST',

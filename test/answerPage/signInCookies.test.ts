@@ -4,9 +4,9 @@ import type { SignInScope } from '../../src/answerPage/signInCookies.js';
 import {
   createSignInCookies,
   FLOW_COOKIE,
-  FLOW_SECONDS,
+  FLOW_MS,
   SESSION_COOKIE,
-  SESSION_SECONDS,
+  SESSION_MS,
 } from '../../src/answerPage/signInCookies.js';
 
 const KEY = new TextEncoder().encode('a form key of thirty-two bytes or more');
@@ -31,13 +31,13 @@ describe('the sign-in cookies', () => {
     const setCookie = cookies.session(ADA, true, NOW);
     expect(setCookie).toMatch(
       new RegExp(
-        `^${SESSION_COOKIE}=[\\w-]+\\.[\\w-]{43}; Path=/mcp-resolve/answer; Max-Age=${SESSION_SECONDS}; HttpOnly; SameSite=Lax; Secure$`,
+        `^${SESSION_COOKIE}=[\\w-]+\\.[\\w-]{43}; Path=/mcp-resolve/answer; Max-Age=${SESSION_MS / 1000}; HttpOnly; SameSite=Lax; Secure$`,
       ),
     );
     expect(cookies.session(ADA, false, NOW)).not.toContain('Secure');
     expect(cookies.person(sent(setCookie), NOW + 1000)).toEqual(ADA);
-    expect(cookies.person(`other=1; ${sent(setCookie)}`, NOW + SESSION_SECONDS * 1000 - 1)).toEqual(ADA);
-    expect(cookies.person(sent(setCookie), NOW + SESSION_SECONDS * 1000)).toBeUndefined();
+    expect(cookies.person(`other=1; ${sent(setCookie)}`, NOW + SESSION_MS - 1)).toEqual(ADA);
+    expect(cookies.person(sent(setCookie), NOW + SESSION_MS)).toBeUndefined();
   });
 
   it('carry a flow for ten minutes on the callback path, and clear it', () => {
@@ -45,11 +45,11 @@ describe('the sign-in cookies', () => {
     const setCookie = cookies.flow(FLOW, false, NOW);
     expect(setCookie).toMatch(
       new RegExp(
-        `^${FLOW_COOKIE}=[\\w-]+\\.[\\w-]{43}; Path=/mcp-resolve/answer/signed-in; Max-Age=${FLOW_SECONDS}; HttpOnly; SameSite=Lax$`,
+        `^${FLOW_COOKIE}=[\\w-]+\\.[\\w-]{43}; Path=/mcp-resolve/answer/signed-in; Max-Age=${FLOW_MS / 1000}; HttpOnly; SameSite=Lax$`,
       ),
     );
     expect(cookies.flowOf(sent(setCookie), NOW)).toEqual(FLOW);
-    expect(cookies.flowOf(sent(setCookie), NOW + FLOW_SECONDS * 1000)).toBeUndefined();
+    expect(cookies.flowOf(sent(setCookie), NOW + FLOW_MS)).toBeUndefined();
     expect(cookies.clearFlow(true)).toBe(
       `${FLOW_COOKIE}=; Path=/mcp-resolve/answer/signed-in; Max-Age=0; HttpOnly; SameSite=Lax; Secure`,
     );

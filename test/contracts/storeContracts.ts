@@ -132,7 +132,12 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
 
     it('refuses a save past a limit, counting the live records of every member; a removed record frees its share', async () => {
       const { a, b } = await make();
-      const limits = { client: 'c1', maxSessions: 2, budgetHeldBytes: 1_000_000, maxPerClient: 10 };
+      const limits = {
+        client: 'c1',
+        maxLegacySessions: 2,
+        legacySessionBudgetHeldBytes: 1_000_000,
+        maxLegacySessionsPerClient: 10,
+      };
       expect(await a.save('n-1', record, 60_000, limits)).toBeUndefined();
       expect(await b.save('n-2', record, 60_000, { ...limits, client: 'c2' })).toBeUndefined();
       expect(await a.save('n-3', record, 60_000, { ...limits, client: 'c3' })).toEqual({
@@ -141,22 +146,42 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
       });
       expect(await b.load('n-3', 60_000)).toBeUndefined();
       expect(
-        await a.save('n-4', record, 60_000, { ...limits, client: 'c1', maxSessions: 10, maxPerClient: 1 }),
+        await a.save('n-4', record, 60_000, {
+          ...limits,
+          client: 'c1',
+          maxLegacySessions: 10,
+          maxLegacySessionsPerClient: 1,
+        }),
       ).toEqual({ limit: 'maxLegacySessionsPerClient', retryAfterMs: expect.any(Number) });
       const size = JSON.stringify(record).length;
       expect(
-        await a.save('n-5', record, 60_000, { ...limits, client: 'c5', maxSessions: 10, budgetHeldBytes: 3 * size - 1 }),
+        await a.save('n-5', record, 60_000, {
+          ...limits,
+          client: 'c5',
+          maxLegacySessions: 10,
+          legacySessionBudgetHeldBytes: 3 * size - 1,
+        }),
       ).toEqual({ limit: 'legacySessionBudgetHeldBytes', retryAfterMs: expect.any(Number) });
       await b.remove('n-1');
       expect(await a.save('n-3', record, 60_000, { ...limits, client: 'c3' })).toBeUndefined();
       expect(
-        await b.save('n-6', record, 60_000, { ...limits, client: 'c1', maxSessions: 10, maxPerClient: 1 }),
+        await b.save('n-6', record, 60_000, {
+          ...limits,
+          client: 'c1',
+          maxLegacySessions: 10,
+          maxLegacySessionsPerClient: 1,
+        }),
       ).toBeUndefined();
     });
 
     it("counts a record saved for client '' (a proxy's, no client) against no client, and against the count", async () => {
       const { a, b } = await make();
-      const limits = { client: '', maxSessions: 3, budgetHeldBytes: 1_000_000, maxPerClient: 1 };
+      const limits = {
+        client: '',
+        maxLegacySessions: 3,
+        legacySessionBudgetHeldBytes: 1_000_000,
+        maxLegacySessionsPerClient: 1,
+      };
       expect(await a.save('p-1', record, 60_000, limits)).toBeUndefined();
       expect(await b.save('p-2', record, 60_000, limits)).toBeUndefined();
       expect(await a.save('p-3', record, 60_000, { ...limits, client: 'c1' })).toBeUndefined();
@@ -168,7 +193,12 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
 
     it('releases the share of an expired record, and keeps the share of a record kept alive by load and touch', async () => {
       const { a, b } = await make();
-      const limits = { client: 'c', maxSessions: 1, budgetHeldBytes: 1_000_000, maxPerClient: 1 };
+      const limits = {
+        client: 'c',
+        maxLegacySessions: 1,
+        legacySessionBudgetHeldBytes: 1_000_000,
+        maxLegacySessionsPerClient: 1,
+      };
       expect(await a.save('kept', record, 400, limits)).toBeUndefined();
       await pause(250);
       await b.touch('kept', 400);

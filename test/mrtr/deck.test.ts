@@ -159,7 +159,8 @@ describe('tamper: a forged requestState cannot mark an effect or a step as done'
     async ({ option, plaintext }) => {
       const lines: string[] = [];
       const server = option.server({
-        requestState: { keys: [KEY], logger: { warn: (line) => void lines.push(line) } },
+        requestState: { keys: [KEY] },
+        onerror: (error) => void lines.push((error as Error).message),
       });
       const manual = await connectManual(server.createServer);
       const binding = { method: 'tools/call' as const, target: 'weather', arguments: TOKYO, principal: undefined };

@@ -4,10 +4,7 @@
  * property the input lacks does not compile.
  */
 import { McpResolveServer, outcome, resolver } from 'mcp-resolve';
-import type {
-  JournaledContext,
-  SuspendingContext,
-} from 'mcp-resolve/mrtr';
+import type { JournaledContext, SuspendingContext } from 'mcp-resolve/mrtr';
 import { byEra, createContinuationStore, journaled, steps, suspending, withOnce } from 'mcp-resolve/mrtr';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
@@ -95,7 +92,6 @@ describe('wrappers infer args from the input', () => {
       }),
     );
   });
-
 
   it('steps', () => {
     server().tool(

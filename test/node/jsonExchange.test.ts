@@ -18,7 +18,7 @@ import type { HttpServerHandle } from '../../src/node/index.js';
 import { serveHttp } from '../../src/node/index.js';
 
 /** The desk, its per-process-key warning silenced. */
-const desk = () => createRefundDesk({ requestState: { logger: { warn: () => {} } } });
+const desk = () => createRefundDesk({ onerror: () => {} });
 
 const running: HttpServerHandle[] = [];
 afterEach(async () => {

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { claimReplayEpoch, connectRedis, connectRedisFleet, createRedisReplayStore } from '../../src/redis/index.js';
-import type { RedisConnection, RedisReplayStoreOptions } from '../../src/redis/index.js';
+import type { RedisConnection } from '../../src/redis/index.js';
 import { createSealer } from '../../src/state/sealer.js';
 import type { RedisServer } from '../../scripts/lib/processes.js';
 import { startRedisServer } from '../../scripts/lib/processes.js';
@@ -40,7 +40,7 @@ async function connect(url: string): Promise<RedisConnection> {
   return connection;
 }
 
-async function instance(url: string, options: RedisReplayStoreOptions = {}) {
+async function instance(url: string, options: Parameters<typeof createRedisReplayStore>[1] = {}) {
   const connection = await connect(url);
   const errors: Error[] = [];
   const log = captureLog();
@@ -51,7 +51,7 @@ async function instance(url: string, options: RedisReplayStoreOptions = {}) {
     onerror: (error) => errors.push(error),
     ...options,
   });
-  const sealer = createSealer('refund-desk', { keys: [KEY_A], replayStore: store, logger: log.logger });
+  const sealer = createSealer('refund-desk', { keys: [KEY_A], replayStore: store, sink: log.sink });
   return { sealer, errors, log, connection };
 }
 
@@ -168,7 +168,7 @@ describe('Redis Sentinel', () => {
       const sealer = createSealer('refund-desk', {
         keys: [KEY_A],
         replayStore: fleet.replayStore,
-        logger: captureLog().logger,
+        sink: captureLog().sink,
       });
       const token = await sealer.seal(bytes('s'), BINDING);
       expect(await sealer.open(token, BINDING)).toEqual(bytes('s'));

@@ -48,7 +48,7 @@ export function managedStory(name: string, connect: () => Promise<RedisFleet>, s
       const sealer = createSealer('refund-desk', {
         keys: [KEY_A],
         replayStore: connected().replayStore,
-        logger: log.logger,
+        sink: log.sink,
       });
       const token = await sealer.seal(bytes('final round'), BINDING);
       expect(await sealer.open(token, BINDING)).toEqual(bytes('final round'));

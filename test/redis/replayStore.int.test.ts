@@ -33,7 +33,7 @@ async function instance(onerror?: (error: Error) => void, keyPrefix = `test:${re
     ...(onerror && { onerror }),
   });
   return {
-    sealer: createSealer('refund-desk', { keys: [KEY_A], replayStore: store, logger: log.logger }),
+    sealer: createSealer('refund-desk', { keys: [KEY_A], replayStore: store, sink: log.sink }),
     log,
     connection,
   };

@@ -51,7 +51,8 @@ async function startFleet(count: number, keyPrefix: string, onerror?: (error: Er
       commandTimeoutMs: 500,
     });
     const desk = createRefundDesk({
-      requestState: { keys: [KEY_A], replayStore: fleet.replayStore, logger: { warn: () => {} } },
+      requestState: { keys: [KEY_A], replayStore: fleet.replayStore },
+      onerror: () => {},
     });
     const handler = createDualEraHandler(desk.createServer, {
       sessionFleet: fleet.sessions,

@@ -15,7 +15,7 @@ function visible(result: CallToolResult): Pick<CallToolResult, 'content' | 'isEr
   return { content: result.content, isError: result.isError, structuredContent: result.structuredContent };
 }
 
-const quiet = { requestState: { logger: { warn: () => {} } } };
+const quiet = { onerror: () => {} };
 
 describe.each(ERAS)('errors from resolvers (%s)', (era) => {
   it.each<[string, () => never, (text: string) => string]>([

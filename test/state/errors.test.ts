@@ -40,7 +40,7 @@ async function everyFailure() {
   const sealer = createSealer('refund-desk', {
     keys: [KEY_A],
     now: clock.now,
-    logger: log.logger,
+    sink: log.sink,
     rejectionLinesPerInterval: Infinity,
   });
   const otherKey = createSealer('refund-desk', { keys: [KEY_B], now: clock.now, replayStore: false });
@@ -51,7 +51,7 @@ async function everyFailure() {
       seal: (b) => Buffer.from(b).toString('base64url'),
       unseal: () => Promise.reject(new Error(`kms: ${PRINCIPAL}`)),
     },
-    logger: log.logger,
+    sink: log.sink,
     rejectionLinesPerInterval: Infinity,
   });
 
@@ -158,13 +158,11 @@ describe('logging', () => {
     expect(stdout).not.toHaveBeenCalled();
   });
 
-  it('keeps the frozen error when the logger itself throws', async () => {
+  it('keeps the frozen error when the sink itself throws', async () => {
     const sealer = createSealer('refund-desk', {
       keys: [KEY_A],
-      logger: {
-        warn: () => {
-          throw new Error('log sink full');
-        },
+      sink: () => {
+        throw new Error('log sink full');
       },
     });
     expect(wireOf(await protocolRejection(sealer.open('garbage!', BINDING)))).toEqual(FROZEN);

@@ -1,4 +1,4 @@
-/** Shared fixtures of the sealing tests: fixed keys, a settable clock, a capturing logger. */
+/** Shared fixtures of the sealing tests: fixed keys, a settable clock, a capturing error hook. */
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { expect } from 'vitest';
 
@@ -52,19 +52,22 @@ export function testClock(start = T0): TestClock {
   };
 }
 
-/** A logger that keeps every line. */
+/** A sink that keeps every line. */
 export interface CapturedLog {
   readonly lines: string[];
-  readonly logger: { warn(line: string): void };
+  readonly sink: (line: string) => void;
 }
 
 /** Creates a {@link CapturedLog}. */
 export function captureLog(): CapturedLog {
   const lines: string[] = [];
-  return { lines, logger: { warn: (line: string) => void lines.push(line) } };
+  return {
+    lines,
+    sink: (line: string) => void lines.push(line),
+  };
 }
 
-/** A sealer plus its clock and log, with `KEY_A`, the test clock and the capturing logger unless overridden. */
+/** A sealer plus its clock and log, with `KEY_A`, the test clock and the capturing sink unless overridden. */
 export interface Fixture {
   readonly sealer: RequestStateSealer;
   readonly clock: TestClock;
@@ -77,7 +80,7 @@ export function fixture(options: InternalSealingOptions = {}, name = 'refund-des
   const sealer = createSealer(name, {
     keys: [KEY_A],
     now: clock.now,
-    logger: log.logger,
+    sink: log.sink,
     rejectionLinesPerInterval: Infinity,
     ...options,
   });

@@ -35,7 +35,7 @@ function buildServer(): McpResolveServer {
   });
   return new McpResolveServer(
     { name: 'inbound', version: '1.0.0' },
-    { requestState: { keys: [KEY_A], logger: { warn: () => {} } } },
+    { requestState: { keys: [KEY_A] }, onerror: () => {} },
   )
     .tool('asks', { input: { n: z.number() }, resolve: { ok: ask } }, ({ ok }) => {
       ran('asks');

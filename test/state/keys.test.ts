@@ -228,7 +228,6 @@ describe('other construction errors (code invalid_options)', () => {
       message:
         'options.replayStore must be true, false or a ReplayStore with consume(tokenId, expiresAt) (got string).',
     },
-    { options: { logger: console.warn }, message: 'options.logger must have a warn(line) method (got function).' },
     { options: { now: 5 }, message: 'options.now must be a function returning ms since the epoch (got number).' },
     { options: 'fast', message: 'options must be an object (got string).' },
   ];

@@ -20,10 +20,12 @@ afterEach(() => {
 });
 
 function server(lines: string[], keys?: string[]): McpResolveServer {
-  const logger = { warn: (line: string) => lines.push(line) };
   return new McpResolveServer(
     { name: 'rooms', version: '1.0.0' },
-    { requestState: { logger, ...(keys !== undefined && { keys }) } },
+    {
+      ...(keys !== undefined && { requestState: { keys } }),
+      onerror: (error, { method, name }) => void lines.push(`${method} ${name}: ${(error as Error).message}`),
+    },
   ).tool('ping', {}, () => 'pong');
 }
 
@@ -34,7 +36,7 @@ describe('serveHttp sealing keys', () => {
     const first = await serveHttp(rooms, { port: 0 });
     const second = await serveHttp(rooms, { port: 0 });
     expect(lines).toEqual([
-      "mcp-resolve: serveHttp() seals requestState with a random per-process key: a question's answers are lost " +
+      "requestState requestState: mcp-resolve: serveHttp() seals requestState with a random per-process key: a question's answers are lost " +
         `after a restart or on a second instance. To keep them, set the same ${REQUEST_STATE_KEYS_ENV} ` +
         '(or requestState.keys) on every instance and keep it across restarts: comma-separated keys of 32 bytes or ' +
         'more, hex or base64 (the first seals, all open). ' +
@@ -57,7 +59,7 @@ describe('serveHttp sealing keys', () => {
   it('names MCP_REQUEST_STATE_KEYS when a token was sealed with a key this process lacks', async () => {
     const lines: string[] = [];
     const before = createSealer('rooms', { keys: [KEY_A] });
-    const after = createSealer('rooms', { keys: [KEY_B], logger: { warn: (line) => lines.push(line) } });
+    const after = createSealer('rooms', { keys: [KEY_B], sink: (line) => lines.push(line) });
     const token = await before.seal(new Uint8Array([1]), BINDING);
     await expect(after.open(token, BINDING)).rejects.toThrow('Invalid or expired requestState');
     expect(lines).toEqual([

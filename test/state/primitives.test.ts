@@ -11,7 +11,7 @@ if (node === undefined)
 
 const sealerWith = (primitives: CryptoPrimitives, keys = [KEY_A], audience = 'refund-desk') => {
   const log = captureLog();
-  const sealer = createSealer(audience, { keys, primitives, logger: log.logger, now: testClock().now });
+  const sealer = createSealer(audience, { keys, primitives, sink: log.sink, now: testClock().now });
   return { sealer, log };
 };
 

@@ -14,12 +14,13 @@ import { asked, connectManual, newServer } from '../resolvers/helpers.js';
 const Pick = z.object({ pick: z.string() });
 
 describe('rejected requestState lines over the wire', () => {
-  it('200 bad tokens write 5 lines, then one line counting the other 195 once the interval is over', async () => {
+  it('200 bad tokens reach onerror 5 times (the method, name requestState), then once counting the other 195 once the interval is over', async () => {
     const lines: string[] = [];
     let now = Date.UTC(2026, 0, 1);
     const ask = resolver({ name: 'ask' }, () => elicit('Pick?', Pick));
     const server = newServer({
-      requestState: { logger: { warn: (line) => void lines.push(line) }, now: () => now },
+      requestState: { now: () => now },
+      onerror: (error, { method, name }) => void lines.push(`${method} ${name}: ${(error as Error).message}`),
     }).tool('t', { resolve: { ask } }, () => 'ran');
     const manual = await connectManual(server);
     const first = asked(await manual.round('t', {}));
@@ -27,12 +28,12 @@ describe('rejected requestState lines over the wire', () => {
     for (let i = 0; i < 200; i++) {
       await expect(manual.round('t', {}, { requestState: bad })).rejects.toBeInstanceOf(ProtocolError);
     }
-    expect(lines).toEqual(Array(5).fill('requestState rejected on tools/call: tampered'));
+    expect(lines).toEqual(Array(5).fill('tools/call requestState: requestState rejected on tools/call: tampered'));
     now += 10_000;
     await expect(manual.round('t', {}, { requestState: bad })).rejects.toBeInstanceOf(ProtocolError);
     expect(lines.slice(5)).toEqual([
-      'mcp-resolve: 195 more like this in the last 10 s: requestState rejected',
-      'requestState rejected on tools/call: tampered',
+      'requestState requestState: mcp-resolve: 195 more like this in the last 10 s: requestState rejected',
+      'tools/call requestState: requestState rejected on tools/call: tampered',
     ]);
   });
 });

@@ -38,8 +38,8 @@ describe('replay guard (on by default)', () => {
 
   it('without a test clock uses one store per process, so a fresh sealer (or server instance) still refuses a replay', async () => {
     const log = captureLog();
-    const first = createSealer('refund-desk', { keys: [KEY_A], logger: log.logger });
-    const second = createSealer('refund-desk', { keys: [KEY_A], logger: log.logger });
+    const first = createSealer('refund-desk', { keys: [KEY_A], sink: log.sink });
+    const second = createSealer('refund-desk', { keys: [KEY_A], sink: log.sink });
     const token = await first.seal(bytes('s'), BINDING);
     await first.open(token, BINDING);
     await expectRejected(second.open(token, BINDING), log, 'replayed');

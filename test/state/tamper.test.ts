@@ -202,7 +202,7 @@ describe('tampering', () => {
     };
     const codecSide = fixture({ keys: undefined, codec });
     const token = await codecSide.sealer.seal(bytes('state'), BINDING);
-    const builtin = fixture({ logger: log.logger });
+    const builtin = fixture({ sink: log.sink });
     await expectRejected(builtin.sealer.open(token, BINDING), log, 'bad_version');
   });
 });

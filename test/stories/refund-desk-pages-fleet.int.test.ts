@@ -53,7 +53,8 @@ beforeAll(async () => {
     };
     members.push(member);
     const desk = createRefundDesk({
-      requestState: { keys: [KEY_A], replayStore: member.fleet.replayStore, logger: { warn: () => {} } },
+      requestState: { keys: [KEY_A], replayStore: member.fleet.replayStore },
+      onerror: () => {},
       answerPage: {
         backend: await createRedisAnswerPageBackend(member.fleet.redis),
         formSecret: FORM_SECRET,

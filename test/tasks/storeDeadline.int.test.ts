@@ -123,7 +123,7 @@ describe('a task store whose Redis stopped answering (SIGSTOP)', () => {
     expect(error.code).toBe(-32603);
     const ref = refOf(error.message);
     expectReported(desk.failures, ref, 'tasks/get', taskId);
-    expect(String((desk.failures[0]?.error as Error).message)).toMatch(
+    expect(String((desk.failures.find((entry) => entry.info.ref === ref)?.error as Error).message)).toMatch(
       new RegExp(
         `^Task store: the read of task ${taskId} failed: Redis did not answer \\(no answer within 1000 ms\\)\\.$`,
       ),

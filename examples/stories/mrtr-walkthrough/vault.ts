@@ -6,7 +6,7 @@
  * `sealRequestState` (AES-256-GCM, bound to the method, audience, principal and time, single-use).
  */
 import type { SdkRequestStateSealing } from 'mcp-resolve/mrtr';
-import type { SealingLogger } from 'mcp-resolve/contracts';
+import type { ErrorHook } from 'mcp-resolve';
 import { sealRequestState } from 'mcp-resolve/mrtr';
 import { acceptedContent, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -27,12 +27,12 @@ const Progress = z.object({ account: z.enum(ACCOUNTS) });
 /** How a vault instance seals: its key (hex, 32 bytes) and where rejection reasons are logged. */
 export interface VaultOptions {
   readonly key: string;
-  readonly logger: SealingLogger;
+  readonly onerror: ErrorHook;
 }
 
 /** Builds one vault server instance; every instance sharing `key` can serve any round. */
 export function createVault(options: VaultOptions): McpServer {
-  const sealing: SdkRequestStateSealing = sealRequestState('vault', { keys: [options.key], logger: options.logger });
+  const sealing: SdkRequestStateSealing = sealRequestState('vault', { keys: [options.key], onerror: options.onerror });
   // The one line that makes the SDK verify (and decrypt) every inbound requestState with our key.
   const server = new McpServer({ name: 'vault', version: '1.0.0' }, { requestState: sealing });
   server.registerTool(

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
 import { ProtocolError } from '@modelcontextprotocol/client';
-import type { SealingLogger } from 'mcp-resolve/contracts';
+import type { ErrorHook } from 'mcp-resolve';
 import type { ManualConnection, LegResult } from 'mcp-resolve/testing';
 import { connectManual } from 'mcp-resolve/testing';
 
@@ -58,9 +58,9 @@ export async function runWalkthrough(
   const serverLog: string[] = [];
   const key = newKey();
   const connections: ManualConnection[] = [];
-  const toServerLog: SealingLogger = { warn: (line) => void serverLog.push(line) };
-  const connect = async (withKey: string, logger: SealingLogger = toServerLog) => {
-    const connection = await connectManual(() => createVault({ key: withKey, logger }));
+  const toServerLog: ErrorHook = (error) => void serverLog.push(error instanceof Error ? error.message : String(error));
+  const connect = async (withKey: string, onerror: ErrorHook = toServerLog) => {
+    const connection = await connectManual(() => createVault({ key: withKey, onerror }));
     connections.push(connection);
     return connection;
   };
@@ -140,7 +140,7 @@ export async function runWalkthrough(
     );
 
     log('[5] attack: state sealed by another vault under a foreign key');
-    const foreign = await connect(newKey(), { warn: () => {} });
+    const foreign = await connect(newKey(), () => {});
     await leg(foreign, {});
     const foreignSecond = await leg(foreign, {
       inputResponses: { account: { action: 'accept', content: { account: 'checking' } } },

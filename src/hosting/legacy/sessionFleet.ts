@@ -21,14 +21,14 @@ export interface SharedSessionRecord {
 
 /** The limits a new session is saved under, checked and counted atomically in the shared store. */
 export interface SessionAdmission {
-  /** Opaque id of the client the session counts against (a hash of its principal or address); `''`: none (behind a proxy), only `maxSessions` and `budgetHeldBytes` apply. */
+  /** Opaque id of the client the session counts against (a hash of its principal or address); `''`: none (behind a proxy), only `maxLegacySessions` and `legacySessionBudgetHeldBytes` apply. */
   readonly client: string;
-  /** Most sessions the store holds at once (`maxLegacySessions`). */
-  readonly maxSessions: number;
-  /** Most held bytes of records (`heldBytes`: UTF-8 JSON plus 64 per object, array and key) the store holds at once (`legacySessionBudgetHeldBytes`). */
-  readonly budgetHeldBytes: number;
-  /** Most sessions one client holds at once (`maxLegacySessionsPerClient`). */
-  readonly maxPerClient: number;
+  /** Most sessions the store holds at once (the `maxLegacySessions` option). */
+  readonly maxLegacySessions: number;
+  /** Most held bytes of records (`heldBytes`: UTF-8 JSON plus 64 per object, array and key) the store holds at once (the `legacySessionBudgetHeldBytes` option). */
+  readonly legacySessionBudgetHeldBytes: number;
+  /** Most sessions one client holds at once (the `maxLegacySessionsPerClient` option). */
+  readonly maxLegacySessionsPerClient: number;
 }
 
 /** Why the shared store refused to save a new session. */
@@ -55,11 +55,7 @@ export type FleetMessage =
   /** A notification for every session with an open GET stream. */
   | { readonly kind: 'notify'; readonly notification: FleetNotification };
 
-/**
- * The shared session records: who the client is, and which instance holds its GET stream (`ttlMs`
- * is the idle lifetime; `Infinity`: none). A record counts against the limits it was saved under
- * until it is removed or expires.
- */
+/** The shared session records: who the client is, which instance holds its GET stream. `legacySessionIdleMs` is the idle lifetime (the hosting option; `Infinity`: none); a record counts against the limits it was saved under until removed or expired. */
 export interface SharedSessionStore {
   /**
    * Records a new session, unless `admission`'s limits (counted over the live records, expired
@@ -68,17 +64,17 @@ export interface SharedSessionStore {
   save(
     sessionId: string,
     record: SharedSessionRecord,
-    ttlMs: number,
+    legacySessionIdleMs: number,
     admission?: SessionAdmission,
   ): Promise<SessionRefusal | undefined>;
   /** Reads a session and restarts its idle clock; `undefined` when unknown or expired. */
-  load(sessionId: string, ttlMs: number): Promise<SharedSessionRecord | undefined>;
+  load(sessionId: string, legacySessionIdleMs: number): Promise<SharedSessionRecord | undefined>;
   /** Restarts a session's idle clock. */
-  touch(sessionId: string, ttlMs: number): Promise<void>;
+  touch(sessionId: string, legacySessionIdleMs: number): Promise<void>;
   /** Forgets a session. */
   remove(sessionId: string): Promise<void>;
   /** Records that this instance now holds the session's GET stream. */
-  claimStream(sessionId: string, ttlMs: number): Promise<void>;
+  claimStream(sessionId: string, legacySessionIdleMs: number): Promise<void>;
   /** The instance holding the session's GET stream, if any. */
   streamHolder(sessionId: string): Promise<string | undefined>;
 }
@@ -156,7 +152,7 @@ export function createMemorySessionHub(now: () => number = Date.now): MemorySess
     member(instanceId = crypto.randomUUID()) {
       return {
         instanceId,
-        async save(sessionId, record, ttlMs, admission) {
+        async save(sessionId, record, legacySessionIdleMs, admission) {
           const bytes = heldBytes(record);
           records.delete(sessionId);
           if (admission !== undefined) {
@@ -165,18 +161,19 @@ export function createMemorySessionHub(now: () => number = Date.now): MemorySess
             if (refusal !== undefined) return refusal;
           }
           const client = admission?.client ?? '';
-          records.set(sessionId, { record: structuredClone(record), expiresAt: now() + ttlMs, bytes, client });
+          const expiresAt = now() + legacySessionIdleMs;
+          records.set(sessionId, { record: structuredClone(record), expiresAt, bytes, client });
           return undefined;
         },
-        async load(sessionId, ttlMs) {
+        async load(sessionId, legacySessionIdleMs) {
           const entry = fresh(sessionId);
           if (entry === undefined) return undefined;
-          entry.expiresAt = now() + ttlMs;
+          entry.expiresAt = now() + legacySessionIdleMs;
           return structuredClone(entry.record);
         },
-        async touch(sessionId, ttlMs) {
+        async touch(sessionId, legacySessionIdleMs) {
           const entry = fresh(sessionId);
-          if (entry !== undefined) entry.expiresAt = now() + ttlMs;
+          if (entry !== undefined) entry.expiresAt = now() + legacySessionIdleMs;
         },
         async remove(sessionId) {
           records.delete(sessionId);
@@ -238,12 +235,14 @@ function refuse(
   const firstExpiry = (entries: readonly { expiresAt: number }[]): number =>
     Math.max(0, Math.min(...entries.map((entry) => entry.expiresAt)) - now);
   const mine = live.filter((entry) => entry.client === admission.client);
-  if (admission.client !== '' && mine.length >= admission.maxPerClient) {
+  if (admission.client !== '' && mine.length >= admission.maxLegacySessionsPerClient) {
     return { limit: 'maxLegacySessionsPerClient', retryAfterMs: firstExpiry(mine) };
   }
-  if (live.length >= admission.maxSessions) return { limit: 'maxLegacySessions', retryAfterMs: firstExpiry(live) };
+  if (live.length >= admission.maxLegacySessions) {
+    return { limit: 'maxLegacySessions', retryAfterMs: firstExpiry(live) };
+  }
   const total = live.reduce((sum, entry) => sum + entry.bytes, 0);
-  if (total + bytes > admission.budgetHeldBytes) {
+  if (total + bytes > admission.legacySessionBudgetHeldBytes) {
     return { limit: 'legacySessionBudgetHeldBytes', retryAfterMs: firstExpiry(live) };
   }
   return undefined;

@@ -102,7 +102,12 @@ export class LegRoutes {
         ...(binding.streamKey !== undefined && { streamKey: binding.streamKey }),
       };
       const { maxSessions, budgetHeldBytes, maxPerClient } = limits;
-      const admission = { client: client ?? '', maxSessions, budgetHeldBytes, maxPerClient };
+      const admission = {
+        client: client ?? '',
+        maxLegacySessions: maxSessions,
+        legacySessionBudgetHeldBytes: budgetHeldBytes,
+        maxLegacySessionsPerClient: maxPerClient,
+      };
       let refusal: SessionRefusal | undefined;
       try {
         refusal = await viaStore('record the new session', () =>

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { sealRequestState } from '../../src/mrtr/index.js';
 import type { SdkRequestStateSealing } from '../../src/mrtr/index.js';
-import { FROZEN, KEY_A } from './helpers.js';
+import { FROZEN, KEY_A } from '../state/helpers.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -60,7 +60,7 @@ async function callCount(client: Client, requestState?: string): Promise<unknown
 
 describe('sealRequestState (the raw SDK tier)', () => {
   it('seals what a handler mints and hands the next round the verified value', async () => {
-    const client = await manualClient(sealRequestState('raw', { keys: [KEY_A], logger: { warn: () => {} } }));
+    const client = await manualClient(sealRequestState('raw', { keys: [KEY_A], onerror: () => {} }));
     const first = await callCount(client);
     expect(isInputRequiredResult(first)).toBe(true);
     const token = (first as InputRequiredResult).requestState ?? '';
@@ -69,10 +69,13 @@ describe('sealRequestState (the raw SDK tier)', () => {
     expect(second).toMatchObject({ content: [{ type: 'text', text: 'resumed at step 1' }] });
   });
 
-  it('answers a tampered or replayed token with the frozen error, the reason only in the log', async () => {
+  it('answers a tampered or replayed token with the frozen error, the reason only in onerror', async () => {
     const warnings: string[] = [];
     const client = await manualClient(
-      sealRequestState('raw', { keys: [KEY_A], logger: { warn: (line) => warnings.push(line) } }),
+      sealRequestState('raw', {
+        keys: [KEY_A],
+        onerror: (error, { method, name }) => warnings.push(`${method} ${name}: ${(error as Error).message}`),
+      }),
     );
     const token = ((await callCount(client)) as InputRequiredResult).requestState ?? '';
     // Flips a middle character (always data) so the token really differs: the old choice, keyed on the
@@ -90,8 +93,19 @@ describe('sealRequestState (the raw SDK tier)', () => {
     await callCount(client, token); // the genuine token, once
     const replay = await callCount(client, token).catch((error: unknown) => error);
     expect((replay as ProtocolError).code).toBe(FROZEN.code);
-    expect(warnings.some((line) => line.includes('tampered'))).toBe(true);
-    expect(warnings.some((line) => line.includes('replayed'))).toBe(true);
+    expect(warnings).toContain('tools/call requestState: requestState rejected on tools/call: tampered');
+    expect(warnings).toContain('tools/call requestState: requestState rejected on tools/call: replayed');
     expect(warnings.join('\n')).not.toContain(token);
+  });
+
+  it('refuses an onerror that is not a function, naming the option', () => {
+    // @ts-expect-error - JavaScript callers can pass anything
+    expect(() => sealRequestState('raw', { keys: [KEY_A], onerror: { warn: console.warn } })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_options',
+        message: 'sealRequestState(): options.onerror must be a function (got object).',
+        data: { api: 'sealRequestState()', option: 'onerror' },
+      }),
+    );
   });
 });

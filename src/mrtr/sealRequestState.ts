@@ -16,11 +16,15 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import type { RequestBinding } from './binding.js';
-import { principalFrom } from './binding.js';
-import { invalidRequestStateError } from './errors.js';
-import type { SealingOptions } from './options.js';
-import { createSealer } from './sealer.js';
+import { McpResolveError } from '../errors.js';
+import type { RequestBinding } from '../state/binding.js';
+import { principalFrom } from '../state/binding.js';
+import { invalidRequestStateError } from '../state/errors.js';
+import { describeType } from '../state/keys.js';
+import type { SealingOptions } from '../state/options.js';
+import type { ErrorHook } from '../round/masking.js';
+import { sealingSink } from '../round/masking.js';
+import { createSealer } from '../state/sealer.js';
 import { isMultiRoundMethod } from '../multiRound.js';
 
 /** What `sealRequestState` returns: pass it as the SDK's `requestState` option, and mint with it. */
@@ -31,16 +35,30 @@ export interface SdkRequestStateSealing {
   mint(this: void, value: unknown, ctx: ServerContext): Promise<string>;
 }
 
-/** Options of {@link sealRequestState}: the sealing options plus how to read the principal. */
-export interface SdkSealingOptions extends SealingOptions {
-  /** The principal a request acts for; defaults to one derived from the validated auth info. */
-  readonly principal?: (ctx: ServerContext) => string | undefined;
-}
-
-/** Creates sealing for a server written directly against the SDK (see the module comment). */
-export function sealRequestState(serverName: string, options: SdkSealingOptions = {}): SdkRequestStateSealing {
-  const { principal = (ctx: ServerContext) => principalFrom(ctx.http?.authInfo), ...sealing } = options;
-  const sealer = createSealer(serverName, sealing);
+/**
+ * Creates sealing for a server written directly against the SDK (see the module comment). `options`
+ * are the sealing options plus `principal`, the principal a request acts for (default: one derived
+ * from the validated auth info), and `onerror`, which receives each rejection, sealing failure and
+ * warning as an `Error` whose message is its line (`name` `requestState`; default: the line on stderr).
+ */
+export function sealRequestState(
+  serverName: string,
+  options: SealingOptions & {
+    /** The principal a request acts for; defaults to one derived from the validated auth info. */
+    readonly principal?: (ctx: ServerContext) => string | undefined;
+    /** Receives each rejection, sealing failure and warning as an `Error` whose message is its line (default: the line on stderr). */
+    readonly onerror?: ErrorHook;
+  } = {},
+): SdkRequestStateSealing {
+  const { principal = (ctx: ServerContext) => principalFrom(ctx.http?.authInfo), onerror, ...sealing } = options;
+  if (onerror !== undefined && typeof onerror !== 'function') {
+    throw new McpResolveError(
+      'invalid_options',
+      `sealRequestState(): options.onerror must be a function (got ${describeType(onerror)}).`,
+      { data: { api: 'sealRequestState()', option: 'onerror' } },
+    );
+  }
+  const sealer = createSealer(serverName, { ...sealing, ...(onerror !== undefined && { sink: sealingSink(onerror) }) });
   const bindingOf = (ctx: ServerContext): RequestBinding | undefined =>
     isMultiRoundMethod(ctx.mcpReq.method)
       ? {
