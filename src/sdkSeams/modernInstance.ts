@@ -11,7 +11,7 @@
  * - `Server.onerror` is called synchronously, inside the transport's `onmessage`, when the instance
  *   cannot take a message it is delivered, so a transport can tell such a report from later ones.
  */
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpServer, Server } from '@modelcontextprotocol/server';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   createMcpHandler,
@@ -25,26 +25,40 @@ import {
  * throws when the SDK's hosting did not serve the discovery.
  */
 export async function primeModernInstance(instance: McpServer, revision: string): Promise<McpServer> {
-  const server = instance.server;
-  const before = server.onclose;
-  const closed = new Promise<void>((resolve) => (server.onclose = resolve));
-  const envelope = { [PROTOCOL_VERSION_META_KEY]: revision, [CLIENT_CAPABILITIES_META_KEY]: {} };
-  const discover = { jsonrpc: '2.0', id: 0, method: 'server/discover', params: { _meta: envelope } };
-  const headers = {
-    'content-type': 'application/json',
-    'mcp-protocol-version': revision,
-    'mcp-method': discover.method,
-  };
-  const request = new Request('http://lane.invalid/mcp', { method: 'POST', headers });
-  const response = await createMcpHandler(() => instance, { legacy: 'reject' }).fetch(request, {
-    parsedBody: discover,
-  });
+  const exchangeClosed = nextClose(instance.server);
+  // The handler's `fetch` is a plain function (it uses no `this`).
+  const { fetch: serveOnce } = createMcpHandler(() => instance, { legacy: 'reject' });
+  const response = await serveOnce(discoverRequest(revision), { parsedBody: discoverBody(revision) });
   await response.body?.cancel();
-  await closed;
-  server.onclose = before;
+  await exchangeClosed;
   if (!response.ok) throw new Error(`The SDK's hosting did not serve server/discover (HTTP ${response.status}).`);
   return instance;
 }
+
+/** Resolves when `server` next closes, its `onclose` handler swapped meanwhile and put back then. */
+function nextClose(server: Server): Promise<void> {
+  const before = server.onclose;
+  return new Promise((resolve) => {
+    server.onclose = () => {
+      server.onclose = before;
+      resolve();
+    };
+  });
+}
+
+/** The HTTP request of a `server/discover` on `revision` (its body is {@link discoverBody}). */
+function discoverRequest(revision: string): Request {
+  const headers = { 'content-type': 'application/json', 'mcp-protocol-version': revision, 'mcp-method': DISCOVER };
+  return new Request('http://lane.invalid/mcp', { method: 'POST', headers });
+}
+
+/** A `server/discover` request on `revision`, from a client that declares no capabilities. */
+function discoverBody(revision: string) {
+  const envelope = { [PROTOCOL_VERSION_META_KEY]: revision, [CLIENT_CAPABILITIES_META_KEY]: {} };
+  return { jsonrpc: '2.0', id: 0, method: DISCOVER, params: { _meta: envelope } };
+}
+
+const DISCOVER = 'server/discover';
 
 /**
  * Wraps `instance`'s `server.onerror` so that `claimed(error)` sees each error report first; the
