@@ -21,7 +21,7 @@ import { createLegacySessionLeg } from './legacy/leg/legacySessionLeg.js';
 import type { DualEraHttpOptions, ResolvedDualEraHttpOptions } from './options.js';
 import { browserGuard, createRebindingGuard } from './rebindingGuard.js';
 import { pathOf, readJsonBody } from './requestBody.js';
-import { reporter, resolveDualEraHttpOptions } from './resolveDualEraHttpOptions.js';
+import { legacyLegOptions, reporter, resolveDualEraHttpOptions } from './resolveDualEraHttpOptions.js';
 import type { Reply } from './reply.js';
 import { toResponse, withHeader } from './reply.js';
 import type { HostedServer, ServerSource } from './source.js';
@@ -189,14 +189,7 @@ function legacyLegOf(
 ): LegacySessionLeg {
   const telemetry = hosted.telemetry;
   return createLegacySessionLeg(hosted.factory, {
-    idleMs: resolved.legacySessionIdleMs,
-    maxSessions: resolved.maxLegacySessions,
-    maxCapabilitiesBytes: resolved.maxClientCapabilitiesHeldBytes,
-    maxSessionBytes: resolved.maxLegacySessionHeldBytes,
-    budgetHeldBytes: resolved.legacySessionBudgetHeldBytes,
-    maxPerClient: resolved.maxLegacySessionsPerClient,
-    fleet: resolved.sessionFleet,
-    maxRelayedAnswerBytes: resolved.maxRelayedAnswerBytes,
+    ...legacyLegOptions(resolved),
     onerror: report,
     onSessions: (delta) => telemetry?.legacySessions?.(delta),
   });

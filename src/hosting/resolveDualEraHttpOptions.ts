@@ -167,6 +167,27 @@ function clientAndFleet(
   return { clientAddress, sessionFleet };
 }
 
+/** The resolved options the legacy leg takes as they are, under their public names. */
+export type LegacyLegOptions = SessionLimits &
+  Pick<ResolvedDualEraHttpOptions, 'sessionFleet' | 'maxRelayedAnswerBytes'>;
+
+/** {@link LegacyLegOptions} of `resolved`, and nothing else of it. */
+export function legacyLegOptions(resolved: ResolvedDualEraHttpOptions): LegacyLegOptions {
+  const { legacySessionIdleMs, maxLegacySessions, maxClientCapabilitiesHeldBytes, maxLegacySessionHeldBytes } =
+    resolved;
+  const { legacySessionBudgetHeldBytes, maxLegacySessionsPerClient, sessionFleet, maxRelayedAnswerBytes } = resolved;
+  return {
+    legacySessionIdleMs,
+    maxLegacySessions,
+    maxClientCapabilitiesHeldBytes,
+    maxLegacySessionHeldBytes,
+    legacySessionBudgetHeldBytes,
+    maxLegacySessionsPerClient,
+    sessionFleet,
+    maxRelayedAnswerBytes,
+  };
+}
+
 function ignoreError(): void {}
 
 /** `onerror` for anything thrown: never throws itself (reporting must never change a response). */

@@ -35,7 +35,7 @@ export class FleetHooks implements Relay {
     const report = (error: unknown): void => keeper.report(error);
     // Recorded before the push leaves: the answer may reach another instance at once.
     if (sessionId !== undefined)
-      await recordPush(fleet, { sessionId, wireId, method: message.method }, keeper.idleMs, report);
+      await recordPush(fleet, { sessionId, wireId, method: message.method }, keeper.legacySessionIdleMs, report);
     awaitPush(transport, wireId, message.id, call);
     keeper.pushed();
     return { ...message, id: wireId };

@@ -28,7 +28,7 @@ export type RoutedBody = { readonly rest: unknown } | { readonly refused: Respon
 /** How an instance links to the fleet. */
 export interface FleetLinkOptions {
   /** How long a push's record is kept in the shared store, in ms (the session's idle lifetime). */
-  readonly idleMs: number;
+  readonly legacySessionIdleMs: number;
   /** The largest answer relayed to another instance, in bytes. */
   readonly maxRelayedAnswerBytes: number;
   readonly report: (error: unknown) => void;
@@ -45,7 +45,7 @@ export class FleetLink implements PushKeeper, WatchedPushes {
   /** Settles once this instance receives relays (a failure to subscribe is reported). */
   readonly subscribed: Promise<void>;
   /** How long a push's record is kept in the shared store, in ms (the session's idle lifetime). */
-  readonly idleMs: number;
+  readonly legacySessionIdleMs: number;
   private readonly watch: RelayWatch;
   private readonly orphans: OrphanedPushCheck;
   private readonly stopping: Promise<(() => Promise<void>) | undefined>;
@@ -56,7 +56,7 @@ export class FleetLink implements PushKeeper, WatchedPushes {
     private readonly table: SessionTable,
     private readonly options: FleetLinkOptions,
   ) {
-    this.idleMs = options.idleMs;
+    this.legacySessionIdleMs = options.legacySessionIdleMs;
     this.watch = new RelayWatch(fleet, this);
     this.orphans = new OrphanedPushCheck(fleet, this);
     this.stopping = fleet

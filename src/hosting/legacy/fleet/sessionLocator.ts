@@ -17,10 +17,10 @@ const ACCEPT_BOTH = 'application/json, text/event-stream';
 /** What the locator needs from the leg. */
 export interface SessionLocatorOptions {
   readonly table: SessionTable;
-  readonly fleet: LegacySessionFleet | undefined;
+  readonly sessionFleet: LegacySessionFleet | undefined;
   /** The hooks for the transport of a recreated copy (the fleet link's). */
   readonly relay: Relay;
-  readonly idleMs: number;
+  readonly legacySessionIdleMs: number;
   readonly report: (error: unknown) => void;
   /** The 404 answer for an unknown session. */
   readonly notFound: () => Response;
@@ -39,16 +39,16 @@ export class SessionLocator {
     request: Request,
     requestOptions: McpHandlerRequestOptions,
   ): Promise<Session | Response> {
-    const { table, fleet, idleMs, report, notFound } = this.options;
+    const { table, sessionFleet, legacySessionIdleMs, report, notFound } = this.options;
     const known = table.get(sessionId);
     if (known !== undefined) {
-      if (fleet !== undefined) fleet.touch(sessionId, idleMs).catch(report);
+      if (sessionFleet !== undefined) sessionFleet.touch(sessionId, legacySessionIdleMs).catch(report);
       return known;
     }
-    if (fleet === undefined) return notFound();
+    if (sessionFleet === undefined) return notFound();
     let pending = this.recreating.get(sessionId);
     if (pending === undefined) {
-      pending = this.recreate(fleet, sessionId, request, requestOptions).finally(() =>
+      pending = this.recreate(sessionFleet, sessionId, request, requestOptions).finally(() =>
         this.recreating.delete(sessionId),
       );
       this.recreating.set(sessionId, pending);
@@ -63,8 +63,8 @@ export class SessionLocator {
     request: Request,
     requestOptions: McpHandlerRequestOptions,
   ): Promise<Session | Response> {
-    const { table, relay, idleMs, notFound } = this.options;
-    const record = await viaStore('load the session', () => store.load(sessionId, idleMs));
+    const { table, relay, legacySessionIdleMs, notFound } = this.options;
+    const record = await viaStore('load the session', () => store.load(sessionId, legacySessionIdleMs));
     if (record === undefined) return notFound();
     // A copy counts against this instance's count and bytes; the client's share is in the shared store.
     const share = { bytes: heldBytes(record.initialize), client: undefined };

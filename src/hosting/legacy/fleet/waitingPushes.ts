@@ -15,7 +15,7 @@ export interface PushKeeper {
   /** The sessions this instance holds (the session table's live set). */
   readonly live: ReadonlySet<Session>;
   /** How long a push's (and its session's) shared record is kept, in ms: the session's idle lifetime. */
-  readonly idleMs: number;
+  readonly legacySessionIdleMs: number;
   /** Told after a push is recorded and waits for its answer. */
   pushed(): void;
   /** Forgets the shared record of a push this instance no longer waits for. */
@@ -107,7 +107,7 @@ export class OrphanedPushCheck {
     for (const session of keeper.live) {
       if (session.id === undefined || session.transport.pushes.size === 0) continue;
       // A store that fails is the listening check's to report; only a record that is gone counts here.
-      if ((await fleet.load(session.id, keeper.idleMs).catch(() => null)) === undefined) {
+      if ((await fleet.load(session.id, keeper.legacySessionIdleMs).catch(() => null)) === undefined) {
         lost.push(session);
         continue;
       }

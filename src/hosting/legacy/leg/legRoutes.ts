@@ -36,17 +36,17 @@ export interface LegacyRequestOptions extends McpHandlerRequestOptions, LegacyCl
 /** The session limits of the legacy leg, and where it reports what it refuses. */
 export interface LegacySessionLimits {
   /** Idle lifetime of a session in milliseconds (`Infinity`: no idle closing). */
-  readonly idleMs: number;
+  readonly legacySessionIdleMs: number;
   /** Most sessions held at once by this instance (local copies, in a fleet) and, in a fleet, by the shared store. */
-  readonly maxSessions: number;
+  readonly maxLegacySessions: number;
   /** Largest declared capabilities of an `initialize`, bytes of JSON. */
-  readonly maxCapabilitiesBytes: number;
+  readonly maxClientCapabilitiesHeldBytes: number;
   /** Largest initialize params one session keeps, bytes of JSON. */
-  readonly maxSessionBytes: number;
+  readonly maxLegacySessionHeldBytes: number;
   /** Total bytes of initialize params all sessions keep (in the shared store, in a fleet). */
-  readonly budgetHeldBytes: number;
+  readonly legacySessionBudgetHeldBytes: number;
   /** Most sessions one client holds (across the fleet, in a fleet). */
-  readonly maxPerClient: number;
+  readonly maxLegacySessionsPerClient: number;
   /** Receives serving failures and rejected requests. */
   readonly onerror: (error: Error) => void;
 }
@@ -101,17 +101,17 @@ export class LegRoutes {
         ...(binding.owner !== undefined && { owner: binding.owner }),
         ...(binding.streamKey !== undefined && { streamKey: binding.streamKey }),
       };
-      const { maxSessions, budgetHeldBytes, maxPerClient } = limits;
+      const { maxLegacySessions, legacySessionBudgetHeldBytes, maxLegacySessionsPerClient } = limits;
       const admission = {
         client: client ?? '',
-        maxLegacySessions: maxSessions,
-        legacySessionBudgetHeldBytes: budgetHeldBytes,
-        maxLegacySessionsPerClient: maxPerClient,
+        maxLegacySessions,
+        legacySessionBudgetHeldBytes,
+        maxLegacySessionsPerClient,
       };
       let refusal: SessionRefusal | undefined;
       try {
         refusal = await viaStore('record the new session', () =>
-          fleet.store.save(id, record, limits.idleMs, admission),
+          fleet.store.save(id, record, limits.legacySessionIdleMs, admission),
         );
       } catch (error) {
         await response.body?.cancel();
@@ -196,7 +196,7 @@ export class LegRoutes {
     if (local !== undefined) return local;
     const { fleet, limits } = this.parts;
     if (fleet === undefined) return undefined;
-    const load = () => viaStore('load the session', () => fleet.store.load(sessionId, limits.idleMs));
+    const load = () => viaStore('load the session', () => fleet.store.load(sessionId, limits.legacySessionIdleMs));
     const record = await (patient ? patiently(load) : load());
     return record && { owner: record.owner, streamKey: record.streamKey };
   }

@@ -41,7 +41,7 @@ export type { LegacyRequestOptions } from './legRoutes.js';
 /** Settings of {@link createLegacySessionLeg}: the session limits, and the fleet. */
 export interface LegacySessionLegOptions extends LegacySessionLimits {
   /** Where sessions are shared with other instances; `undefined`: this process only. */
-  readonly fleet: LegacySessionFleet | undefined;
+  readonly sessionFleet: LegacySessionFleet | undefined;
   /** In a fleet: the largest client answer relayed to another instance, in bytes. */
   readonly maxRelayedAnswerBytes: number;
   /** Told each time a session opens here (`+1`, its `initialize` accepted) or closes (`-1`); a throw is ignored. */
@@ -76,7 +76,7 @@ class SessionLeg implements LegacySessionLeg {
     factory: McpServerFactory,
     private readonly options: LegacySessionLegOptions,
   ) {
-    const { idleMs, fleet } = options;
+    const { legacySessionIdleMs, sessionFleet } = options;
     const report = (error: unknown): void => this.report(error);
     const counted = (delta: 1 | -1): void => {
       try {
@@ -88,14 +88,19 @@ class SessionLeg implements LegacySessionLeg {
     // Built in one direction: the table, then the fleet link given the table, then the locator given both.
     const table = new SessionTable(factory, { ...options, report, counted });
     const link =
-      fleet && new FleetLink(fleet, table, { idleMs, maxRelayedAnswerBytes: options.maxRelayedAnswerBytes, report });
+      sessionFleet &&
+      new FleetLink(sessionFleet, table, {
+        legacySessionIdleMs,
+        maxRelayedAnswerBytes: options.maxRelayedAnswerBytes,
+        report,
+      });
     const notFound = (): Response => {
       report(new Error('Session not found'));
       return jsonRpcErrorResponse(404, -32001, 'Session not found');
     };
     const relay = link?.relay ?? new LocalRelay();
-    const locator = new SessionLocator({ table, fleet, relay, idleMs, report, notFound });
-    const fleetParts = fleet && link && { store: fleet, link };
+    const locator = new SessionLocator({ table, sessionFleet, relay, legacySessionIdleMs, report, notFound });
+    const fleetParts = sessionFleet && link && { store: sessionFleet, link };
     this.table = table;
     this.link = link;
     this.routes = new LegRoutes({ limits: options, table, relay, locator, fleet: fleetParts, report, notFound });

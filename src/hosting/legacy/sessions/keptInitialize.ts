@@ -7,9 +7,9 @@ import { jsonRpcErrorResponse } from '../../jsonRpcError.js';
 /** The limits {@link keptInitialize} checks (as the legacy leg has them), and where a refusal is reported. */
 export interface InitializeLimits {
   /** Largest declared capabilities of an `initialize`, bytes of JSON. */
-  readonly maxCapabilitiesBytes: number;
+  readonly maxClientCapabilitiesHeldBytes: number;
   /** Largest initialize params one session keeps, bytes of JSON. */
-  readonly maxSessionBytes: number;
+  readonly maxLegacySessionHeldBytes: number;
   readonly onerror: (error: Error) => void;
 }
 
@@ -34,10 +34,10 @@ export function keptInitialize(body: unknown, limits: InitializeLimits): KeptIni
     if (refusal !== undefined || !isInitializeRequest(message)) return message;
     const declared = message.params as Record<string, unknown>;
     const capabilitiesBytes = heldBytes(declared['capabilities'] ?? {});
-    if (capabilitiesBytes > limits.maxCapabilitiesBytes) {
+    if (capabilitiesBytes > limits.maxClientCapabilitiesHeldBytes) {
       refusal = invalidParams(
         `initialize declares ${capabilitiesBytes} bytes of client capabilities (JSON, plus ${NODE_BYTES} per ` +
-          `object, array and key), over this server's limit of ${limits.maxCapabilitiesBytes} bytes ` +
+          `object, array and key), over this server's limit of ${limits.maxClientCapabilitiesHeldBytes} bytes ` +
           `(maxClientCapabilitiesHeldBytes)`,
         limits.onerror,
       );
@@ -46,10 +46,10 @@ export function keptInitialize(body: unknown, limits: InitializeLimits): KeptIni
     const params: Record<string, unknown> = {};
     for (const name of KEPT_PARAMS) if (declared[name] !== undefined) params[name] = declared[name];
     const bytes = heldBytes(params);
-    if (bytes > limits.maxSessionBytes) {
+    if (bytes > limits.maxLegacySessionHeldBytes) {
       refusal = invalidParams(
         `initialize params (protocol version, capabilities, client info) take ${bytes} bytes (JSON, plus ` +
-          `${NODE_BYTES} per object, array and key), over this server's limit of ${limits.maxSessionBytes} bytes ` +
+          `${NODE_BYTES} per object, array and key), over this server's limit of ${limits.maxLegacySessionHeldBytes} bytes ` +
           `per legacy session (maxLegacySessionHeldBytes)`,
         limits.onerror,
       );

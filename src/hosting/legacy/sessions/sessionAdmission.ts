@@ -8,13 +8,13 @@ const DEFAULT_RETRY_AFTER_SECONDS = 30;
 
 /** The limits {@link admitSession} checks (the session table's options extend them). */
 export interface AdmissionLimits {
-  readonly idleMs: number;
-  readonly maxSessions: number;
+  readonly legacySessionIdleMs: number;
+  readonly maxLegacySessions: number;
   /** Total bytes of initialize params the sessions held here may keep. */
-  readonly budgetHeldBytes: number;
+  readonly legacySessionBudgetHeldBytes: number;
   /** Most sessions one client may hold (checked here only without a fleet: the shared store checks it in one). */
-  readonly maxPerClient: number;
-  readonly fleet: LegacySessionFleet | undefined;
+  readonly maxLegacySessionsPerClient: number;
+  readonly sessionFleet: LegacySessionFleet | undefined;
   readonly report: (error: unknown) => void;
 }
 
@@ -29,37 +29,44 @@ export function admitSession(
   limits: AdmissionLimits,
   evict: (session: Session) => void,
 ): Response | undefined {
-  const { idleMs, maxSessions, budgetHeldBytes, maxPerClient, fleet, report } = limits;
-  if (fleet === undefined && share.client !== undefined) {
+  const {
+    legacySessionIdleMs,
+    maxLegacySessions,
+    legacySessionBudgetHeldBytes,
+    maxLegacySessionsPerClient,
+    sessionFleet,
+    report,
+  } = limits;
+  if (sessionFleet === undefined && share.client !== undefined) {
     const mine = [...live].filter((session) => session.client === share.client);
-    if (mine.length >= maxPerClient) {
-      const retryAfter = retryAfterSeconds(mine, idleMs);
-      report(new Error(`Refused a legacy session: its client holds ${maxPerClient} sessions`));
+    if (mine.length >= maxLegacySessionsPerClient) {
+      const retryAfter = retryAfterSeconds(mine, legacySessionIdleMs);
+      report(new Error(`Refused a legacy session: its client holds ${maxLegacySessionsPerClient} sessions`));
       return jsonRpcErrorResponse(
         429,
         -32000,
-        `Too Many Requests: this client holds its maximum of ${maxPerClient} legacy sessions ` +
+        `Too Many Requests: this client holds its maximum of ${maxLegacySessionsPerClient} legacy sessions ` +
           `(maxLegacySessionsPerClient); end one with DELETE or retry in ${retryAfter} s`,
         { 'Retry-After': String(retryAfter) },
       );
     }
   }
   for (;;) {
-    const overCount = live.size >= maxSessions;
+    const overCount = live.size >= maxLegacySessions;
     const held = bytesHeldBy(live);
-    if (!overCount && held + share.bytes <= budgetHeldBytes) return undefined;
+    if (!overCount && held + share.bytes <= legacySessionBudgetHeldBytes) return undefined;
     // In a fleet the local copies are a cache of the shared store: close the oldest idle one.
-    const idle = fleet === undefined ? undefined : oldestIdle(live, true);
+    const idle = sessionFleet === undefined ? undefined : oldestIdle(live, true);
     if (idle === undefined) {
-      const retryAfter = retryAfterSeconds(live, idleMs);
+      const retryAfter = retryAfterSeconds(live, legacySessionIdleMs);
       report(
         new Error(
-          `Refused a legacy session: ${overCount ? `${maxSessions} sessions are live` : `${held} bytes are held`}`,
+          `Refused a legacy session: ${overCount ? `${maxLegacySessions} sessions are live` : `${held} bytes are held`}`,
         ),
       );
       const message = overCount
-        ? `Service Unavailable: this server holds its maximum of ${maxSessions} legacy sessions; retry in ${retryAfter} s`
-        : `Service Unavailable: legacy sessions hold ${held} of the ${budgetHeldBytes} bytes they may keep ` +
+        ? `Service Unavailable: this server holds its maximum of ${maxLegacySessions} legacy sessions; retry in ${retryAfter} s`
+        : `Service Unavailable: legacy sessions hold ${held} of the ${legacySessionBudgetHeldBytes} bytes they may keep ` +
           `(legacySessionBudgetHeldBytes); retry in ${retryAfter} s`;
       return jsonRpcErrorResponse(503, -32000, message, { 'Retry-After': String(retryAfter) });
     }
@@ -69,9 +76,9 @@ export function admitSession(
 
 /** The limits a shared-store refusal names, and where it is reported. */
 export interface FleetLimits {
-  readonly maxSessions: number;
-  readonly budgetHeldBytes: number;
-  readonly maxPerClient: number;
+  readonly maxLegacySessions: number;
+  readonly legacySessionBudgetHeldBytes: number;
+  readonly maxLegacySessionsPerClient: number;
   readonly onerror: (error: Error) => void;
 }
 
@@ -85,17 +92,17 @@ export function fleetRefusal(refusal: SessionRefusal, options: FleetLimits): Res
     case 'maxLegacySessionsPerClient':
       status = 429;
       message =
-        `Too Many Requests: this client holds its maximum of ${options.maxPerClient} legacy sessions ` +
+        `Too Many Requests: this client holds its maximum of ${options.maxLegacySessionsPerClient} legacy sessions ` +
         `(maxLegacySessionsPerClient); end one with DELETE or retry in ${retryAfter} s`;
       break;
     case 'maxLegacySessions':
       message =
-        `Service Unavailable: the fleet holds its maximum of ${options.maxSessions} legacy sessions ` +
+        `Service Unavailable: the fleet holds its maximum of ${options.maxLegacySessions} legacy sessions ` +
         `(maxLegacySessions); retry in ${retryAfter} s`;
       break;
     case 'legacySessionBudgetHeldBytes':
       message =
-        `Service Unavailable: the fleet's legacy sessions hold the ${options.budgetHeldBytes} bytes they may keep ` +
+        `Service Unavailable: the fleet's legacy sessions hold the ${options.legacySessionBudgetHeldBytes} bytes they may keep ` +
         `(legacySessionBudgetHeldBytes); retry in ${retryAfter} s`;
       break;
   }
@@ -123,8 +130,8 @@ function oldestIdle(sessions: Iterable<Session>, evictable = false): Session | u
   return oldest;
 }
 
-function retryAfterSeconds(sessions: Iterable<Session>, idleMs: number): number {
+function retryAfterSeconds(sessions: Iterable<Session>, legacySessionIdleMs: number): number {
   const idle = oldestIdle(sessions);
-  if (idle === undefined || !Number.isFinite(idleMs)) return DEFAULT_RETRY_AFTER_SECONDS;
-  return Math.max(1, Math.ceil((idle.idleSince + idleMs - Date.now()) / 1000));
+  if (idle === undefined || !Number.isFinite(legacySessionIdleMs)) return DEFAULT_RETRY_AFTER_SECONDS;
+  return Math.max(1, Math.ceil((idle.idleSince + legacySessionIdleMs - Date.now()) / 1000));
 }

@@ -87,10 +87,10 @@ export class SessionTable {
 
   /** Serves one HTTP request on `session`, keeping it busy until the response body is done. */
   async serve(session: Session, request: Request, requestOptions: McpHandlerRequestOptions): Promise<Response> {
-    const { fleet, idleMs, report } = this.options;
+    const { sessionFleet, legacySessionIdleMs, report } = this.options;
     session.busy++;
     session.stopIdleClock();
-    session.startKeepAlive(fleet, idleMs, report);
+    session.startKeepAlive(sessionFleet, legacySessionIdleMs, report);
     let response: Response;
     try {
       response = await session.transport.handleRequest(request, transportOptions(requestOptions));
@@ -102,7 +102,8 @@ export class SessionTable {
     const standalone = request.method.toUpperCase() === 'GET' && response.ok && response.body !== null;
     if (standalone) {
       session.transport.standaloneStreams++;
-      if (fleet !== undefined && session.id !== undefined) fleet.claimStream(session.id, idleMs).catch(report);
+      if (sessionFleet !== undefined && session.id !== undefined)
+        sessionFleet.claimStream(session.id, legacySessionIdleMs).catch(report);
       // An open GET stream does not keep its session: the idle clock starts now and closes both.
       session.busy--;
       this.armIdle(session);
@@ -129,7 +130,7 @@ export class SessionTable {
 
   /** Starts a session's idle clock (when nothing is in flight on it). */
   armIdle(session: Session): void {
-    session.startIdleClock(this.options.idleMs, () => void this.close(session));
+    session.startIdleClock(this.options.legacySessionIdleMs, () => void this.close(session));
   }
 
   /** Closes `session` (once: later calls share the first) and forgets it. */
