@@ -144,7 +144,7 @@ function ownBrand(type: unknown): string | undefined {
 /** Whether a class on `value`'s prototype chain has the brand `brand` (this copy's class or another copy's). */
 function hasBrand(value: unknown, brand: string): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  for (let proto: unknown = Object.getPrototypeOf(value); typeof proto === 'object' && proto !== null; ) {
+  for (let proto: unknown = Object.getPrototypeOf(value); typeof proto === 'object' && proto !== null;) {
     if (ownBrand(Object.getOwnPropertyDescriptor(proto, 'constructor')?.value) === brand) return true;
     proto = Object.getPrototypeOf(proto);
   }

@@ -73,7 +73,8 @@ function patternRule(field: FormField, value: string): { text: string; broken: b
  */
 export function missedPatternHint(field: FormField, value: unknown): string | undefined {
   const { pattern } = field;
-  if (pattern === undefined || FORMAT_TEXT[field.inputType] !== undefined || typeof value !== 'string') return undefined;
+  if (pattern === undefined || FORMAT_TEXT[field.inputType] !== undefined || typeof value !== 'string')
+    return undefined;
   if (matchesPattern(pattern, value)) return undefined;
   const example = patternExample(pattern);
   if (example !== undefined) return `it must look like ${example}`;

@@ -174,7 +174,9 @@ export function renderForm(view: FormView): string {
     summaryHtml(view),
     `<p class="message">${escapeHtml(view.message)}</p>`,
     view.action === undefined ? '<form novalidate>' : `<form method="post"${attr('action', view.action)} novalidate>`,
-    ...(view.formToken === undefined ? [] : [`<input type="hidden" name="form-token"${attr('value', view.formToken)}>`]),
+    ...(view.formToken === undefined
+      ? []
+      : [`<input type="hidden" name="form-token"${attr('value', view.formToken)}>`]),
     ...view.fields.map((field, index) => fieldHtml(field, index, view)),
     '<div class="actions">',
     '<button type="submit" name="action" value="accept">Send answer</button>',

@@ -31,7 +31,7 @@ describe.each(ERAS)('the answer tool (%s)', (era) => {
     expect({ isError: refused.isError, text: textOf(refused) }).toEqual({ isError: true, text: NOT_AN_APP_HOST });
   });
 
-  it('is not added when both of the app\'s channels are off', async () => {
+  it("is not added when both of the app's channels are off", async () => {
     const connection = await connect(refundDesk({ apps: { inChat: false, attachToForms: false } }).server, {
       era,
       capabilities: APPS_ONLY,

@@ -71,7 +71,9 @@ describe('a question with a pattern', () => {
       requestedSchema,
     );
     await expect(answer).rejects.toBeInstanceOf(RejectedAnswer);
-    await expect(answer).rejects.toMatchObject({ reason: 'The answer does not fit the form: check "Code" (it must look like a).' });
+    await expect(answer).rejects.toMatchObject({
+      reason: 'The answer does not fit the form: check "Code" (it must look like a).',
+    });
     await expect(
       readAnswer(ask, 'elicit', 'code', { action: 'accept', content: { code: 'aaaa' } }, requestedSchema),
     ).resolves.toEqual({ action: 'accept', value: { code: 'aaaa' } });

@@ -76,7 +76,10 @@ describe('a tool registered while served', () => {
             ? { versionNegotiation: { mode: { pin: '2026-07-28' } } }
             : { supportedProtocolVersions: ['2025-11-25'] }),
           listChanged: {
-            tools: { debounceMs: 0, onChanged: (_error, tools) => changes.push((tools ?? []).map((tool) => tool.name)) },
+            tools: {
+              debounceMs: 0,
+              onChanged: (_error, tools) => changes.push((tools ?? []).map((tool) => tool.name)),
+            },
           },
         },
       );

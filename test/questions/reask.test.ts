@@ -4,7 +4,17 @@ import { elicit, McpResolveError, resolver } from 'mcp-resolve';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { accept, asked, call, completed, connect, connectManual, ERAS, newServer, textOf } from '../resolvers/helpers.js';
+import {
+  accept,
+  asked,
+  call,
+  completed,
+  connect,
+  connectManual,
+  ERAS,
+  newServer,
+  textOf,
+} from '../resolvers/helpers.js';
 
 const Quantity = z.object({ quantity: z.number().int().min(1) });
 
@@ -57,7 +67,12 @@ describe.each(ERAS)('re-asking (%s)', (era) => {
   });
 
   it('says what a field must look like when the answer misses its pattern (the pattern is not on the wire)', async () => {
-    const CostCentre = z.object({ centre: z.string().regex(/^CC-\d{4}$/).meta({ title: 'Cost centre' }) });
+    const CostCentre = z.object({
+      centre: z
+        .string()
+        .regex(/^CC-\d{4}$/)
+        .meta({ title: 'Cost centre' }),
+    });
     const ask = resolver({ name: 'centre' }, () => elicit('Which cost centre?', CostCentre));
     const server = newServer().tool('file', { resolve: { c: ask } }, ({ c }) => `filed to ${c.centre}`);
     const messages: string[] = [];

@@ -121,7 +121,12 @@ describe('connectInProcess', () => {
           return `${String(ctx.http?.authInfo?.extra?.['sub'])}: ${text}`;
         },
       );
-      const authInfo = { token: 't', clientId: 'chat', scopes: ['desk'], extra: { iss: 'https://id.example', sub: 'ann' } };
+      const authInfo = {
+        token: 't',
+        clientId: 'chat',
+        scopes: ['desk'],
+        extra: { iss: 'https://id.example', sub: 'ann' },
+      };
       const { client } = await connect(desk, {
         era,
         authInfo,
