@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { McpResolveServer } from '../../src/index.js';
 import { serveHttp } from '../../src/node/index.js';
 import type { TestConnection } from '../../src/testing/index.js';
-import { connectHttp } from '../../src/testing/index.js';
+import { connectRecordingIds } from '../fixtures/idRecordingClient.js';
 import { recording, serverSpans } from './helpers.js';
 
 let cleanups: Array<() => Promise<void>> = [];
@@ -18,23 +18,16 @@ afterEach(async () => {
   cleanups = [];
 });
 
-/** A modern client recording the method and id of each request it sends. */
+/** A modern client recording the method and id of each `tools/call` and `tools/list` it sends, as `method id`. */
 async function clientOf(url: URL): Promise<{ connection: TestConnection; sent: string[] }> {
-  const sent: string[] = [];
-  const connection = await connectHttp(url, {
-    era: 'modern',
-    capabilities: {},
-    transportOptions: {
-      fetch: (input, init) => {
-        const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {};
-        if (body.method === 'tools/call' || body.method === 'tools/list')
-          sent.push(`${String(body.method)} ${JSON.stringify(body.id)}`);
-        return fetch(input, init);
-      },
-    },
-  });
+  const { connection, sent } = await connectRecordingIds(url, ['tools/call', 'tools/list']);
   cleanups.push(() => connection.close());
-  return { connection, sent };
+  return {
+    connection,
+    get sent() {
+      return sent.map(({ method, id }) => `${method} ${String(id)}`);
+    },
+  };
 }
 
 describe('the request id telemetry reports on the modern lane', () => {

@@ -12,7 +12,7 @@ import { McpResolveServer, resolver } from '../../src/index.js';
 import type { HttpServerHandle } from '../../src/node/index.js';
 import { serveHttp } from '../../src/node/index.js';
 import type { TestConnection } from '../../src/testing/index.js';
-import { connectHttp } from '../../src/testing/index.js';
+import { connectRecordingIds } from '../fixtures/idRecordingClient.js';
 
 const running: Array<HttpServerHandle | TestConnection> = [];
 afterEach(async () => {
@@ -39,20 +39,14 @@ function idServer(inside: number, sdkHosted: boolean): McpResolveServer {
 
 /** A modern client of `url` recording the id of each `tools/call` it sends. */
 async function clientOf(url: URL): Promise<{ connection: TestConnection; sent: unknown[] }> {
-  const sent: unknown[] = [];
-  const connection = await connectHttp(url, {
-    era: 'modern',
-    capabilities: {},
-    transportOptions: {
-      fetch: (input, init) => {
-        const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {};
-        if (body.method === 'tools/call') sent.push(body.id);
-        return fetch(input, init);
-      },
-    },
-  });
+  const { connection, sent } = await connectRecordingIds(url, ['tools/call']);
   running.push(connection);
-  return { connection, sent };
+  return {
+    connection,
+    get sent() {
+      return sent.map(({ id }) => id);
+    },
+  };
 }
 
 /** The ids the tool and its resolver saw on one call. */
