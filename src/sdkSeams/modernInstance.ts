@@ -3,7 +3,7 @@
  * modern lane, which connects one instance to its own transport (`ExchangeMux`) and serves request
  * after request on it.
  *
- * What is relied on, beyond the SDK's public API (contributing/sdk-seams.md):
+ * What is relied on, beyond the SDK's public API (a seam, pinned by its test):
  * - `createMcpHandler`, serving a modern request, makes the instance it is given modern (the
  *   revision among its versions, its modern-only handlers installed: functions the SDK does not
  *   export), and an instance whose exchange has closed (`Server.onclose` called) may be connected

@@ -1,5 +1,5 @@
 /**
- * Seam 2 of contributing/sdk-seams.md: the request handlers an SDK server installs while some code
+ * SDK seam: the request handlers an SDK server installs while some code
  * runs, kept instead of installed. Relies on `McpServer` installing its `tools/list` and
  * `tools/call` handlers through `server.setRequestHandler(method, …, handler)`, handler last, while
  * `registerTool` runs (SDK 2.4); the SDK has no public getter for an installed handler. Every

@@ -2,7 +2,7 @@
  * SDK seam: seeing every message of an SDK server instance's connection from outside the instance
  * (the telemetry's inbound observer), by tapping the transport before the instance connects to it.
  *
- * What is relied on, beyond the SDK's public API (contributing/sdk-seams.md): `Protocol.connect`
+ * What is relied on, beyond the SDK's public API (a seam, pinned by its test): `Protocol.connect`
  * keeps a `transport.onmessage` set before it and calls it first, with each message the transport
  * delivers, before the instance handles the message; and the instance sends every message
  * (responses included) through the transport's `send` property as it is when it sends.

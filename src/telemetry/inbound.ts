@@ -1,6 +1,6 @@
 /**
  * Every inbound message of one SDK server instance, for an observer's `served`: requests are seen
- * arriving and their responses leaving (the transport is tapped, `src/sdkSeams/transportTap.ts`),
+ * arriving and their responses leaving (the transport is tapped, `sdkSeams/transportTap.ts`),
  * so `initialize`, `tools/list`, `tasks/get` or a tool registered in `setup()` each get a SERVER
  * span, as the reference SDK gives every inbound message one. A request the library observes itself (a library tool's `tools/call`, `prompts/get`, `resources/read`) is claimed by
  * its {@link RequestTrace} and left to it.

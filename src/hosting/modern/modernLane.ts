@@ -2,7 +2,7 @@
  * The modern lane: modern (2026-07-28) requests served by one long-lived SDK server instance over
  * an {@link ExchangeMux}, instead of an instance and a transport per request. Built on the SDK's
  * public API (a `McpServer` connected to a transport, its `toolInputSchemaJson` and
- * `resolveScopeChallenge`) and two SDK seams (`src/sdkSeams/modernInstance.ts`).
+ * `resolveScopeChallenge`) and two SDK seams (`sdkSeams/modernInstance.ts`).
  *
  * The lane serves exactly the requests `laneRequest` takes (the one rule, documented there);
  * every other one is left to the SDK's hosting (`serve` answers `undefined`). Only a server whose
