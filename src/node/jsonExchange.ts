@@ -19,6 +19,13 @@ import { clientLeaving, writeReply } from './writeReply.js';
 /** What {@link serveJsonExchange} calls: the hosting's `serve`. */
 export type ExchangeHandler = (request: Request, init: ServeOptions) => Promise<Reply>;
 
+/** How `serveHttp` serves an exchange it reads itself: the body bound, the client's address, where failures go. */
+export interface ExchangeOptions {
+  readonly maxBytes?: number | undefined;
+  readonly clientAddress?: string | undefined;
+  readonly onerror: (error: Error) => void;
+}
+
 /** Whether `req` is a request {@link serveJsonExchange} serves: a JSON POST to `path`. */
 export function isJsonExchange(req: IncomingMessage, path: string): boolean {
   if (req.method !== 'POST' || !isJsonContentType(req.headers['content-type'] ?? null)) return false;
@@ -80,11 +87,7 @@ export async function serveJsonExchange(
   req: IncomingMessage,
   res: ServerResponse,
   handle: ExchangeHandler,
-  options: {
-    readonly maxBytes?: number | undefined;
-    readonly clientAddress?: string | undefined;
-    readonly onerror: (error: Error) => void;
-  },
+  options: ExchangeOptions,
 ): Promise<void> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
   const left = clientLeaving(res);

@@ -12,7 +12,7 @@ import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 import type { HttpRoute } from '../channels/channel.js';
 import { jsonRpcErrorResponse } from '../hosting/jsonRpcError.js';
 import type { Reply } from '../hosting/reply.js';
-import type { ExchangeHandler } from './jsonExchange.js';
+import type { ExchangeHandler, ExchangeOptions } from './jsonExchange.js';
 import { readText, tooLarge, webHeaders } from './jsonExchange.js';
 import { clientLeaving, writeReply } from './writeReply.js';
 
@@ -44,11 +44,7 @@ export async function serveRouteExchange(
   res: ServerResponse,
   probe: Request,
   handle: ExchangeHandler,
-  options: {
-    readonly maxBytes?: number | undefined;
-    readonly clientAddress?: string | undefined;
-    readonly onerror: (error: Error) => void;
-  },
+  options: ExchangeOptions,
 ): Promise<void> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
   const left = clientLeaving(res);
