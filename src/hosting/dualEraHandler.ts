@@ -93,24 +93,22 @@ export function hostDualEra(
   const { path, allowedHosts, allowedOrigins, maxRequestBodyBytes, onerror } = resolved;
   const report = reporter(onerror);
   const sdkOptions = { legacy: 'reject', onerror: report, maxRequestBodySize: maxRequestBodyBytes } as const;
-  const modern = createModernLeg(hosted.factory, hosted.reuse, sdkOptions);
   const fleet = resolved.sessionFleet;
   // With legacy: 'reject' there is no session leg: 2025-era traffic reaches the strict modern handler, which refuses it.
   const legacy = resolved.legacy === 'sessions' ? legacyLegOf(hosted, resolved, report) : undefined;
-  const legacyLeg = legacy ?? modern;
+  const modern = createModernLeg(hosted.factory, hosted.reuse, sdkOptions);
   const legacyClient = createClientAddressing(
     resolved.clientAddress,
     'createDualEraHandler()',
     options?.onerror === undefined ? undefined : report,
   );
   const guard = createRebindingGuard(allowedHosts, allowedOrigins, report);
-  const routes = hosted.httpRoutes;
   const oauth = resolved.oauth && createOAuthGate(`${caller} with oauth`, resolved.oauth, path, report);
   let closed = false;
 
   async function route(request: Request, init: ServeOptions): Promise<Reply> {
     if (closed) return jsonRpcErrorResponse(503, -32000, 'Service Unavailable: the server is shutting down');
-    const route = routes.find((candidate) => candidate.owns(request));
+    const route = hosted.httpRoutes.find((candidate) => candidate.owns(request));
     if (route !== undefined) return browserGuard(guard, request) ?? (await route.serve(request));
     const rejected = guard(request);
     if (rejected !== undefined) return rejected;
@@ -123,7 +121,9 @@ export function hostDualEra(
     if (authInfo instanceof Response) return authInfo;
     if (method !== 'POST') {
       const forward = { ...(authInfo !== undefined && { authInfo }) };
-      return (await isLegacyRequest(request)) ? legacyLeg.fetch(request, forward) : modern.fetch(request, forward);
+      return (await isLegacyRequest(request))
+        ? (legacy ?? modern).fetch(request, forward)
+        : modern.fetch(request, forward);
     }
     if (!isJsonContentType(request.headers.get('content-type'))) {
       report(new Error('Unsupported Media Type: Content-Type must be application/json'));
@@ -178,7 +178,7 @@ export function hostDualEra(
     },
     notify: bothEras(modern.notify, legacy?.notify),
   };
-  return { handler, serve, routes };
+  return { handler, serve, routes: hosted.httpRoutes };
 }
 
 /** The sessionful legacy leg of `hosted`, with the resolved session limits and fleet. */
@@ -187,11 +187,10 @@ function legacyLegOf(
   resolved: ResolvedDualEraHttpOptions,
   report: (error: unknown) => void,
 ): LegacySessionLeg {
-  const telemetry = hosted.telemetry;
   return createLegacySessionLeg(hosted.factory, {
     ...legacyLegOptions(resolved),
     onerror: report,
-    onSessions: (delta) => telemetry?.legacySessions?.(delta),
+    onSessions: (delta) => hosted.telemetry?.legacySessions?.(delta),
   });
 }
 
