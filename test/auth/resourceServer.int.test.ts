@@ -5,7 +5,7 @@
  * state is bound to. Served by `serveHttp` (JWT) and by `createDualEraHandler` on a plain loopback
  * server (introspection), so both hosts are covered.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { MODERN_PROTOCOL_VERSION } from '../../src/testing/connection.js';
 import { useAuthorizationServer } from '../fixtures/authorizationServer.js';
 import type { FetchServer } from '../fixtures/browser.js';
 import { serveFetch } from '../fixtures/browser.js';
+import { connectBearer } from '../fixtures/bearerNames.js';
 
 // Resource indicators ending in /opaque get opaque tokens (for introspection); the rest JWTs.
 const issuerOf = useAuthorizationServer({
@@ -60,20 +61,9 @@ function listTools(url: URL | string, token?: string): Promise<Response> {
   });
 }
 
-/** A modern client on `url` sending `token`, answering no question by itself. */
+/** {@link connectBearer}, closed after the test. */
 async function connectAs(url: URL, token: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(url, {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-  });
-  const client = new Client(
-    { name: 'oauth-test', version: '0.0.0' },
-    {
-      capabilities: { elicitation: { form: {} } },
-      versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } },
-      inputRequired: { autoFulfill: false },
-    },
-  );
-  await client.connect(transport);
+  const client = await connectBearer(url, token);
   clients.push(client);
   return client;
 }

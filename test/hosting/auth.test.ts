@@ -4,14 +4,14 @@
  * `requestState`, so one caller's state is refused when another presents it.
  */
 import { isInputRequiredResult, requireBearerAuth } from '@modelcontextprotocol/server';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { createRefundDesk } from '../../examples/stories/refund-desk/desk.js';
 import type { HttpServerHandle } from '../../src/node/index.js';
 import { serveHttp } from '../../src/node/index.js';
-import { MODERN_PROTOCOL_VERSION } from '../../src/testing/connection.js';
 import { verifier } from '../stories/deskLogin.js';
+import { connectBearer } from '../fixtures/bearerNames.js';
 
 const handles: HttpServerHandle[] = [];
 const clients: Client[] = [];
@@ -26,20 +26,9 @@ async function serve(): Promise<URL> {
   return handle.url;
 }
 
-/** A modern client sending `token`, answering no question by itself. */
+/** {@link connectBearer}, closed after the test. */
 async function connectAs(url: URL, token: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(url, {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-  });
-  const client = new Client(
-    { name: 'auth-test', version: '0.0.0' },
-    {
-      capabilities: { elicitation: { form: {} } },
-      versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } },
-      inputRequired: { autoFulfill: false },
-    },
-  );
-  await client.connect(transport);
+  const client = await connectBearer(url, token);
   clients.push(client);
   return client;
 }
