@@ -4,6 +4,7 @@
 
 import type { OAuthOptions, ResolvedOAuthOptions } from '../auth/options.js';
 import type { ClientAddressOption } from './clientAddressing.js';
+import type { LegacySessionLimits } from './legacy/leg/legRoutes.js';
 import type { LegacySessionFleet } from './legacy/sessionFleet.js';
 
 /** Options of {@link createDualEraHandler}. */
@@ -115,24 +116,17 @@ export interface DualEraHttpOptions {
   onerror?: (error: Error) => void;
 }
 
-/** {@link DualEraHttpOptions} with every default applied. */
-export interface ResolvedDualEraHttpOptions {
+/** {@link DualEraHttpOptions} with every default applied (the legacy leg's limits and `onerror` as it takes them). */
+export interface ResolvedDualEraHttpOptions extends LegacySessionLimits {
   readonly path: string;
   readonly allowedHosts: string[];
   readonly allowedOrigins: string[];
-  readonly legacySessionIdleMs: number;
-  readonly maxLegacySessions: number;
-  readonly maxClientCapabilitiesHeldBytes: number;
-  readonly maxLegacySessionHeldBytes: number;
-  readonly legacySessionBudgetHeldBytes: number;
-  readonly maxLegacySessionsPerClient: number;
   readonly clientAddress: ClientAddressOption | undefined;
   readonly sessionFleet: LegacySessionFleet | undefined;
   readonly maxRelayedAnswerBytes: number;
   readonly legacy: 'sessions' | 'reject';
   readonly maxRequestBodyBytes: number;
   readonly oauth: ResolvedOAuthOptions | undefined;
-  readonly onerror: (error: Error) => void;
 }
 
 /** The default cap on live legacy sessions per instance. */

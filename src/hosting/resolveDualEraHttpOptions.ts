@@ -6,6 +6,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { DEFAULT_MAX_RELAYED_ANSWER_BYTES } from './legacy/fleet/fleetRelay.js';
+import type { LegacySessionLimits } from './legacy/leg/legRoutes.js';
 import type { DualEraHttpOptions, ResolvedDualEraHttpOptions } from './options.js';
 import {
   DEFAULT_LEGACY_SESSION_BUDGET_BYTES,
@@ -72,15 +73,7 @@ export function resolveDualEraHttpOptions(api: string, options: DualEraHttpOptio
   };
 }
 
-type SessionLimits = Pick<
-  ResolvedDualEraHttpOptions,
-  | 'legacySessionIdleMs'
-  | 'maxLegacySessions'
-  | 'maxClientCapabilitiesHeldBytes'
-  | 'maxLegacySessionHeldBytes'
-  | 'legacySessionBudgetHeldBytes'
-  | 'maxLegacySessionsPerClient'
->;
+type SessionLimits = Omit<LegacySessionLimits, 'onerror'>;
 
 /** The idle lifetime and the count and size limits of legacy sessions. */
 function sessionLimits(api: string, options: DualEraHttpOptions): SessionLimits {
