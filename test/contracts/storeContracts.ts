@@ -120,14 +120,14 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
 
     it('forgets an idle record after its lifetime; touch restarts the clock', async () => {
       const { a, b } = await make();
-      // Margins of 200 ms either way: idle expires at 600, kept (touched at 400) at 1,000; read at 800.
-      await a.save('idle', record, 600);
-      await a.save('kept', record, 600);
-      await pause(400);
-      await b.touch('kept', 600);
-      await pause(400);
-      expect(await b.load('idle', 600)).toBeUndefined();
-      expect(await b.load('kept', 600)).toEqual(record);
+      // Both saved for 1.5 s; only the touch, right away, keeps `kept` (for a minute). A slow
+      // machine only lengthens the pause, so `idle` is surely gone after it and `kept` still there.
+      await a.save('idle', record, 1_500);
+      await a.save('kept', record, 1_500);
+      await b.touch('kept', 60_000);
+      await pause(1_700);
+      expect(await b.load('idle', 60_000)).toBeUndefined();
+      expect(await b.load('kept', 60_000)).toEqual(record);
     });
 
     it('refuses a save past a limit, counting the live records of every member; a removed record frees its share', async () => {
@@ -199,13 +199,13 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
         legacySessionBudgetHeldBytes: 1_000_000,
         maxLegacySessionsPerClient: 1,
       };
-      expect(await a.save('kept', record, 400, limits)).toBeUndefined();
-      await pause(250);
-      await b.touch('kept', 400);
-      await pause(250);
-      expect(await b.load('kept', 400)).toEqual(record); // 500 ms after the save: alive thanks to touch
+      expect(await a.save('kept', record, 1_500, limits)).toBeUndefined();
+      await b.touch('kept', 60_000);
+      await pause(1_700);
+      expect(await b.load('kept', 60_000)).toEqual(record); // past the lifetime it was saved with: alive thanks to touch
       expect((await a.save('next', record, 400, limits))?.limit).toBe('maxLegacySessionsPerClient');
-      // Nobody touches it any more: once it has expired, its share is released.
+      // Touched for a moment, then nobody touches it any more: once it has expired, its share is released.
+      await b.touch('kept', 200);
       await expect
         .poll(() => a.save('next', record, 60_000, limits), { timeout: 20_000, interval: 100 })
         .toBeUndefined();
