@@ -30,6 +30,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll waits up to 30 s (vitest's default is 1 s): a poll passes as soon as its value
+    // comes, so only a starved machine waits longer, and it is never failed for being slow.
+    expect: { poll: { timeout: 30_000 } },
     pool: 'forks',
     projects: [
       {

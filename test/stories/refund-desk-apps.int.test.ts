@@ -136,8 +136,11 @@ describe.each(ERAS)('the refund desk asked inside the chat (%s era)', (era) => {
       await expect.poll(() => lastRun(chat)).toEqual(expected);
       await expect.poll(() => app!.frame.locator('body').innerText()).toContain('4800');
       // The app gives the model the outcome as the Apps specification provides: as model context.
-      const context = chat.events.filter((event) => event.method === 'ui/update-model-context').at(-1);
-      expect(context?.params).toEqual({ content: expected.content, structuredContent: expected.structuredContent });
+      // It is sent after the result is shown, so it may still be on its way through the frames.
+      const context = () => chat.events.filter((event) => event.method === 'ui/update-model-context').at(-1);
+      await expect
+        .poll(() => context()?.params)
+        .toEqual({ content: expected.content, structuredContent: expected.structuredContent });
     } finally {
       await connection.close();
     }

@@ -89,7 +89,8 @@ describe('legacy session idle timeout', () => {
     fetch: (request: Request) => handler.fetch(request),
     ...(sessionId !== undefined && { sessionId }),
   });
-  const handler = createDualEraHandler(askNameServer, { legacySessionIdleMs: 100 });
+  // A second of idleness: the ping right after opening is served on a slow machine too.
+  const handler = createDualEraHandler(askNameServer, { legacySessionIdleMs: 1_000 });
   afterAll(() => handler.close());
 
   it('closes a session left idle', async () => {
@@ -97,7 +98,7 @@ describe('legacy session idle timeout', () => {
     const reply = await post(target(sessionId), PING);
     expect(reply.status).toBe(200);
     await reply.text(); // a response body still streaming keeps its session busy
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 1_300)); // a slow machine only waits longer
     expect((await post(target(sessionId), PING)).status).toBe(404);
   });
 
