@@ -200,6 +200,8 @@ describe('the answer page in Chromium', () => {
     await tab.goto(`${evil}/?target=${encodeURIComponent(url)}`);
     expect((await response).status()).toBe(403);
     expect(await store.take(binding)).toBeUndefined();
+    // The refusal's page loads before the tab closes (a tab closed mid-navigation can hang Chromium).
+    await tab.waitForURL(url);
     await tab.close();
   });
 });

@@ -35,14 +35,14 @@ describe('managed Redis, Cluster: connecting', () => {
 
   it('names tls when the nodes speak only TLS, and username and password on a wrong password', async () => {
     const nodes = redis.cluster().addresses;
-    const plain = await connectRedis({ nodes }, { ...DATA_USER, connectTimeoutMs: 2_000 }).catch((e: unknown) => e);
+    const plain = await connectRedis({ nodes }, { ...DATA_USER, connectTimeoutMs: 30_000 }).catch((e: unknown) => e);
     expect(plain).toBeInstanceOf(McpResolveError);
     expect((plain as Error).message).toMatch(
       /127\.0\.0\.1:\d+ speaks only TLS: set tls \(or use a rediss:\/\/ URL\)\.$/,
     );
     const wrong = await connectRedis(
       { nodes },
-      { ...libraryOptions(access()), password: 'nope-1618', connectTimeoutMs: 2_000 },
+      { ...libraryOptions(access()), password: 'nope-1618', connectTimeoutMs: 30_000 },
     ).catch((e: unknown) => e);
     expect((wrong as Error).message).toContain(
       'Redis refused the user and password (WRONGPASS): set username and password',

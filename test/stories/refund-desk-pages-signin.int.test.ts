@@ -194,7 +194,8 @@ describe('the refund desk with pages that sign in through the authorization serv
       const back = tab.waitForResponse((response) => response.url().startsWith(`${front.origin}${PAGES}/signed-in`));
       await tab.getByText('[ Cancel ]').click();
       expect((await back).status()).toBe(400);
-      expect(await tab.locator('h1').textContent()).toBe('Sign-in did not complete');
+      // The provider's login page has an h1 too: wait for the server's page to be the one shown.
+      await tab.locator('h1', { hasText: 'Sign-in did not complete' }).waitFor();
       const ref = /\(ref ([0-9a-f]{12})\)$/.exec((await tab.locator('p').textContent()) ?? '')?.[1];
       expect(logged.lines).toEqual([
         `mcp-resolve: an answer page could not be served: answer page failure [ref ${ref}]: the provider refused the sign-in: access_denied`,

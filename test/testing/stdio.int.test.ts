@@ -17,7 +17,7 @@ describe('connectStdio', () => {
       era,
       elicit: answers.elicit,
       stderr: 'inherit',
-      timeoutMs: 10_000,
+      timeoutMs: 100_000, // a tsx child starting on a loaded machine
     });
     try {
       expect(connection.client.getProtocolEra()).toBe(era);
