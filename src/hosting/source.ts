@@ -22,14 +22,14 @@ export type ServerSource =
     };
 
 /** The factory behind a {@link ServerSource}; anything else is refused naming `caller`. */
-export function factoryOf(source: ServerSource, caller: string): McpServerFactory {
-  if (typeof source === 'function') return source;
-  if (typeof source === 'object' && source !== null && typeof source.createServer === 'function') {
-    return source.createServer;
+export function factoryOf(server: ServerSource, caller: string): McpServerFactory {
+  if (typeof server === 'function') return server;
+  if (typeof server === 'object' && server !== null && typeof server.createServer === 'function') {
+    return server.createServer;
   }
   throw new McpResolveError(
     'invalid_usage',
-    `${caller} expects a McpResolveServer or an SDK server factory (() => McpServer), got ${describe(source)}.`,
+    `${caller} expects a McpResolveServer or an SDK server factory (() => McpServer), got ${describe(server)}.`,
     { data: { api: caller } },
   );
 }
@@ -46,14 +46,14 @@ export interface HostedServer {
 }
 
 /**
- * Takes `source` apart for HTTP hosting by `caller`: refused as {@link factoryOf} refuses it, and a
+ * Takes `server` apart for HTTP hosting by `caller`: refused as {@link factoryOf} refuses it, and a
  * `McpResolveServer` warns now when its sealing keys are its own (see `warnIfStateIsLocal`).
  */
-export function hostedServer(source: ServerSource, caller: string): HostedServer {
-  const factory = factoryOf(source, caller);
-  if (typeof source === 'function') return { factory, reuse: undefined, telemetry: undefined, httpRoutes: [] };
-  source.warnIfStateIsLocal?.(caller);
-  return { factory, reuse: source.instanceReuse, telemetry: source.telemetry, httpRoutes: source.httpRoutes ?? [] };
+export function hostedServer(server: ServerSource, caller: string): HostedServer {
+  const factory = factoryOf(server, caller);
+  if (typeof server === 'function') return { factory, reuse: undefined, telemetry: undefined, httpRoutes: [] };
+  server.warnIfStateIsLocal?.(caller);
+  return { factory, reuse: server.instanceReuse, telemetry: server.telemetry, httpRoutes: server.httpRoutes ?? [] };
 }
 
 function describe(value: unknown): string {

@@ -73,10 +73,10 @@ export interface HttpServerHandle {
 }
 
 /**
- * Starts a `node:http` server answering both eras of `source` on one path, with the dual-era handler
+ * Starts a `node:http` server answering both eras of `server` on one path, with the dual-era handler
  * (which serves the server's channel routes beside it): `serveHttp` once `@modelcontextprotocol/node` is loaded.
  */
-export async function listenHttp(source: ServerSource, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
+export async function listenHttp(server: ServerSource, options: ServeHttpOptions = {}): Promise<HttpServerHandle> {
   if (options.oauth !== undefined && options.authenticate !== undefined) {
     throw invalidOption(
       'serveHttp()',
@@ -100,7 +100,7 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
     ...handlerOptions
   } = options;
   const { handler, serve, routes } = hostDualEra(
-    source,
+    server,
     { ...handlerOptions, allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host) },
     'serveHttp()',
   );
@@ -115,7 +115,7 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
     onerror: report,
     ...(options.maxRequestBodyBytes !== undefined && { maxRequestBodySize: options.maxRequestBodyBytes }),
   });
-  const server = createServer(
+  const httpServer = createServer(
     {
       headersTimeout: headersTimeout,
       requestTimeout: requestTimeout,
@@ -146,12 +146,12 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
       });
     },
   );
-  server.maxConnections = maxConnections;
+  httpServer.maxConnections = maxConnections;
   try {
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
+      httpServer.once('error', reject);
+      httpServer.listen(port, host, () => {
+        httpServer.off('error', reject);
         resolve();
       });
     });
@@ -159,7 +159,7 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
     await handler.close();
     throw error;
   }
-  const address = server.address() as AddressInfo;
+  const address = httpServer.address() as AddressInfo;
   const url = new URL(`http://${urlHost(address.address)}:${address.port}${path}`);
   let closing: Promise<void> | undefined;
   return {
@@ -168,8 +168,8 @@ export async function listenHttp(source: ServerSource, options: ServeHttpOptions
     close() {
       closing ??= (async () => {
         await handler.close();
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeAllConnections();
+        const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        httpServer.closeAllConnections();
         await stopped;
       })();
       return closing;

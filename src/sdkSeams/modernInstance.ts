@@ -4,12 +4,11 @@
  * after request on it.
  *
  * What is relied on, beyond the SDK's public API (a seam, pinned by its test):
- * - `createMcpHandler`, serving a modern request, makes the instance it is given modern (the
- *   revision among its versions, its modern-only handlers installed: functions the SDK does not
- *   export), and an instance whose exchange has closed (`Server.onclose` called) may be connected
- *   again, staying modern;
- * - `Server.onerror` is called synchronously, inside the transport's `onmessage`, when the instance
- *   cannot take a message it is delivered, so a transport can tell such a report from later ones.
+ * `createMcpHandler`, serving a modern request, makes the instance it is given modern (the revision
+ * among its versions, its modern-only handlers installed: functions the SDK does not export), and an
+ * instance whose exchange has closed (`Server.onclose` called) may be connected again, staying
+ * modern. (The lane also relies on `Server.onerror` being called inside the transport's `onmessage`
+ * for a message the instance cannot take; its test pins that beside this seam.)
  */
 import type { McpServer, Server } from '@modelcontextprotocol/server';
 import {
@@ -59,15 +58,3 @@ function discoverBody(revision: string) {
 }
 
 const DISCOVER = 'server/discover';
-
-/**
- * Wraps `instance`'s `server.onerror` so that `claimed(error)` sees each error report first; the
- * handler set before (the server's own reporting) gets those it does not claim.
- */
-export function claimInstanceErrors(instance: McpServer, claimed: (error: Error) => boolean): void {
-  const server = instance.server;
-  const reported = server.onerror;
-  server.onerror = (error) => {
-    if (!claimed(error)) reported?.(error);
-  };
-}

@@ -1,5 +1,6 @@
 /**
- * Pins of the SDK behaviour `src/sdkSeams/modernInstance.ts` relies on, on a plain SDK `McpServer`
+ * Pins of the SDK behaviour the modern lane relies on (`src/sdkSeams/modernInstance.ts`, and its
+ * instance's `server.onerror` in `src/hosting/modern/modernLane.ts`), on a plain SDK `McpServer`
  * (no library code): an instance that has served one modern request through `createMcpHandler`
  * (its exchange closed, `Server.onclose` called) can be connected to another modern transport and
  * serves modern requests there; and `Server.onerror` is called synchronously, inside the transport's

@@ -2,7 +2,7 @@
  * The modern lane: modern (2026-07-28) requests served by one long-lived SDK server instance over
  * an {@link ExchangeMux}, instead of an instance and a transport per request. Built on the SDK's
  * public API (a `McpServer` connected to a transport, its `toolInputSchemaJson` and
- * `resolveScopeChallenge`) and two SDK seams (`sdkSeams/modernInstance.ts`).
+ * `resolveScopeChallenge`) and two SDK seams (priming in `sdkSeams/modernInstance.ts`; `Server.onerror`'s timing, which `ExchangeMux.bounceIfDelivering` relies on).
  *
  * The lane serves exactly the requests `laneRequest` takes (the one rule, documented there);
  * every other one is left to the SDK's hosting (`serve` answers `undefined`). Only a server whose
@@ -14,7 +14,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import type { HostedPost } from '../hostedPost.js';
 import { handedRequest } from '../hostedPost.js';
 import type { Reply } from '../reply.js';
-import { claimInstanceErrors, primeModernInstance } from '../../sdkSeams/modernInstance.js';
+import { primeModernInstance } from '../../sdkSeams/modernInstance.js';
 import { ExchangeMux } from './exchangeMux.js';
 import { MODERN_REVISION } from '../../era.js';
 import type { LaneInstance } from './laneRequest.js';
@@ -49,7 +49,9 @@ export function createModernLane(create: () => McpServer): ModernLane {
     const instance = await primeModernInstance(create(), MODERN_REVISION);
     const mux = new ExchangeMux(MODERN_REVISION);
     await instance.connect(mux);
-    claimInstanceErrors(instance, () => mux.bounceIfDelivering());
+    // The instance is the lane's own, and so is its error callback: a message the instance cannot take,
+    // reported while the mux delivers it (sdk-seams.md, seam 6), is handed back to the SDK's hosting.
+    instance.server.onerror = () => void mux.bounceIfDelivering();
     return { instance, mux, mirrors: new Map() };
   };
 
