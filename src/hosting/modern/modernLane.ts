@@ -39,14 +39,14 @@ interface Connected extends LaneInstance {
   readonly mux: ExchangeMux;
 }
 
-/** A lane over one instance of `create`, built with the first request it is offered. */
-export function createModernLane(create: () => McpServer): ModernLane {
+/** A lane over one instance of `factory`, built with the first request it is offered. */
+export function createModernLane(factory: () => McpServer): ModernLane {
   /** The instance, connected on first need; `undefined` inside when there is none to serve on (the SDK's hosting serves then). */
   let connected: Promise<Connected | undefined> | undefined;
   let closed = false;
 
   const connect = async (): Promise<Connected> => {
-    const instance = await primeModernInstance(create(), MODERN_REVISION);
+    const instance = await primeModernInstance(factory(), MODERN_REVISION);
     const mux = new ExchangeMux(MODERN_REVISION);
     await instance.connect(mux);
     // The instance is the lane's own, and so is its error callback: a message the instance cannot take,
