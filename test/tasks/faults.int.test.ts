@@ -146,13 +146,18 @@ describe('tasks on a Redis store across instances', () => {
 
   it('keeps a live body running past its lease: the heartbeat renews it', async () => {
     const prefix = `alive:${crypto.randomUUID()}:`;
-    const a = await instance(prefix, { leaseMs: 300, bodyMs: 1_200 });
-    const b = await instance(prefix, { leaseMs: 300 });
+    // The body runs for two leases while the client polls B, which would resume it once A showed no
+    // sign of life for a lease. A renews every second (a third of the lease): only a process stalled
+    // for over 2 s would look dead, where 300 ms leases took a 200 ms stall for a death.
+    const a = await instance(prefix, { leaseMs: 3_000, bodyMs: 6_000 });
+    const b = await instance(prefix, { leaseMs: 3_000 });
     const onB = await b.connect();
     const taskId = taskOf(await (await a.connect()).callTool({ name: 'slow', arguments: {} }))?.taskId ?? '';
-    const done = await until(onB, taskId, 'completed');
-    expect(done.status).toBe('completed');
+    // Polled on B all along: each poll is B's chance to find the task stalled and resume it.
+    await expect.poll(async () => (await getTask(onB, taskId)).status, { interval: 100 }).toBe('completed');
+    // A ran the body, and B never did: without the heartbeat B resumes it, and the task completes all the same.
     expect(a.bodies).toEqual(['slow']);
+    expect(b.bodies).toEqual([]);
   });
 });
 
