@@ -34,8 +34,15 @@ afterAll(async () => {
   await primary?.dispose();
 });
 
+/**
+ * The command deadline on paths expected to succeed: far past any answer of a starved machine. No
+ * test here needs one to expire: each fault fails at once (offline, READONLY, OOM) or by Redis's own
+ * timeout (`WAIT`).
+ */
+const PATIENT_MS = 30_000;
+
 async function connect(url: string): Promise<RedisConnection> {
-  const connection = await connectRedis(url, { commandTimeoutMs: 1_000 });
+  const connection = await connectRedis(url, { commandTimeoutMs: PATIENT_MS });
   connections.push(connection);
   return connection;
 }
@@ -48,6 +55,7 @@ async function instance(url: string, options: Parameters<typeof createRedisRepla
   if (url !== replica.url) await claimReplayEpoch(connection, keyPrefix);
   const store = createRedisReplayStore(connection, {
     keyPrefix,
+    commandTimeoutMs: PATIENT_MS,
     onerror: (error) => errors.push(error),
     ...options,
   });
@@ -96,6 +104,7 @@ describe('a Redis that lost its data', () => {
     const errors: Error[] = [];
     const store = createRedisReplayStore(connection, {
       keyPrefix: 'unclaimed:',
+      commandTimeoutMs: PATIENT_MS,
       onerror: (error) => errors.push(error),
     });
     expect(await store.consume('id-1', Date.now() + 60_000, Date.now())).toBe(false);
@@ -108,7 +117,8 @@ describe('a Redis that lost its data', () => {
 
 describe('replica acknowledgement', () => {
   it('accepts a round once a replica acknowledged its key', async () => {
-    const a = await instance(primary.url, { replicaAcks: 1 });
+    // The replica gets 20 s to acknowledge (500 ms by default): a starved one is slow, not absent.
+    const a = await instance(primary.url, { replicaAcks: 1, replicaAckTimeoutMs: 20_000 });
     const token = await a.sealer.seal(bytes('s'), BINDING);
     expect(await a.sealer.open(token, BINDING)).toEqual(bytes('s'));
   });
@@ -163,7 +173,12 @@ describe('Redis Sentinel', () => {
   });
 
   it('connects a fleet member by sentinel addresses and master name; rounds wait for a replica', async () => {
-    const fleet = await connectRedisFleet({ sentinel: { sentinels: [...group.addresses], masterName: 'faults' } });
+    // The replica gets 20 s to acknowledge (500 ms by default): a starved one is slow, not absent.
+    const fleet = await connectRedisFleet({
+      sentinel: { sentinels: [...group.addresses], masterName: 'faults' },
+      commandTimeoutMs: PATIENT_MS,
+      replicaAckTimeoutMs: 20_000,
+    });
     try {
       const sealer = createSealer('refund-desk', {
         keys: [KEY_A],

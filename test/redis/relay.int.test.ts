@@ -45,10 +45,17 @@ afterAll(async () => {
   await redis?.dispose();
 });
 
+/**
+ * The command deadline of an instance whose Redis commands are all expected to succeed: far past
+ * any answer of a starved machine, so only a Redis that does not answer reaches it.
+ */
+const PATIENT_MS = 30_000;
+
 /** How a test shapes its pair of instances. */
 interface PairOptions {
   readonly maxRelayedAnswerBytes?: number;
-  readonly commandTimeoutMs?: number;
+  /** Each instance's command deadline, by index (default: the library's). */
+  readonly commandTimeoutMs?: readonly (number | undefined)[];
   readonly server?: () => ServerSource;
   /** The fleet instance `index` uses (default: its Redis sessions as they are). */
   readonly fleet?: (index: number, sessions: LegacySessionFleet) => LegacySessionFleet;
@@ -60,11 +67,12 @@ async function startPair(options: PairOptions = {}) {
   const keyPrefix = `relay${prefix++}:`;
   const instances: Array<{ handler: DualEraHandler; fleet: RedisFleet }> = [];
   for (const index of [0, 1]) {
+    const commandTimeoutMs = options.commandTimeoutMs?.[index];
     const fleet = await connectRedisFleet({
       url: redis.url,
       instanceId: `r-${index}`,
       keyPrefix,
-      ...(options.commandTimeoutMs !== undefined && { commandTimeoutMs: options.commandTimeoutMs }),
+      ...(commandTimeoutMs !== undefined && { commandTimeoutMs }),
     });
     const handler = createDualEraHandler(options.server?.() ?? askNameServer, {
       sessionFleet: options.fleet?.(index, fleet.sessions) ?? fleet.sessions,
@@ -161,14 +169,27 @@ describe('the fleet relay over Redis carries only what it may', () => {
   });
 
   it('relays an answer posted while Redis holds writes past the command deadline, once Redis is back (an abandoned take consumes nothing)', async () => {
-    const [first, second] = await startPair({ commandTimeoutMs: 300 });
+    const takes: string[] = [];
+    const [first, second] = await startPair({
+      // The asking instance waits for Redis as long as it takes. The relaying one keeps the library's
+      // default deadline (2 s): its take must give up while writes are held, and its retries (for
+      // 5 s) must get through once they are not.
+      commandTimeoutMs: [PATIENT_MS, undefined],
+      fleet: (index, sessions) => (index === 0 ? sessions : heldFirstTake(sessions, takes)),
+    });
     const { sessionId, call, push } = await greetOn(first.handler);
-    // Scripts wait while writes are paused: the first take times out here and runs in Redis later.
-    await probe.clientPause(1000, 'WRITE');
     const status = (await post({ url: URL_, sessionId, fetch: hosted(second.handler) }, answer(String(push.id), 10)))
       .status;
     expect(status).toBe(202);
-    expect(await call.next()).toMatchObject({ id: 1, result: { content: [{ type: 'text' }] } });
+    expect(takes[0]).toBe('no answer within 2000 ms');
+    // The held take ran in Redis once writes resumed, past its deadline: it consumed nothing, so a
+    // retry took the push and the answer reached the call.
+    expect(takes.at(-1)).toBe('taken');
+    expect(await call.next()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { content: [{ type: 'text', text: `hello ${'x'.repeat(10)} (legacy)` }] },
+    });
   });
 
   it('refuses an answer over maxRelayedAnswerBytes (default 1 MiB) and ends its call with a small relayed error', async () => {
@@ -248,6 +269,39 @@ describe('the fleet relay over Redis carries only what it may', () => {
     await connection.close();
   });
 });
+
+/**
+ * `sessions`, whose first take of an answered push is sent while Redis holds writes (`CLIENT PAUSE
+ * WRITE`, so the take's script waits in Redis), and writes resume only after that take gave up; how
+ * each take ended goes to `takes`.
+ */
+function heldFirstTake(sessions: LegacySessionFleet, takes: string[]): LegacySessionFleet {
+  let held = false;
+  return {
+    ...sessions,
+    async takeAnswer(sessionId, pushId) {
+      const first = !held;
+      held = true;
+      if (first) await probe.clientPause(60_000, 'WRITE');
+      try {
+        const taken = await sessions.takeAnswer(sessionId, pushId);
+        takes.push(taken === undefined ? 'nothing to take' : 'taken');
+        return taken;
+      } catch (error) {
+        takes.push(error instanceof Error ? error.message : String(error));
+        throw error;
+      } finally {
+        if (first) {
+          // Writes resume a moment after the take gave up, as after a stall: Redis runs it past its
+          // deadline. (Not within the same millisecond: the take's deadline has no margin for a
+          // timer that fires early by Redis's clock.)
+          await new Promise((wake) => setTimeout(wake, 100));
+          await probe.clientUnpause();
+        }
+      }
+    },
+  };
+}
 
 /** A server whose tool `ask` pushes one question on legacy sessions and greets with the answer. */
 function askingServer() {

@@ -22,14 +22,34 @@ afterAll(async () => {
   await redis?.dispose();
 });
 
-async function instance(onerror?: (error: Error) => void, keyPrefix = `test:${redis.port}:`) {
-  const connection = await connectRedis(redis.url, { commandTimeoutMs: 500 });
-  connections.push(connection);
+/**
+ * The command deadline on paths expected to succeed: far past any answer of a starved machine, so
+ * only a Redis that does not answer reaches it.
+ */
+const PATIENT_MS = 30_000;
+
+/** How a test shapes an instance. */
+interface InstanceOptions {
+  readonly onerror?: (error: Error) => void;
+  readonly keyPrefix?: string;
+  /** The replay store's deadline (default {@link PATIENT_MS}). */
+  readonly commandTimeoutMs?: number;
+  /** Another instance's connection, to share (default: a new one). */
+  readonly connection?: RedisConnection;
+}
+
+async function instance(options: InstanceOptions = {}) {
+  const { onerror, keyPrefix = `test:${redis.port}:` } = options;
+  let connection = options.connection;
+  if (connection === undefined) {
+    connection = await connectRedis(redis.url, { commandTimeoutMs: PATIENT_MS });
+    connections.push(connection);
+    await claimReplayEpoch(connection, keyPrefix);
+  }
   const log = captureLog();
-  await claimReplayEpoch(connection, keyPrefix);
   const store = createRedisReplayStore(connection, {
     keyPrefix,
-    commandTimeoutMs: 500,
+    commandTimeoutMs: options.commandTimeoutMs ?? PATIENT_MS,
     ...(onerror && { onerror }),
   });
   return {
@@ -74,7 +94,7 @@ describe('createRedisReplayStore', () => {
 
   it('fails the round closed with a clear reported error when Redis is gone; back empty, it refuses the old token and takes new ones', async () => {
     const errors: Error[] = [];
-    const a = await instance((error) => errors.push(error), `gone:${crypto.randomUUID()}:`);
+    const a = await instance({ onerror: (error) => errors.push(error), keyPrefix: `gone:${crypto.randomUUID()}:` });
     const token = await a.sealer.seal(bytes('s'), BINDING);
     await redis.stop(true);
     try {
@@ -99,11 +119,18 @@ describe('createRedisReplayStore', () => {
 describe('a Redis that stops answering', () => {
   it('fails the round closed within the command deadline instead of hanging; the token stays used', async () => {
     const errors: Error[] = [];
-    const a = await instance((error) => errors.push(error));
+    const a = await instance();
+    // On a's connection, a store with a short deadline: the one that meets the frozen Redis. Its
+    // SET stays queued on that connection, so a's checks after the thaw run behind it.
+    const frozen = await instance({
+      onerror: (error) => errors.push(error),
+      commandTimeoutMs: 500,
+      connection: a.connection,
+    });
     const token = await a.sealer.seal(bytes('s'), BINDING);
     redis.pause();
     try {
-      const error = await protocolRejection(a.sealer.open(token, BINDING));
+      const error = await protocolRejection(frozen.sealer.open(token, BINDING));
       expect(wireOf(error)).toEqual({ code: -32603, message: 'Internal error', data: undefined });
       expect(errors.map((failure) => failure.message)).toEqual([
         'Replay check failed: Redis did not answer (no answer within 500 ms). The round is refused (its token may already count as used); start the call again once Redis answers.',

@@ -58,7 +58,9 @@ async function startPair() {
       url: redis.url,
       instanceId: `s-${index}`,
       keyPrefix,
-      commandTimeoutMs: 500,
+      // Every command here is expected to succeed, or to fail at once on a stopped Redis (the client
+      // is offline): no test needs a deadline to expire, so none may on a starved machine.
+      commandTimeoutMs: 30_000,
     });
     const server = await serveHttp(askNameServer, {
       authenticate,

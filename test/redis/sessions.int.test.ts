@@ -40,15 +40,30 @@ async function stopAll(): Promise<void> {
   }
 }
 
-/** Starts `count` desk instances sharing Redis (under `keyPrefix`) and the sealing key; `onerror` gets their serving failures. */
-async function startFleet(count: number, keyPrefix: string, onerror?: (error: Error) => void) {
+/**
+ * The command deadline of an instance whose Redis commands are all expected to succeed: far past
+ * any answer of a starved machine, so only a Redis that does not answer reaches it.
+ */
+const PATIENT_MS = 30_000;
+
+/** How a test shapes its fleet. */
+interface FleetOptions {
+  /** Gets the instances' serving failures. */
+  readonly onerror?: (error: Error) => void;
+  /** Each instance's command deadline, by index (default {@link PATIENT_MS}). */
+  readonly commandTimeoutMs?: readonly number[];
+}
+
+/** Starts `count` desk instances sharing Redis (under `keyPrefix`) and the sealing key. */
+async function startFleet(count: number, keyPrefix: string, options: FleetOptions = {}) {
+  const { onerror } = options;
   const instances: DualEraHandler[] = [];
   for (let index = 0; index < count; index++) {
     const fleet = await connectRedisFleet({
       url: redis.url,
       instanceId: `desk-${index}`,
       keyPrefix,
-      commandTimeoutMs: 500,
+      commandTimeoutMs: options.commandTimeoutMs?.[index] ?? PATIENT_MS,
     });
     const desk = createRefundDesk({
       requestState: { keys: [KEY_A], replayStore: fleet.replayStore },
@@ -171,7 +186,12 @@ describe('the refund desk as a Redis fleet (round-robin, no affinity)', () => {
 
   it('answers 503 with the masked text and a ref when Redis does not answer, and serves the session again when it is back', async () => {
     const errors: Error[] = [];
-    const instances = await startFleet(2, `t${prefix++}:`, (error) => errors.push(error));
+    // The first instance only opens the session, while Redis answers; the second meets the frozen
+    // Redis, so its deadline is short: its request must fail, and soon.
+    const instances = await startFleet(2, `t${prefix++}:`, {
+      onerror: (error) => errors.push(error),
+      commandTimeoutMs: [PATIENT_MS, 500],
+    });
     const sessionId = await openLegacySession({ url: URL_, fetch: hosted(instances[0]!) });
     const onSecond = { url: URL_, sessionId, fetch: hosted(instances[1]!) };
     redis.pause();
@@ -191,11 +211,19 @@ describe('the refund desk as a Redis fleet (round-robin, no affinity)', () => {
     } finally {
       redis.resume();
     }
-    expect((await post(onSecond, { jsonrpc: '2.0', id: 2, method: 'ping' })).status).toBe(200);
+    // The same instance serves the session again. Polled: on a starved machine one request of its
+    // 500 ms deadline may also expire while Redis answers.
+    let id = 2;
+    await expect
+      .poll(async () => (await post(onSecond, { jsonrpc: '2.0', id: id++, method: 'ping' })).status)
+      .toBe(200);
   });
 
   it('ends a call at once, with a clear error, when its push waits while the Redis relay fails', async () => {
-    const instances = await startFleet(2, `t${prefix++}:`);
+    // The call may run on either instance, and the one running it must give up on the frozen Redis
+    // (its relay checks fail for 5 s, each within the deadline) well before the call's timeout: both
+    // keep the library's default deadline (2 s), not a patient one.
+    const instances = await startFleet(2, `t${prefix++}:`, { commandTimeoutMs: [2_000, 2_000] });
     const { fetch } = roundRobin(() => instances);
     let paused = false;
     const elicit = async (params: { message: string }) => {
@@ -211,7 +239,7 @@ describe('the refund desk as a Redis fleet (round-robin, no affinity)', () => {
     try {
       const result = await connection.client.callTool(
         { name: 'refund_order', arguments: { order_id: 'ORD-7002', reason: 'arrived broken' } },
-        { timeout: 15_000 },
+        { timeout: 60_000 },
       );
       expect(result.isError).toBe(true);
       expect(result.content).toEqual([

@@ -146,13 +146,18 @@ describe('tasks on a Redis store across instances', () => {
 
   it('keeps a live body running past its lease: the heartbeat renews it', async () => {
     const prefix = `alive:${crypto.randomUUID()}:`;
-    const a = await instance(prefix, { leaseMs: 300, bodyMs: 1_200 });
-    const b = await instance(prefix, { leaseMs: 300 });
+    // The body runs for two leases while the client polls B, which would resume it once A showed no
+    // sign of life for a lease. A renews every second (a third of the lease): only a process stalled
+    // for over 2 s would look dead, where 300 ms leases took a 200 ms stall for a death.
+    const a = await instance(prefix, { leaseMs: 3_000, bodyMs: 6_000 });
+    const b = await instance(prefix, { leaseMs: 3_000 });
     const onB = await b.connect();
     const taskId = taskOf(await (await a.connect()).callTool({ name: 'slow', arguments: {} }))?.taskId ?? '';
-    const done = await until(onB, taskId, 'completed');
-    expect(done.status).toBe('completed');
+    // Polled on B all along: each poll is B's chance to find the task stalled and resume it.
+    await expect.poll(async () => (await getTask(onB, taskId)).status, { interval: 100 }).toBe('completed');
+    // A ran the body, and B never did: without the heartbeat B resumes it, and the task completes all the same.
     expect(a.bodies).toEqual(['slow']);
+    expect(b.bodies).toEqual([]);
   });
 });
 
@@ -186,20 +191,29 @@ describe('10,000 abandoned tasks', () => {
   it('in Redis: every key expires and used_memory returns to where it was', async () => {
     const client = await connection();
     const prefix = `abandoned:${crypto.randomUUID()}:`;
-    const store = createRedisTaskStore(client, { keyPrefix: prefix });
+    // Every write here is expected to succeed: the store's deadline is far past a starved machine's answer.
+    const store = createRedisTaskStore(client, { keyPrefix: prefix, storeTimeoutMs: 30_000 });
     const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await client.info('memory'))?.[1]);
     const before = await usedMemory();
-    const expiresAt = Date.now() + 6_000; // room for writing 10,000 keys on a loaded machine
-    for (let i = 0; i < 10_000; i += 500) {
-      await Promise.all(Array.from({ length: 500 }, (_, j) => store.create(record(`r-${i + j}`, expiresAt))));
-    }
+    const inBatches = async (write: (index: number) => Promise<unknown>) => {
+      for (let i = 0; i < 10_000; i += 500) await Promise.all(Array.from({ length: 500 }, (_, j) => write(i + j)));
+    };
+    // Created to live an hour, so none expires while a slow machine is still writing them …
+    const created = Array.from({ length: 10_000 }, (_, i) => record(`r-${i}`, Date.now() + 3_600_000));
+    await inBatches((i) => store.create(created[i]!));
     const peak = await usedMemory();
     expect(peak - before).toBeGreaterThan(1_000_000);
+    // … then each one's last write leaves it a second from the time they were all written: after
+    // that, nothing touches them.
+    const expiresAt = Date.now() + 1_000;
+    const replaced: boolean[] = [];
+    await inBatches(async (i) => replaced.push(await store.replace({ ...created[i]!, revision: 1, expiresAt }, 0)));
+    expect(replaced.filter(Boolean)).toHaveLength(10_000);
     const count = async () => (await client.keys(`${prefix}*`)).length;
     await expect.poll(count, { timeout: 30_000, interval: 250 }).toBe(0);
     // What stays is allocator and hash-table slack, not the tasks: under a tenth of what they took.
     // Redis shrinks its tables and frees lazily in its cron, so the figure is polled, not read once.
     const retained = async () => (await usedMemory()) - before;
-    await expect.poll(retained, { timeout: 15_000, interval: 250 }).toBeLessThan((peak - before) / 10);
+    await expect.poll(retained, { timeout: 30_000, interval: 250 }).toBeLessThan((peak - before) / 10);
   }, 120_000);
 });

@@ -103,13 +103,23 @@ function leaseRunsOut(): void {
   vi.setSystemTime(Date.now() + LEASE_MS + 1);
 }
 
+/**
+ * How long a `vi.waitFor` waits for what the test awaits (vitest's default is 1 s): as for
+ * `expect.poll` in vitest.config.ts, it passes as soon as the value comes, so only a starved
+ * machine waits longer, and it is never failed for being slow.
+ */
+const WAITING = { timeout: 30_000 };
+
 /** Lets every pending microtask of the in-memory store run. */
 const settled = () => new Promise((done) => setImmediate(done));
 
 /** Starts `ship` on `client`'s instance and waits until its body recorded its step (then stops there on a `hang` instance). */
 async function shipping(client: Awaited<ReturnType<typeof instance>>, store: TaskStore, order: string) {
   const taskId = taskOf(await client.callTool({ name: 'ship', arguments: { order } }))?.taskId ?? '';
-  await vi.waitFor(async () => expect((await store.get(taskId))?.steps).toEqual({ label: [`label-${order}`] }));
+  await vi.waitFor(
+    async () => expect((await store.get(taskId))?.steps).toEqual({ label: [`label-${order}`] }),
+    WAITING,
+  );
   return taskId;
 }
 
@@ -129,7 +139,7 @@ describe('a task whose instance stopped mid-body', () => {
     const taskId = taskOf(await onA.callTool({ name: 'refund', arguments: { order: 'ORD-1' } }))?.taskId ?? '';
     const [key = ''] = Object.keys((await until(onA, taskId, 'input_required')).inputRequests ?? {});
     await updateTask(onA, taskId, { [key]: { action: 'accept', content: { approve: true } } });
-    await vi.waitFor(() => expect(log.bodies).toEqual(['A']));
+    await vi.waitFor(() => expect(log.bodies).toEqual(['A']), WAITING);
 
     leaseRunsOut();
     const resumed = await getTask(onB, taskId);
@@ -169,7 +179,7 @@ describe('a task whose instance stopped mid-body', () => {
     const parked = await until(onA, taskId, 'input_required');
     const [firstKey = ''] = Object.keys(parked.inputRequests ?? {});
     await updateTask(onA, taskId, { [firstKey]: { action: 'accept', content: { name: 'Ada' } } });
-    await vi.waitFor(() => expect(log.asked).toContain('A: greeting'));
+    await vi.waitFor(() => expect(log.asked).toContain('A: greeting'), WAITING);
 
     leaseRunsOut();
     await getTask(onB, taskId);
@@ -190,7 +200,7 @@ describe('a task whose instance stopped mid-body', () => {
     const onB = await instance('B', store, log, 'finish');
     onA.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { approve: true } }));
     const taskId = taskOf(await onA.callTool({ name: 'asked', arguments: { order: 'ORD-2' } }))?.taskId ?? '';
-    await vi.waitFor(() => expect(log.bodies).toEqual(['A']));
+    await vi.waitFor(() => expect(log.bodies).toEqual(['A']), WAITING);
 
     leaseRunsOut();
     await getTask(onB, taskId);
@@ -231,7 +241,7 @@ describe('the resume bound', () => {
     const taskId = await shipping(onA, store, 'ORD-4');
     leaseRunsOut();
     expect((await getTask(onB, taskId)).status).toBe('working');
-    await vi.waitFor(() => expect(log.bodies).toEqual(['A', 'B']));
+    await vi.waitFor(() => expect(log.bodies).toEqual(['A', 'B']), WAITING);
 
     leaseRunsOut();
     const lost = await getTask(onA, taskId);
@@ -281,10 +291,13 @@ describe('the run that lost the task', () => {
     const onA = (await connectTasks(server('A'))).client;
     const onB = (await connectTasks(server('B'))).client;
     const taskId = taskOf(await onA.callTool({ name: 'work', arguments: {} }))?.taskId ?? '';
-    const ownerA = await vi.waitFor(async () => (await store.get(taskId))?.owner ?? expect.fail('not claimed'));
+    const ownerA = await vi.waitFor(
+      async () => (await store.get(taskId))?.owner ?? expect.fail('not claimed'),
+      WAITING,
+    );
     leaseRunsOut();
     await getTask(onB, taskId);
-    await vi.waitFor(async () => expect((await store.get(taskId))?.owner).not.toBe(ownerA));
+    await vi.waitFor(async () => expect((await store.get(taskId))?.owner).not.toBe(ownerA), WAITING);
     return { store, onB, taskId };
   }
 

@@ -14,7 +14,7 @@ import { elicit, McpResolveError, McpResolveServer, resolver } from 'mcp-resolve
 import { serveHttp } from 'mcp-resolve/node';
 import type { RedisConnection } from 'mcp-resolve/redis';
 import { connectRedis, createRedisTaskStore } from 'mcp-resolve/redis';
-import type { TaskRecord } from 'mcp-resolve/contracts';
+import type { TaskRecord, TaskStore } from 'mcp-resolve/contracts';
 import { cancelTask, getTask, taskOf } from 'mcp-resolve/client';
 import { connectHttp } from 'mcp-resolve/testing';
 
@@ -23,8 +23,17 @@ import { startRedisServer } from '../../scripts/lib/processes.js';
 import { onCleanup, textOf } from '../resolvers/helpers.js';
 import { TASK_CLIENT, until } from './helpers.js';
 
-/** Shorter than any test's own timeout, so a hang fails the test rather than passing it. */
+/**
+ * The deadline of the store calls that meet a Redis that does not answer: shorter than any test's
+ * own timeout, so a hang fails the test rather than passing it.
+ */
 const STORE_TIMEOUT_MS = 1_000;
+
+/**
+ * The deadline of every other store call (parking a task, the checks once Redis answers again): far
+ * past any answer of a starved machine, so only a Redis that does not answer reaches it.
+ */
+const PATIENT_MS = 30_000;
 
 let redis: RedisServer;
 beforeAll(async () => {
@@ -43,13 +52,31 @@ async function connect(): Promise<RedisConnection> {
   return connection;
 }
 
-/** Stops Redis (SIGSTOP) for the duration of `during`. */
-async function paused<T>(during: () => Promise<T>): Promise<T> {
+/** Which calls of an instance's store get the short deadline: none, writes only, or all. */
+type Stalled = 'none' | 'writes' | 'all';
+
+/**
+ * The server's task store: `patient` (the long deadline), except for the calls that `stalled()`
+ * names, which go to `hasty` (the short one). Both are on one connection, under one prefix.
+ */
+function switchingStore(patient: TaskStore, hasty: TaskStore, stalled: () => Stalled): TaskStore {
+  const write = () => (stalled() === 'none' ? patient : hasty);
+  return {
+    create: (record) => write().create(record),
+    get: (taskId) => (stalled() === 'all' ? hasty : patient).get(taskId),
+    replace: (record, expectedRevision) => write().replace(record, expectedRevision),
+  };
+}
+
+/** Stops Redis (SIGSTOP) for the duration of `during`, while `desk`'s store calls have the short deadline. */
+async function paused<T>(desk: { stall(calls: Stalled): void }, during: () => Promise<T>): Promise<T> {
+  desk.stall('all');
   redis.pause();
   try {
     return await during();
   } finally {
     redis.resume();
+    desk.stall('none');
   }
 }
 
@@ -58,16 +85,25 @@ const approval = resolver({ name: 'approval', args: { amount: z.number() } }, ({
   elicit(`Approve ${amount}?`, Approve),
 );
 
-/** One server over the Redis task store, served on HTTP, with its error hook recorded, and a task client. */
+/**
+ * One server over the Redis task store, served on HTTP, with its error hook recorded, and a task
+ * client. Its store calls have the long deadline until `stall` gives the calls that meet a Redis
+ * that does not answer the short one; `store` and `hasty` are the two, for the test's own calls.
+ */
 async function instance() {
   const connection = await connect();
   const keyPrefix = `deadline:${crypto.randomUUID()}:`;
-  const store = createRedisTaskStore(connection, { keyPrefix, storeTimeoutMs: STORE_TIMEOUT_MS });
+  const store = createRedisTaskStore(connection, { keyPrefix, storeTimeoutMs: PATIENT_MS });
+  const hasty = createRedisTaskStore(connection, { keyPrefix, storeTimeoutMs: STORE_TIMEOUT_MS });
+  let stalled: Stalled = 'none';
   const failures: { error: unknown; info: FailureInfo }[] = [];
   const bodies: number[] = [];
   const server = new McpResolveServer(
     { name: 'deadline-tasks', version: '1' },
-    { tasks: { store, onerror: () => undefined }, onerror: (error, info) => failures.push({ error, info }) },
+    {
+      tasks: { store: switchingStore(store, hasty, () => stalled), onerror: () => undefined },
+      onerror: (error, info) => failures.push({ error, info }),
+    },
   ).tool(
     'approve',
     { input: { amount: z.number() }, resolve: { decision: approval }, task: 'required' },
@@ -86,7 +122,10 @@ async function instance() {
     expect((await until(client.client, taskId, 'input_required')).status).toBe('input_required');
     return taskId;
   };
-  return { client: client.client, connection, keyPrefix, store, failures, bodies, parked };
+  const stall = (calls: Stalled): void => {
+    stalled = calls;
+  };
+  return { client: client.client, connection, keyPrefix, store, hasty, stall, failures, bodies, parked };
 }
 
 /** The error a request rejected with. */
@@ -119,7 +158,7 @@ describe('a task store whose Redis stopped answering (SIGSTOP)', () => {
   it('tasks/get fails masked with a ref; the hook has the cause; the task is served again once Redis is back', async () => {
     const desk = await instance();
     const taskId = await desk.parked(1);
-    const error = await paused(() => rejection(getTask(desk.client, taskId)));
+    const error = await paused(desk, () => rejection(getTask(desk.client, taskId)));
     expect(error.code).toBe(-32603);
     const ref = refOf(error.message);
     expectReported(desk.failures, ref, 'tasks/get', taskId);
@@ -134,7 +173,7 @@ describe('a task store whose Redis stopped answering (SIGSTOP)', () => {
   it('tasks/cancel fails masked, and is not applied once Redis answers again', async () => {
     const desk = await instance();
     const taskId = await desk.parked(2);
-    const error = await paused(() => rejection(cancelTask(desk.client, taskId)));
+    const error = await paused(desk, () => rejection(cancelTask(desk.client, taskId)));
     expect(error.code).toBe(-32603);
     expectReported(desk.failures, refOf(error.message), 'tasks/cancel', taskId);
     // Redis answers in order: this read comes after whatever the cancel left queued.
@@ -143,7 +182,7 @@ describe('a task store whose Redis stopped answering (SIGSTOP)', () => {
 
   it('a task tools/call answers a masked error result, and no task appears once Redis is back', async () => {
     const desk = await instance();
-    const result = await paused(() => desk.client.callTool({ name: 'approve', arguments: { amount: 3 } }));
+    const result = await paused(desk, () => desk.client.callTool({ name: 'approve', arguments: { amount: 3 } }));
     expect(result.isError).toBe(true);
     expectReported(desk.failures, refOf(textOf(result)), 'tools/call', 'approve');
     expect(await desk.connection.keys(`${desk.keyPrefix}*`)).toEqual([]);
@@ -155,8 +194,8 @@ describe('a task store whose Redis stopped answering (SIGSTOP)', () => {
     const current = (await desk.store.get(taskId)) as TaskRecord;
     const cancelled: TaskRecord = { ...current, status: 'cancelled', revision: current.revision + 1, pending: {} };
     const created: TaskRecord = { ...current, taskId: crypto.randomUUID(), revision: 0 };
-    const [replaced, create] = await paused(() =>
-      Promise.all([rejection(desk.store.replace(cancelled, current.revision)), rejection(desk.store.create(created))]),
+    const [replaced, create] = await paused(desk, () =>
+      Promise.all([rejection(desk.hasty.replace(cancelled, current.revision)), rejection(desk.hasty.create(created))]),
     );
     expect(replaced.message).toMatch(
       /^Task store: the replace of task .* failed: Redis did not answer .*past its deadline\.$/,
@@ -178,9 +217,10 @@ describe("a write that reaches Redis after its deadline by Redis's clock", () =>
     const taskId = await desk.parked(7);
     const current = (await desk.store.get(taskId)) as TaskRecord;
     const cancelled: TaskRecord = { ...current, status: 'cancelled', revision: current.revision + 1, pending: {} };
-    // This instance's clock 10 s behind Redis's: every deadline it writes has passed by Redis's clock.
+    // This instance's clock behind Redis's by more than the store's deadline: every deadline it
+    // writes has passed by Redis's clock.
     const now = Date.now;
-    Date.now = () => now() - 10_000;
+    Date.now = () => now() - 2 * PATIENT_MS;
     let error;
     try {
       error = await rejection(desk.store.replace(cancelled, current.revision));
@@ -188,7 +228,7 @@ describe("a write that reaches Redis after its deadline by Redis's clock", () =>
       Date.now = now;
     }
     expect(error.message).toMatch(
-      /^Task store: the replace of task .* failed: Redis ran the write \d+ ms past its deadline \(storeTimeoutMs 1000\) and did not apply it; if this repeats while Redis answers quickly, this instance's clock is behind Redis's \(keep clocks in sync\)\.$/,
+      /^Task store: the replace of task .* failed: Redis ran the write \d+ ms past its deadline \(storeTimeoutMs 30000\) and did not apply it; if this repeats while Redis answers quickly, this instance's clock is behind Redis's \(keep clocks in sync\)\.$/,
     );
     expect((await desk.store.get(taskId))?.status).toBe('input_required');
   });
@@ -203,13 +243,16 @@ describe('a task store whose Redis holds writes (CLIENT PAUSE WRITE)', () => {
     onCleanup(async () => {
       admin.destroy();
     });
-    // Reads pass and scripts wait: the cancel reads the task, then its compare-and-set is held.
+    // Reads pass and scripts wait: the cancel reads the task, then its compare-and-set is held (only
+    // the writes have the short deadline).
+    desk.stall('writes');
     await admin.sendCommand(['CLIENT', 'PAUSE', '60000', 'WRITE']);
     let error;
     try {
       error = await rejection(cancelTask(desk.client, taskId));
     } finally {
       await admin.sendCommand(['CLIENT', 'UNPAUSE']);
+      desk.stall('none');
     }
     expect(error.code).toBe(-32603);
     expectReported(desk.failures, refOf(error.message), 'tasks/cancel', taskId);
