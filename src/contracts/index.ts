@@ -33,13 +33,13 @@ export type { ReplayStore } from '../state/replay.js';
 export { createMemoryReplayStore } from '../state/replay.js';
 
 export { INSTANCE_HEADER } from '../hosting/dualEraHandler.js';
-export { createMemorySessionHub } from '../hosting/legacy/sessionFleet.js';
+export { createMemorySessionHub } from '../hosting/legacy/memorySessionHub.js';
+export type { MemorySessionHub } from '../hosting/legacy/memorySessionHub.js';
 export type {
   FleetBus,
   FleetMessage,
   FleetNotification,
   LegacySessionFleet,
-  MemorySessionHub,
   PendingPush,
   SessionAdmission,
   SessionRefusal,

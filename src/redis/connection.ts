@@ -16,7 +16,7 @@ import type { RedisTarget } from './target.js';
 import { describeRedisTarget, targetAddresses } from './target.js';
 import type { RedisTlsOptions } from './transport.js';
 
-export { withDeadline } from './withDeadline.js';
+export { scriptDeadline, withDeadline } from './withDeadline.js';
 
 /** A connected node-redis client as this entry uses it: one server, the primary Sentinel names, or a Redis Cluster. */
 export type RedisConnection = RedisClientType | RedisSentinelType | RedisClusterType;

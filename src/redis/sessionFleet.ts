@@ -17,9 +17,10 @@ import type {
   SessionRefusal,
   SharedSessionRecord,
 } from '../hosting/legacy/sessionFleet.js';
+import { RETAKE_MS } from '../hosting/legacy/sessionFleet.js';
 import { heldBytes } from '../state/heldBytes.js';
 import type { RedisConnection } from './connection.js';
-import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, withDeadline } from './connection.js';
+import { DEFAULT_REDIS_COMMAND_TIMEOUT_MS, scriptDeadline, withDeadline } from './connection.js';
 import { slotPrefix } from './keys.js';
 import { LOAD, REMOVE, SAVE, TAKE_PUSH } from './sessionScripts.js';
 import { redisRelay } from './sessionRelay.js';
@@ -120,13 +121,14 @@ export function createRedisSessionFleet(
     async answerAwaited(sessionId, pushId) {
       return (await timed(redis.hExists(pushesKey(sessionId), pushId))) === 1;
     },
-    async takeAnswer(sessionId, pushId) {
+    async takeAnswer(sessionId, pushId, take) {
       const reply = await timed(
         // Refused by Redis past its deadline: a take abandoned while Redis was stalled never consumes
-        // the record, so the relaying instance's next try can still take it.
+        // the record. One Redis ran in time but whose reply came too late did: a named take asked
+        // again gets the record again.
         redis.eval(TAKE_PUSH, {
-          keys: [recordKey(sessionId), pushesKey(sessionId)],
-          arguments: [pushId, String(Date.now() + timeoutMs)],
+          keys: [recordKey(sessionId), pushesKey(sessionId), `${prefix}taken:${sessionId}:${pushId}`],
+          arguments: [pushId, String(scriptDeadline(timeoutMs)), take ?? '', String(RETAKE_MS)],
         }),
       );
       if (typeof reply !== 'string') return undefined;

@@ -18,14 +18,11 @@ import type { TaskRecord, TaskStore } from '../tasks/store.js';
 import { McpResolveError } from '../errors.js';
 import { MILLISECONDS, positiveInteger } from '../optionChecks.js';
 import type { RedisConnection } from './connection.js';
-import { withDeadline } from './connection.js';
+import { scriptDeadline, withDeadline } from './connection.js';
 import { redisFailure } from './connectRefusal.js';
 
 /** The default prefix of task keys. */
 export const DEFAULT_TASK_KEY_PREFIX = 'mcp-resolve:task:';
-
-/** How far before the store gives up a write's deadline falls, in ms (see `write`). */
-const DEADLINE_MARGIN_MS = 2;
 
 /** The default deadline of one task-store call, in ms. */
 export const DEFAULT_TASK_STORE_TIMEOUT_MS = 5_000;
@@ -119,9 +116,7 @@ export function createRedisTaskStore(
   /** Runs a write script under the deadline it carries; resolves its status (1 or 0). */
   const write = (step: StoreStep, record: TaskRecord, script: string, args: readonly string[]): Promise<number> =>
     call(step, record.taskId, async () => {
-      // A timer may fire a millisecond early by this clock: the deadline falls just before the store
-      // can give up, so Redis never applies a write the store has reported failed.
-      const deadline = Date.now() + timeoutMs - DEADLINE_MARGIN_MS;
+      const deadline = scriptDeadline(timeoutMs);
       const reply = (await redis.eval(script, {
         keys: [prefix + record.taskId],
         arguments: [String(deadline), ...args],

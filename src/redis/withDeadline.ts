@@ -1,4 +1,4 @@
-/** `withDeadline`: a Redis call that rejects when Redis has not answered in time. */
+/** `withDeadline`: a Redis call that rejects when Redis has not answered in time; `scriptDeadline`: the deadline a script is told. */
 /**
  * Settles with `operation`, or rejects after `ms` when Redis has not answered. node-redis times out
  * only commands still queued; a command already written to a Redis that stopped answering would
@@ -14,4 +14,17 @@ export async function withDeadline<T>(operation: Promise<T>, ms: number): Promis
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** How far before the caller gives up a script's deadline falls, in ms (see {@link scriptDeadline}). */
+const DEADLINE_MARGIN_MS = 2;
+
+/**
+ * The deadline (ms since the epoch) to hand a script run under {@link withDeadline}`(…, ms)`, for it
+ * to refuse once Redis's clock is past it. A timer may fire a millisecond early by this clock, so
+ * the deadline falls just before the caller can give up: Redis never applies a script whose caller
+ * has already reported it failed.
+ */
+export function scriptDeadline(ms: number): number {
+  return Date.now() + ms - DEADLINE_MARGIN_MS;
 }

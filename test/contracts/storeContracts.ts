@@ -230,6 +230,20 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
       expect(await a.takeAnswer('s-3', `mcpr:${a.instanceId}:1`)).toBeUndefined();
     });
 
+    it('hands a push again to the named take that took it (its reply lost), and to no other', async () => {
+      const { a, b } = await make();
+      const push = `mcpr:${a.instanceId}:1`;
+      await a.save('s-5', record, 60_000);
+      await a.awaitAnswer('s-5', push, { method: 'elicitation/create' }, 60_000);
+      expect(await b.takeAnswer('s-5', push, 'take-1')).toEqual({ method: 'elicitation/create' });
+      // The same take tried again, as when its first reply came after its deadline: the same push.
+      expect(await b.takeAnswer('s-5', push, 'take-1')).toEqual({ method: 'elicitation/create' });
+      expect(await a.takeAnswer('s-5', push, 'take-1')).toEqual({ method: 'elicitation/create' });
+      expect(await b.takeAnswer('s-5', push, 'take-2')).toBeUndefined();
+      expect(await b.takeAnswer('s-5', push)).toBeUndefined();
+      expect(await a.answerAwaited('s-5', push)).toBe(false);
+    });
+
     it('says whether a push still waits, without taking it', async () => {
       const { a, b } = await make();
       await a.save('s-4', record, 60_000);

@@ -192,6 +192,24 @@ describe('the fleet relay over Redis carries only what it may', () => {
     });
   });
 
+  it('relays an answer whose first take ran in Redis but lost its reply (a starved instance): the take tried again gets the push', async () => {
+    const takes: string[] = [];
+    const [first, second] = await startPair({
+      fleet: (index, sessions) => (index === 0 ? sessions : lostFirstReply(sessions, takes)),
+    });
+    const { sessionId, call, push } = await greetOn(first.handler);
+    const status = (await post({ url: URL_, sessionId, fetch: hosted(second.handler) }, answer(String(push.id), 10)))
+      .status;
+    expect(status).toBe(202);
+    // The first try consumed the push in Redis; its retry is the same take, so it gets the push again.
+    expect(takes).toEqual(['lost: taken', 'taken']);
+    expect(await call.next()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { content: [{ type: 'text', text: `hello ${'x'.repeat(10)} (legacy)` }] },
+    });
+  });
+
   it('refuses an answer over maxRelayedAnswerBytes (default 1 MiB) and ends its call with a small relayed error', async () => {
     const [first, second] = await startPair();
     const { sessionId, call, push } = await greetOn(first.handler);
@@ -279,26 +297,43 @@ function heldFirstTake(sessions: LegacySessionFleet, takes: string[]): LegacySes
   let held = false;
   return {
     ...sessions,
-    async takeAnswer(sessionId, pushId) {
+    async takeAnswer(sessionId, pushId, take) {
       const first = !held;
       held = true;
       if (first) await probe.clientPause(60_000, 'WRITE');
       try {
-        const taken = await sessions.takeAnswer(sessionId, pushId);
+        const taken = await sessions.takeAnswer(sessionId, pushId, take);
         takes.push(taken === undefined ? 'nothing to take' : 'taken');
         return taken;
       } catch (error) {
         takes.push(error instanceof Error ? error.message : String(error));
         throw error;
       } finally {
-        if (first) {
-          // Writes resume a moment after the take gave up, as after a stall: Redis runs it past its
-          // deadline. (Not within the same millisecond: the take's deadline has no margin for a
-          // timer that fires early by Redis's clock.)
-          await new Promise((wake) => setTimeout(wake, 100));
-          await probe.clientUnpause();
-        }
+        // Writes resume as soon as the take gave up, as after a stall: Redis runs it past its deadline.
+        if (first) await probe.clientUnpause();
       }
+    },
+  };
+}
+
+/**
+ * `sessions`, whose first take of an answered push runs in Redis and takes the push, but whose reply
+ * is lost, as when a starved instance's deadline fires before it reads a reply already in: the take
+ * rejects as a timeout would; how each take ended goes to `takes`.
+ */
+function lostFirstReply(sessions: LegacySessionFleet, takes: string[]): LegacySessionFleet {
+  let lost = false;
+  return {
+    ...sessions,
+    async takeAnswer(sessionId, pushId, take) {
+      const taken = await sessions.takeAnswer(sessionId, pushId, take);
+      if (!lost) {
+        lost = true;
+        takes.push(`lost: ${taken === undefined ? 'nothing to take' : 'taken'}`);
+        throw new Error('no answer within 2000 ms');
+      }
+      takes.push(taken === undefined ? 'nothing to take' : 'taken');
+      return taken;
     },
   };
 }

@@ -2,12 +2,10 @@
  * What legacy (2025-11-25) sessions share across the instances of a fleet, as a small interface
  * the hosting layer talks to: session records with an idle expiry, which instance holds a
  * session's GET stream, and messages relayed between instances. `mcp-resolve/redis` implements it
- * over Redis; {@link createMemorySessionHub} implements it inside one process (tests, and several
- * handlers in one process).
+ * over Redis; `createMemorySessionHub` (memorySessionHub.ts) implements it inside one process (tests,
+ * and several handlers in one process).
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-
-import { heldBytes } from '../../state/heldBytes.js';
 
 /** What another instance needs to serve a session: the client's `initialize` params, replayed there. */
 export interface SharedSessionRecord {
@@ -92,8 +90,13 @@ export interface PendingPush {
 export interface SharedPushStore {
   /** Records that this instance waits for the answer to push `pushId` (`mcpr:<this instance>:<random>`) of session `sessionId`, for at most `ttlMs`. */
   awaitAnswer(sessionId: string, pushId: string, push: PendingPush, ttlMs: number): Promise<void>;
-  /** Takes the record of push `pushId` of session `sessionId`: `undefined` when the session or the push is unknown, or it was taken already. */
-  takeAnswer(sessionId: string, pushId: string): Promise<PendingPush | undefined>;
+  /**
+   * Takes the record of push `pushId` of session `sessionId`: `undefined` when the session or the
+   * push is unknown, or it was taken already. A take named `take` may be asked again for a minute
+   * (one whose reply was lost, e.g. to a deadline that expired as the store answered): it gets the
+   * same record again, and every other take gets `undefined`.
+   */
+  takeAnswer(sessionId: string, pushId: string, take?: string): Promise<PendingPush | undefined>;
   /** Whether push `pushId` of session `sessionId` still waits (recorded, not taken, not expired); takes nothing. */
   answerAwaited(sessionId: string, pushId: string): Promise<boolean>;
 }
@@ -120,130 +123,5 @@ export interface FleetBus {
  */
 export interface LegacySessionFleet extends SharedSessionStore, SharedPushStore, FleetBus {}
 
-/** Instances of one process sharing sessions in memory. */
-export interface MemorySessionHub {
-  /** A member instance (`instanceId` defaults to a random UUID). */
-  member(instanceId?: string): LegacySessionFleet;
-}
-
-/**
- * Creates an in-memory hub: several handlers of one process act as a fleet (messages are
- * delivered asynchronously, as pub/sub would). Records expire by the same idle rule as in Redis.
- */
-export function createMemorySessionHub(now: () => number = Date.now): MemorySessionHub {
-  const records = new Map<string, { record: SharedSessionRecord; expiresAt: number; bytes: number; client: string }>();
-  const holders = new Map<string, string>();
-  const pushes = new Map<string, Map<string, { push: PendingPush; expiresAt: number }>>();
-  const listeners = new Map<string, Set<(message: FleetMessage) => void>>();
-
-  const post = (instanceId: string, message: FleetMessage): void => {
-    for (const listener of listeners.get(instanceId) ?? []) setTimeout(() => listener(structuredClone(message)), 0);
-  };
-  const fresh = (sessionId: string) => {
-    const entry = records.get(sessionId);
-    if (entry !== undefined && entry.expiresAt <= now()) {
-      records.delete(sessionId);
-      return undefined;
-    }
-    return entry;
-  };
-
-  return {
-    member(instanceId = crypto.randomUUID()) {
-      return {
-        instanceId,
-        async save(sessionId, record, legacySessionIdleMs, admission) {
-          const bytes = heldBytes(record);
-          records.delete(sessionId);
-          if (admission !== undefined) {
-            for (const id of [...records.keys()]) fresh(id); // expired records release their share first
-            const refusal = refuse([...records.values()], bytes, admission, now());
-            if (refusal !== undefined) return refusal;
-          }
-          const client = admission?.client ?? '';
-          const expiresAt = now() + legacySessionIdleMs;
-          records.set(sessionId, { record: structuredClone(record), expiresAt, bytes, client });
-          return undefined;
-        },
-        async load(sessionId, legacySessionIdleMs) {
-          const entry = fresh(sessionId);
-          if (entry === undefined) return undefined;
-          entry.expiresAt = now() + legacySessionIdleMs;
-          return structuredClone(entry.record);
-        },
-        async touch(sessionId, legacySessionIdleMs) {
-          const entry = fresh(sessionId);
-          if (entry !== undefined) entry.expiresAt = now() + legacySessionIdleMs;
-        },
-        async remove(sessionId) {
-          records.delete(sessionId);
-          holders.delete(sessionId);
-          pushes.delete(sessionId);
-        },
-        async claimStream(sessionId) {
-          holders.set(sessionId, instanceId);
-        },
-        async streamHolder(sessionId) {
-          return holders.get(sessionId);
-        },
-        async awaitAnswer(sessionId, pushId, push, ttlMs) {
-          const waiting = pushes.get(sessionId) ?? new Map<string, { push: PendingPush; expiresAt: number }>();
-          pushes.set(sessionId, waiting.set(pushId, { push: { method: push.method }, expiresAt: now() + ttlMs }));
-        },
-        async answerAwaited(sessionId, pushId) {
-          const entry = pushes.get(sessionId)?.get(pushId);
-          return entry !== undefined && entry.expiresAt > now();
-        },
-        async takeAnswer(sessionId, pushId) {
-          const waiting = pushes.get(sessionId);
-          const entry = waiting?.get(pushId);
-          waiting?.delete(pushId);
-          if (waiting?.size === 0) pushes.delete(sessionId);
-          if (fresh(sessionId) === undefined || entry === undefined || entry.expiresAt <= now()) return undefined;
-          return entry.push;
-        },
-        async send(target, message) {
-          if (!listeners.has(target)) throw new Error(`no instance ${JSON.stringify(target)} is listening`);
-          post(target, message);
-        },
-        async broadcast(message) {
-          for (const id of listeners.keys()) post(id, message);
-        },
-        async subscribe(onmessage) {
-          const set = listeners.get(instanceId) ?? new Set();
-          listeners.set(instanceId, set.add(onmessage));
-          return async () => {
-            set.delete(onmessage);
-            if (set.size === 0) listeners.delete(instanceId);
-          };
-        },
-        async listening(target = instanceId) {
-          return listeners.has(target);
-        },
-      };
-    },
-  };
-}
-
-/** The limit a new record of `bytes` for `admission.client` would pass among `live` records, if any. */
-function refuse(
-  live: readonly { expiresAt: number; bytes: number; client: string }[],
-  bytes: number,
-  admission: SessionAdmission,
-  now: number,
-): SessionRefusal | undefined {
-  const firstExpiry = (entries: readonly { expiresAt: number }[]): number =>
-    Math.max(0, Math.min(...entries.map((entry) => entry.expiresAt)) - now);
-  const mine = live.filter((entry) => entry.client === admission.client);
-  if (admission.client !== '' && mine.length >= admission.maxLegacySessionsPerClient) {
-    return { limit: 'maxLegacySessionsPerClient', retryAfterMs: firstExpiry(mine) };
-  }
-  if (live.length >= admission.maxLegacySessions) {
-    return { limit: 'maxLegacySessions', retryAfterMs: firstExpiry(live) };
-  }
-  const total = live.reduce((sum, entry) => sum + entry.bytes, 0);
-  if (total + bytes > admission.legacySessionBudgetHeldBytes) {
-    return { limit: 'legacySessionBudgetHeldBytes', retryAfterMs: firstExpiry(live) };
-  }
-  return undefined;
-}
+/** How long a named take of a push may be asked again (see `SharedPushStore.takeAnswer`), in ms. */
+export const RETAKE_MS = 60_000;

@@ -78,7 +78,11 @@ export async function relayAnswer(
   const { sessionId, target, message, owner } = answer;
   const from = owner === undefined ? {} : { owner };
   const wireId = String(message.id);
-  const push = await patiently(() => viaStore('take the answered push', () => fleet.takeAnswer(sessionId, wireId)));
+  // One take, named, however often it is tried: a try whose reply was lost has taken the push.
+  const take = crypto.randomUUID();
+  const push = await patiently(() =>
+    viaStore('take the answered push', () => fleet.takeAnswer(sessionId, wireId, take)),
+  );
   if (push === undefined) {
     report(
       new Error(`Dropped an answer: no push ${JSON.stringify(wireId)} of session ${sessionId} waits in the fleet`),
