@@ -50,7 +50,7 @@ export function createModernLane(factory: () => McpServer): ModernLane {
     const mux = new ExchangeMux(MODERN_REVISION);
     await instance.connect(mux);
     // The instance is the lane's own, and so is its error callback: a message the instance cannot take,
-    // reported while the mux delivers it (sdk-seams.md, seam 6), is handed back to the SDK's hosting.
+    // reported while the mux delivers it (an SDK seam: reported synchronously), goes back to the SDK's hosting.
     instance.server.onerror = () => void mux.bounceIfDelivering();
     return { instance, mux, mirrors: new Map() };
   };
