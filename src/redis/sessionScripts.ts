@@ -85,27 +85,29 @@ return false
 `;
 
 /**
- * Takes a waiting push (KEYS: the session record, the session's push hash, the push's take record;
- * ARGV: the push id, the caller's deadline in ms since the epoch, the take's name or '', how long a
- * named take may be asked again in ms): its record, once, and only while the session exists, or
- * again to the same named take while its take record lives; `false` otherwise; an error, consuming
- * nothing, once Redis's clock is past the deadline.
+ * Takes a waiting push (KEYS: the session record, the session's push hash, the push's take record,
+ * a hash of the take's name and the push; ARGV: the push id, the caller's deadline in ms since the
+ * epoch, the take's name or '', how long a named take may be asked again in ms): its record, once,
+ * and only while the session exists, or again to the same named take while its take record lives;
+ * `false` otherwise; an error, consuming nothing, once Redis's clock is past the deadline.
  */
 export const TAKE_PUSH = `
 local t = redis.call('TIME')
 if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[2]) then
   return redis.error_reply('DEADLINE the take arrived after its caller gave up')
 end
-local before = redis.call('GET', KEYS[3])
+local before = redis.call('HGET', KEYS[3], 'take')
 if before then
-  local space = string.find(before, ' ', 1, true)
-  if ARGV[3] ~= '' and string.sub(before, 1, space - 1) == ARGV[3] then return string.sub(before, space + 1) end
+  if ARGV[3] ~= '' and before == ARGV[3] then return redis.call('HGET', KEYS[3], 'push') end
   return false
 end
 local push = redis.call('HGET', KEYS[2], ARGV[1])
 if not push then return false end
 redis.call('HDEL', KEYS[2], ARGV[1])
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-if ARGV[3] ~= '' then redis.call('SET', KEYS[3], ARGV[3] .. ' ' .. push, 'PX', ARGV[4]) end
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[3], 'take', ARGV[3], 'push', push)
+  redis.call('PEXPIRE', KEYS[3], ARGV[4])
+end
 return push
 `;

@@ -1,4 +1,7 @@
-/** `withDeadline`: a Redis call that rejects when Redis has not answered in time; `scriptDeadline`: the deadline a script is told. */
+/**
+ * `withDeadline`: a Redis call that rejects when Redis has not answered in time; `scriptDeadline`:
+ * the deadline a script run under it is told.
+ */
 /**
  * Settles with `operation`, or rejects after `ms` when Redis has not answered. node-redis times out
  * only commands still queued; a command already written to a Redis that stopped answering would

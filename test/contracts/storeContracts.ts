@@ -235,10 +235,12 @@ export function sessionFleetContract(name: string, make: () => Promise<FleetPair
       const push = `mcpr:${a.instanceId}:1`;
       await a.save('s-5', record, 60_000);
       await a.awaitAnswer('s-5', push, { method: 'elicitation/create' }, 60_000);
-      expect(await b.takeAnswer('s-5', push, 'take-1')).toEqual({ method: 'elicitation/create' });
+      // Names are any strings: this one has a space, and another take's name is its first word.
+      expect(await b.takeAnswer('s-5', push, 'take one')).toEqual({ method: 'elicitation/create' });
       // The same take tried again, as when its first reply came after its deadline: the same push.
-      expect(await b.takeAnswer('s-5', push, 'take-1')).toEqual({ method: 'elicitation/create' });
-      expect(await a.takeAnswer('s-5', push, 'take-1')).toEqual({ method: 'elicitation/create' });
+      expect(await b.takeAnswer('s-5', push, 'take one')).toEqual({ method: 'elicitation/create' });
+      expect(await a.takeAnswer('s-5', push, 'take one')).toEqual({ method: 'elicitation/create' });
+      expect(await b.takeAnswer('s-5', push, 'take')).toBeUndefined();
       expect(await b.takeAnswer('s-5', push, 'take-2')).toBeUndefined();
       expect(await b.takeAnswer('s-5', push)).toBeUndefined();
       expect(await a.answerAwaited('s-5', push)).toBe(false);

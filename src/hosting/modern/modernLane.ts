@@ -2,7 +2,8 @@
  * The modern lane: modern (2026-07-28) requests served by one long-lived SDK server instance over
  * an {@link ExchangeMux}, instead of an instance and a transport per request. Built on the SDK's
  * public API (a `McpServer` connected to a transport, its `toolInputSchemaJson` and
- * `resolveScopeChallenge`) and two SDK seams (priming in `sdkSeams/modernInstance.ts`; `Server.onerror`'s timing, which `ExchangeMux.bounceIfDelivering` relies on).
+ * `resolveScopeChallenge`) and two SDK seams: the priming in `sdkSeams/modernInstance.ts`, and the
+ * timing of `Server.onerror`, which `ExchangeMux.bounceIfDelivering` relies on.
  *
  * The lane serves exactly the requests `laneRequest` takes (the one rule, documented there);
  * every other one is left to the SDK's hosting (`serve` answers `undefined`). Only a server whose
