@@ -13,17 +13,27 @@
 
 import type { McpServer } from '@modelcontextprotocol/server';
 
+import { MODERN_REVISION } from '../era.js';
+import { primeModernInstance } from '../sdkSeams/modernInstance.js';
+
 /** See the module comment. */
 export interface InstanceReuse {
-  /** Builds an instance of the server as it is now (`McpResolveServer.createServer`). */
-  readonly create: () => McpServer;
+  /**
+   * Builds an instance of the server as it is now (`McpResolveServer.createServer`), ready to serve
+   * modern (2026-07-28) requests one after another on a transport the hosting connects it to.
+   */
+  readonly create: () => Promise<McpServer>;
   /** Whether an instance built now may serve one request after another (the server has no task tool and no `setup` hook). */
   readonly allowed: boolean;
   /** Calls `changed` after each registration (tool, prompt, resource, `setup` hook) until the returned function is called. */
   watch(changed: () => void): () => void;
 }
 
-/** The {@link InstanceReuse} of `create`, allowed while `allowed()` holds, and the `changed` its server calls after each registration. */
+/**
+ * The {@link InstanceReuse} of `create`, allowed while `allowed()` holds, and the `changed` its server
+ * calls after each registration. Its instances are made modern as the SDK's hosting makes them (an SDK
+ * seam: `sdkSeams/modernInstance.ts`), so the hosting connects them with the SDK's public API alone.
+ */
 export function instanceReuse(
   create: () => McpServer,
   allowed: () => boolean,
@@ -33,7 +43,7 @@ export function instanceReuse(
 } {
   const watchers = new Set<() => void>();
   const reuse: InstanceReuse = {
-    create,
+    create: () => primeModernInstance(create(), MODERN_REVISION),
     get allowed() {
       return allowed();
     },

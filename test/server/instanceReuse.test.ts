@@ -7,6 +7,10 @@ import { describe, expect, it } from 'vitest';
 
 import { McpResolveServer } from 'mcp-resolve';
 
+import { toolCallHeaders } from '../hosting/fixtures/modernCalls.js';
+import { createModernLane } from '../../src/hosting/modern/modernLane.js';
+import { toResponse } from '../../src/hosting/reply.js';
+
 const plain = () => new McpResolveServer({ name: 'reuse', version: '1' }).tool('hi', {}, () => 'hi');
 const greeting = () => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'hello' } }] });
 
@@ -31,12 +35,33 @@ describe('McpResolveServer.instanceReuse', () => {
 
   it('builds instances of the server as it is now', async () => {
     const server = plain();
-    const before = server.instanceReuse.create();
+    const before = await server.instanceReuse.create();
     server.tool('added', {}, () => 'added');
-    const after = server.instanceReuse.create();
+    const after = await server.instanceReuse.create();
     expect(before).not.toBe(after);
     expect(after.toolInputSchemaJson('added')).toBeDefined();
     await Promise.all([before.close(), after.close()]);
+  });
+
+  it('builds instances that serve modern requests on a transport of the hosting', async () => {
+    const lane = createModernLane(plain().instanceReuse.create);
+    const _meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'reuse-test', version: '0.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const parsedBody = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'hi', arguments: {}, _meta } };
+    const request = new Request('http://127.0.0.1/mcp', { method: 'POST', headers: toolCallHeaders('hi') });
+    const reply = await lane.serve({
+      request,
+      parsedBody,
+      authInfo: undefined,
+      clientLeft: undefined,
+      client: undefined,
+    });
+    // Served on the lane's own instance: a lane leaves what its instance cannot serve to the SDK's hosting (undefined).
+    expect(reply && (await toResponse(reply).json())).toMatchObject({ result: { content: [{ text: 'hi' }] } });
+    await lane.close();
   });
 
   it('tells its watchers of every registration, reuse as it is then, until they stop watching', () => {

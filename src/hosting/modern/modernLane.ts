@@ -2,8 +2,9 @@
  * The modern lane: modern (2026-07-28) requests served by one long-lived SDK server instance over
  * an {@link ExchangeMux}, instead of an instance and a transport per request. Built on the SDK's
  * public API (a `McpServer` connected to a transport, its `toolInputSchemaJson` and
- * `resolveScopeChallenge`) and two SDK seams: the priming in `sdkSeams/modernInstance.ts`, and the
- * timing of `Server.onerror`, which `ExchangeMux.bounceIfDelivering` relies on.
+ * `resolveScopeChallenge`) and one SDK seam, the timing of `Server.onerror`, which
+ * `ExchangeMux.bounceIfDelivering` relies on. Its instance comes ready for modern requests
+ * (`InstanceReuse.create`).
  *
  * The lane serves exactly the requests `laneRequest` takes (the one rule, documented there);
  * every other one is left to the SDK's hosting (`serve` answers `undefined`). Only a server whose
@@ -15,7 +16,6 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import type { HostedPost } from '../hostedPost.js';
 import { handedRequest } from '../hostedPost.js';
 import type { Reply } from '../reply.js';
-import { primeModernInstance } from '../../sdkSeams/modernInstance.js';
 import { ExchangeMux } from './exchangeMux.js';
 import { MODERN_REVISION } from '../../era.js';
 import type { LaneInstance } from './laneRequest.js';
@@ -40,14 +40,14 @@ interface Connected extends LaneInstance {
   readonly mux: ExchangeMux;
 }
 
-/** A lane over one instance of `factory`, built with the first request it is offered. */
-export function createModernLane(factory: () => McpServer): ModernLane {
+/** A lane over one instance of `factory` (made ready for modern requests), built with the first request it is offered. */
+export function createModernLane(factory: () => Promise<McpServer>): ModernLane {
   /** The instance, connected on first need; `undefined` inside when there is none to serve on (the SDK's hosting serves then). */
   let connected: Promise<Connected | undefined> | undefined;
   let closed = false;
 
   const connect = async (): Promise<Connected> => {
-    const instance = await primeModernInstance(factory(), MODERN_REVISION);
+    const instance = await factory();
     const mux = new ExchangeMux(MODERN_REVISION);
     await instance.connect(mux);
     // The instance is the lane's own, and so is its error callback: a message the instance cannot take,

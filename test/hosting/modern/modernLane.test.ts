@@ -18,6 +18,8 @@ import type { HostedPost } from '../../../src/hosting/hostedPost.js';
 import { createModernLane } from '../../../src/hosting/modern/modernLane.js';
 import type { Reply } from '../../../src/hosting/reply.js';
 import { JsonReply, toResponse } from '../../../src/hosting/reply.js';
+import { MODERN_REVISION } from '../../../src/era.js';
+import { primeModernInstance } from '../../../src/sdkSeams/modernInstance.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -75,10 +77,13 @@ function counting(create: () => McpServerType): { create: () => McpServerType; b
   };
 }
 
+/** A lane over instances of `create`, each made modern as `McpResolveServer.instanceReuse` makes them. */
+const laneOf = (create: () => McpServerType) => createModernLane(() => primeModernInstance(create(), MODERN_REVISION));
+
 describe('the modern lane', () => {
   it('serves call after call on one instance, every answer right', async () => {
     const desk = counting(createRefundDesk().createServer);
-    const lane = createModernLane(desk.create);
+    const lane = laneOf(desk.create);
     for (let round = 0; round < 5; round++) {
       const call = toolCall('refund_order', { order_id: 'ORD-7001', reason: 'download corrupted' });
       const { status, body } = await answerOf(await lane.serve(postOf(call, undefined)));
@@ -92,7 +97,7 @@ describe('the modern lane', () => {
 
   it('keeps concurrent calls with equal ids apart: each its own authInfo, its own answer, its id back', async () => {
     const gates = new Map<string, Gate>();
-    const lane = createModernLane(gatedServer(gates));
+    const lane = laneOf(gatedServer(gates));
     const a = toolCall('who', { tag: 'a' });
     const b = toolCall('who', { tag: 'b' });
     const alice = lane.serve(postOf(a, auth('alice')));
@@ -112,7 +117,7 @@ describe('the modern lane', () => {
 
   it('cancels the call of a client that leaves, and only that call', async () => {
     const gates = new Map<string, Gate>();
-    const lane = createModernLane(gatedServer(gates));
+    const lane = laneOf(gatedServer(gates));
     const leaving = new AbortController();
     const gone = toolCall('who', { tag: 'gone' });
     const stays = toolCall('who', { tag: 'stays' });
@@ -130,7 +135,7 @@ describe('the modern lane', () => {
 
   it('ends calls in flight when it closes (499), their handlers aborted', async () => {
     const gates = new Map<string, Gate>();
-    const lane = createModernLane(gatedServer(gates));
+    const lane = laneOf(gatedServer(gates));
     const call = toolCall('who', { tag: 'late' });
     const pending = lane.serve(postOf(call, undefined));
     await until(() => gates.size === 1);
@@ -142,7 +147,7 @@ describe('the modern lane', () => {
 
   it('closes when idle once its calls in flight have ended, answering them; later ones are left to the SDK hosting', async () => {
     const gates = new Map<string, Gate>();
-    const lane = createModernLane(gatedServer(gates));
+    const lane = laneOf(gatedServer(gates));
     const call = toolCall('who', { tag: 'finishing' });
     const pending = lane.serve(postOf(call, undefined));
     await until(() => gates.size === 1);
@@ -165,7 +170,7 @@ describe('the modern lane', () => {
       return server;
     };
     const call = toolCall('steps', {}, { ...META, progressToken: 'p-1' });
-    const lane = createModernLane(create);
+    const lane = laneOf(create);
     const laned = toResponse((await lane.serve(postOf(call, undefined))) as Reply);
     const sdk = await createMcpHandler(create, { legacy: 'reject' }).fetch(requestOf(call), { parsedBody: call.body });
     expect(laned.status).toBe(sdk.status);
@@ -189,7 +194,7 @@ describe('the modern lane', () => {
       return server;
     };
     const call = toolCall('asks', {});
-    const lane = createModernLane(create);
+    const lane = laneOf(create);
     const laned = await lane.serve(postOf(call, undefined));
     expect(laned).toBeInstanceOf(JsonReply);
     const sdk = await createMcpHandler(create, { legacy: 'reject' }).fetch(requestOf(call), { parsedBody: call.body });
@@ -199,9 +204,7 @@ describe('the modern lane', () => {
   });
 
   it('leaves every request to the SDK hosting when its instance cannot be prepared', async () => {
-    const lane = createModernLane(() => {
-      throw new Error('no instance');
-    });
+    const lane = createModernLane(() => Promise.reject(new Error('no instance')));
     const call = toolCall('who', { tag: 'a' });
     expect(await lane.serve(postOf(call, undefined))).toBeUndefined();
     expect(await lane.serve(postOf(call, undefined))).toBeUndefined();

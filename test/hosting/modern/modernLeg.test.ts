@@ -15,6 +15,8 @@ import { createModernLeg } from '../../../src/hosting/modern/modernLeg.js';
 import type { Reply } from '../../../src/hosting/reply.js';
 import { toResponse } from '../../../src/hosting/reply.js';
 import { McpResolveServer } from '../../../src/index.js';
+import { MODERN_REVISION } from '../../../src/era.js';
+import { primeModernInstance } from '../../../src/sdkSeams/modernInstance.js';
 import type { InstanceReuse } from '../../../src/server/instanceReuse.js';
 
 const META = {
@@ -46,7 +48,7 @@ function legOf(server: McpResolveServer) {
     return server.createServer();
   };
   const reuse: InstanceReuse = {
-    create,
+    create: () => primeModernInstance(create(), MODERN_REVISION),
     get allowed() {
       return server.instanceReuse.allowed;
     },
@@ -137,7 +139,7 @@ describe('the modern leg, as its server changes', () => {
     const server = new McpResolveServer({ name: 'closing', version: '0.0.0' }).tool('hi', {}, () => 'hi');
     let watching = 0;
     const reuse: InstanceReuse = {
-      create: server.createServer,
+      create: server.instanceReuse.create,
       allowed: true,
       watch(changed) {
         watching++;
