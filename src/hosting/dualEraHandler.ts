@@ -9,8 +9,7 @@ import { isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server
 
 import { createOAuthGate } from '../auth/resourceServer.js';
 import type { HttpRoute } from '../channels/channel.js';
-import { clientOfRequest, createClientAddressing } from './clientAddressing.js';
-import { countedClient } from './clientOf.js';
+import { clientOfRequest, countedClient, createClientAddressing } from './clientAddressing.js';
 import type { HostedPost } from './hostedPost.js';
 import { handedRequest } from './hostedPost.js';
 import { isNestedBatch, normalizeInbound } from './inbound.js';

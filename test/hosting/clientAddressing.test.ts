@@ -10,7 +10,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 
 import { createMemorySessionHub } from '../../src/contracts/index.js';
-import { isProxyAddress } from '../../src/hosting/addresses.js';
+import { isProxyAddress } from '../../src/hosting/clientAddressing.js';
 import type { DualEraHandler, DualEraHttpOptions } from '../../src/hosting/index.js';
 import { createDualEraHandler } from '../../src/hosting/index.js';
 import { askNameServer } from '../testing/fixtures/askNameServer.js';

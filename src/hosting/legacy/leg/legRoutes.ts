@@ -9,7 +9,7 @@ import type { McpHandlerRequestOptions } from '@modelcontextprotocol/server';
 import { isJSONRPCResponse } from '@modelcontextprotocol/server';
 
 import type { LegacyClient } from '../../clientAddressing.js';
-import { clientOf } from '../../clientOf.js';
+import { clientOf } from '../../clientAddressing.js';
 import { patiently } from '../fleet/fleetRelay.js';
 import { keptInitialize } from '../sessions/keptInitialize.js';
 import { fleetRefusal } from '../sessions/sessionAdmission.js';
