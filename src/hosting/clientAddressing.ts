@@ -77,7 +77,7 @@ function proxyWarning(api: string, header: string, socketAddress: string | undef
 }
 
 /** What {@link clientOf} reads of a request's options: its `authInfo`, and the client's address or proxy. */
-export interface ClientRequestOptions extends Pick<McpHandlerRequestOptions, 'authInfo'>, LegacyClient {}
+interface ClientRequestOptions extends Pick<McpHandlerRequestOptions, 'authInfo'>, LegacyClient {}
 
 /**
  * The opaque id of the client a new session counts against: a hash of its principal when the
@@ -100,7 +100,7 @@ export async function clientOf(requestOptions: ClientRequestOptions): Promise<st
 }
 
 /** An IPv4 address as it is (also when IPv4-mapped); an IPv6 address by its first four groups (its /64 network). */
-export function addressBucket(address: string): string {
+function addressBucket(address: string): string {
   const bare = bareAddress(address);
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
   if (mapped !== null) return mapped[1] ?? bare;
@@ -124,7 +124,7 @@ export function countedClient(client: LegacyClient | undefined): RequestClient |
 }
 
 /** `address` without surrounding spaces, IPv6 brackets and zone (`%eth0`), in lower case. */
-export function bareAddress(address: string): string {
+function bareAddress(address: string): string {
   return address
     .trim()
     .replace(/^\[|\]$/g, '')
