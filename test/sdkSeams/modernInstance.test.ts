@@ -1,10 +1,10 @@
 /**
- * Pins of the SDK behaviour the modern lane relies on (`src/sdkSeams/modernInstance.ts`, and the
- * hand-back of `src/hosting/modern/exchangeMux.ts`), on a plain SDK `McpServer` (no library code):
- * an instance that has served one modern request through `createMcpHandler` (its exchange closed,
- * `Server.onclose` called) can be connected to another modern transport and serves modern requests
- * there; and a request it refuses before any handler runs is answered synchronously, inside the
- * transport's `onmessage`. Each test fails first if an SDK release
+ * Pins of the SDK behaviour the modern lane relies on (`src/sdkSeams/modernInstance.ts`, and its
+ * instance's `server.onerror` in `src/hosting/modern/modernLane.ts`), on a plain SDK `McpServer`
+ * (no library code): an instance that has served one modern request through `createMcpHandler`
+ * (its exchange closed, `Server.onclose` called) can be connected to another modern transport and
+ * serves modern requests there; and `Server.onerror` is called synchronously, inside the transport's
+ * `onmessage`, for a message the instance cannot take. Each test fails first if an SDK release
  * changes what it pins (see contributing/sdk-seams.md).
  */
 import type { JSONRPCMessage, MessageClassification } from '@modelcontextprotocol/server';
@@ -91,19 +91,16 @@ describe("an instance made modern by the SDK's hosting", () => {
     expect(texts).toEqual([1, 2].map((id) => ({ id, result: [{ type: 'text', text: `call ${id}` }] })));
   });
 
-  it('answers a request it refuses before any handler runs synchronously, inside onmessage', async () => {
+  it('reports a message it cannot take to onerror synchronously, inside onmessage', async () => {
     const instance = echoServer();
     await discoverThroughSdkHosting(instance);
     const transport = new KeepingTransport();
     await instance.connect(transport);
-    const unknown = { jsonrpc: '2.0', id: 9, method: 'pin/unknown', params: { _meta: ENVELOPE } } as JSONRPCMessage;
-    const bare = { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } };
-    transport.onmessage?.(unknown, { classification: CLASSIFICATION });
-    transport.onmessage?.(bare as JSONRPCMessage, { classification: CLASSIFICATION });
-    // Both refusals were sent before onmessage returned: nothing was awaited in between.
-    expect(transport.sent).toMatchObject([
-      { id: 9, error: { code: -32601, message: 'Method not found' } },
-      { id: 10, error: { code: -32602 } },
-    ]);
+    const reported: string[] = [];
+    instance.server.onerror = (error) => reported.push(error.message);
+    transport.onmessage?.({ jsonrpc: '2.0', unknown: true } as unknown as JSONRPCMessage, {
+      classification: CLASSIFICATION,
+    });
+    expect(reported).toHaveLength(1);
   });
 });

@@ -19,8 +19,8 @@
  *   the handler sends a related notification before its result, framed as the SDK frames it.
  *
  * An answer the instance gives while the message is still being delivered (a rejection before any
- * handler runs, an SDK seam: method not found, an invalid envelope, an era mismatch) is not served
- * here, nor is a message whose delivery throws: the exchange is handed back and the SDK's own
+ * handler runs: method not found, an invalid envelope, an era mismatch) or an error it reports then
+ * (a message it could not read) is not served here: the exchange is handed back and the SDK's own
  * hosting answers the request, so such answers stay the SDK's, word for word.
  */
 import type {
@@ -95,6 +95,13 @@ export class ExchangeMux extends RenumberingTransport {
 
   override isOwnMessage(message: JSONRPCMessage): boolean {
     return this.#own.has(message);
+  }
+
+  /** Whether the instance's error report `error` was about a message being delivered now (it is then handed back). */
+  bounceIfDelivering(): boolean {
+    if (this.#delivering === undefined) return false;
+    this.#delivering.bounced = true;
+    return true;
   }
 
   /**

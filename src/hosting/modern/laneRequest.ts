@@ -55,9 +55,10 @@ const isRequestId = (value: unknown): boolean => typeof value === 'string' || Nu
  * 5. not one a scope challenge stops (the SDK answers that with its 403).
  *
  * Past this rule one case alone is not known before the instance sees the request: one the instance
- * answers while it is being delivered, before any handler runs (method not found, an invalid
- * envelope): the lane's transport hands it back (`ExchangeMux.serve` answers `undefined`) and the
- * SDK's hosting answers it, word for word. The envelope itself is validated once, by the instance.
+ * answers, or reports as unreadable, while it is being delivered, before any handler runs (method
+ * not found, an invalid envelope, a `_meta` its request schema refuses): the lane's transport hands
+ * it back (`ExchangeMux.serve` answers `undefined`) and the SDK's hosting answers it, word for word.
+ * The envelope itself is validated once, by the instance.
  */
 export function laneRequest(
   lane: LaneInstance,

@@ -2,9 +2,9 @@
  * The modern lane: modern (2026-07-28) requests served by one long-lived SDK server instance over
  * an {@link ExchangeMux}, instead of an instance and a transport per request. Built on the SDK's
  * public API (a `McpServer` connected to a transport, its `toolInputSchemaJson` and
- * `resolveScopeChallenge`) and one SDK seam: a request the instance refuses before any handler runs
- * is answered inside the transport's `onmessage`, so the mux can hand it back to the SDK's hosting.
- * Its instance comes ready for modern requests (`InstanceReuse.create`).
+ * `resolveScopeChallenge`) and one SDK seam, the timing of `Server.onerror`, which
+ * `ExchangeMux.bounceIfDelivering` relies on. Its instance comes ready for modern requests
+ * (`InstanceReuse.create`).
  *
  * The lane serves exactly the requests `laneRequest` takes (the one rule, documented there);
  * every other one is left to the SDK's hosting (`serve` answers `undefined`). Only a server whose
@@ -50,6 +50,10 @@ export function createModernLane(factory: () => Promise<McpServer>): ModernLane 
     const instance = await factory();
     const mux = new ExchangeMux(MODERN_REVISION);
     await instance.connect(mux);
+    // The instance is the lane's own, and so is its error callback: a request the instance cannot read as one
+    // (a `_meta` its schema refuses), reported while the mux delivers it (an SDK seam: reported synchronously),
+    // goes back to the SDK's hosting.
+    instance.server.onerror = () => void mux.bounceIfDelivering();
     return { instance, mux, mirrors: new Map() };
   };
 

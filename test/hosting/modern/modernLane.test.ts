@@ -203,6 +203,24 @@ describe('the modern lane', () => {
     await lane.close();
   });
 
+  it("hands back a request the instance cannot read as a request (its _meta fails the SDK's schema)", async () => {
+    const gates = new Map<string, Gate>();
+    const lane = laneOf(gatedServer(gates));
+    // A related-task that is not an object: laneRequest takes it, the instance reports it to onerror and answers nothing.
+    const call = toolCall('who', { tag: 'odd' }, { ...META, 'io.modelcontextprotocol/related-task': 5 });
+    const left = new AbortController();
+    const served = lane.serve(postOf(call, undefined, left.signal));
+    // The client leaves before the lane delivers it: a request kept on the lane would get the 499 of a client that left.
+    left.abort();
+    expect(await served).toBeUndefined();
+    const sdk = await createMcpHandler(gatedServer(gates), { legacy: 'reject' }).fetch(requestOf(call), {
+      parsedBody: call.body,
+    });
+    expect(sdk.status).toBe(400);
+    expect(gates.size).toBe(0);
+    await lane.close();
+  });
+
   it('leaves every request to the SDK hosting when its instance cannot be prepared', async () => {
     const lane = createModernLane(() => Promise.reject(new Error('no instance')));
     const call = toolCall('who', { tag: 'a' });
