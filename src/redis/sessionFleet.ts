@@ -57,6 +57,7 @@ export function createRedisSessionFleet(
   const recordKey = (sessionId: string) => `${prefix}record:${sessionId}`;
   const holderKey = (sessionId: string) => `${prefix}stream:${sessionId}`;
   const pushesKey = (sessionId: string) => `${prefix}pushes:${sessionId}`;
+  const takenKey = (sessionId: string, pushId: string) => `${prefix}taken:${sessionId}:${pushId}`;
   const expiry = (ttlMs: number) =>
     Number.isFinite(ttlMs) ? { expiration: { type: 'PX', value: Math.ceil(ttlMs) } as const } : {};
 
@@ -127,7 +128,7 @@ export function createRedisSessionFleet(
         // the record. One Redis ran in time but whose reply came too late did: a named take asked
         // again gets the record again.
         redis.eval(TAKE_PUSH, {
-          keys: [recordKey(sessionId), pushesKey(sessionId), `${prefix}taken:${sessionId}:${pushId}`],
+          keys: [recordKey(sessionId), pushesKey(sessionId), takenKey(sessionId, pushId)],
           arguments: [pushId, String(scriptDeadline(timeoutMs)), take ?? '', String(RETAKE_MS)],
         }),
       );
