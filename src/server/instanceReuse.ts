@@ -32,7 +32,7 @@ export interface InstanceReuse {
 /**
  * The {@link InstanceReuse} of `create`, allowed while `allowed()` holds, and the `changed` its server
  * calls after each registration. Its instances are made modern as the SDK's hosting makes them (an SDK
- * seam: `sdkSeams/modernInstance.ts`), so the hosting connects them with the SDK's public API alone.
+ * seam: `sdkSeams/modernInstance.ts`), so the hosting only connects them.
  */
 export function instanceReuse(
   create: () => McpServer,

@@ -50,9 +50,9 @@ export function createModernLane(factory: () => Promise<McpServer>): ModernLane 
     const instance = await factory();
     const mux = new ExchangeMux(MODERN_REVISION);
     await instance.connect(mux);
-    // The instance is the lane's own, and so is its error callback: a request the instance cannot read as one
-    // (a `_meta` its schema refuses), reported while the mux delivers it (an SDK seam: reported synchronously),
-    // goes back to the SDK's hosting.
+    // The instance is the lane's own, and so is its error callback: a request the instance cannot
+    // read as one (a `_meta` its schema refuses), reported while the mux delivers it (an SDK seam:
+    // reported synchronously), goes back to the SDK's hosting.
     instance.server.onerror = () => void mux.bounceIfDelivering();
     return { instance, mux, mirrors: new Map() };
   };
