@@ -1,11 +1,13 @@
 /**
- * Pins of the SDK behaviour the modern lane relies on (`src/sdkSeams/modernInstance.ts`, and its
- * instance's `server.onerror` in `src/hosting/modern/modernLane.ts`), on a plain SDK `McpServer`
- * (no library code): an instance that has served one modern request through `createMcpHandler`
- * (its exchange closed, `Server.onclose` called) can be connected to another modern transport and
- * serves modern requests there; and `Server.onerror` is called synchronously, inside the transport's
- * `onmessage`, for a message the instance cannot take. Each test fails first if an SDK release
- * changes what it pins (see contributing/sdk-seams.md).
+ * Pins of the SDK behaviour the modern lane relies on (`src/sdkSeams/modernInstance.ts`; its
+ * instance's `server.onerror` in `src/hosting/modern/modernLane.ts` and the hand-back of
+ * `ExchangeMux`), on a plain SDK `McpServer` (no library code): an instance that has served one
+ * modern request through `createMcpHandler` (its exchange closed, `Server.onclose` called) can be
+ * connected to another modern transport and serves modern requests there; `Server.onerror` is
+ * called synchronously, inside the transport's `onmessage`, for a message the instance cannot
+ * take; and a request it refuses before any handler runs is answered through the transport's
+ * `send` synchronously, inside `onmessage`. Each test fails first if an SDK release changes what
+ * it pins (see contributing/sdk-seams.md).
  */
 import type { JSONRPCMessage, MessageClassification } from '@modelcontextprotocol/server';
 import {
@@ -102,5 +104,30 @@ describe("an instance made modern by the SDK's hosting", () => {
       classification: CLASSIFICATION,
     });
     expect(reported).toHaveLength(1);
+  });
+
+  it('answers a request it refuses before any handler runs through send synchronously, inside onmessage', async () => {
+    const instance = echoServer();
+    await discoverThroughSdkHosting(instance);
+    const transport = new KeepingTransport();
+    await instance.connect(transport);
+    const request = new Request('http://pin.invalid/mcp', { method: 'POST' });
+    const refused: JSONRPCMessage[] = [
+      // No handler: the server registers no prompt.
+      { jsonrpc: '2.0', id: 1, method: 'prompts/list', params: { _meta: ENVELOPE } },
+      // An envelope without the client's capabilities.
+      {
+        ...call(2),
+        params: { name: 'echo', arguments: { text: 'x' }, _meta: { [PROTOCOL_VERSION_META_KEY]: REVISION } },
+      },
+    ];
+    const answeredInside = refused.map((message) => {
+      const before = transport.sent.length;
+      transport.onmessage?.(message, { classification: CLASSIFICATION, request });
+      return transport.sent
+        .slice(before)
+        .map((sent) => ('error' in sent ? { id: sent.id, code: sent.error.code } : sent));
+    });
+    expect(answeredInside).toEqual([[{ id: 1, code: -32601 }], [{ id: 2, code: -32602 }]]);
   });
 });
