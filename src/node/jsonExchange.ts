@@ -13,7 +13,7 @@ import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType } from '@modelcontextp
 
 import type { ServeOptions } from '../hosting/dualEraHandler.js';
 import { jsonRpcErrorResponse } from '../hosting/jsonRpcError.js';
-import type { Reply } from '../hosting/reply.js';
+import type { Reply } from '../hosting/exchange.js';
 import { clientLeaving, writeReply } from './writeReply.js';
 
 /** What {@link serveJsonExchange} calls: the hosting's `serve`. */

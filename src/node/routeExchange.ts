@@ -11,7 +11,7 @@ import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 
 import type { HttpRoute } from '../channels/channel.js';
 import { jsonRpcErrorResponse } from '../hosting/jsonRpcError.js';
-import type { Reply } from '../hosting/reply.js';
+import type { Reply } from '../hosting/exchange.js';
 import type { ExchangeHandler, ExchangeOptions } from './jsonExchange.js';
 import { readText, tooLarge, webHeaders } from './jsonExchange.js';
 import { clientLeaving, writeReply } from './writeReply.js';

@@ -6,8 +6,8 @@
  */
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
-import type { Reply } from '../hosting/reply.js';
-import { JsonReply } from '../hosting/reply.js';
+import type { Reply } from '../hosting/exchange.js';
+import { JsonReply } from '../hosting/exchange.js';
 
 /** `headers` as Node writes them: one value per name, `Set-Cookie` as the array of all its values. */
 export function nodeHeaders(headers: Headers): OutgoingHttpHeaders {

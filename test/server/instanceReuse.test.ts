@@ -9,7 +9,7 @@ import { McpResolveServer } from 'mcp-resolve';
 
 import { toolCallHeaders } from '../hosting/fixtures/modernCalls.js';
 import { createModernLane } from '../../src/hosting/modern/modernLane.js';
-import { toResponse } from '../../src/hosting/reply.js';
+import { toResponse } from '../../src/hosting/exchange.js';
 
 const plain = () => new McpResolveServer({ name: 'reuse', version: '1' }).tool('hi', {}, () => 'hi');
 const greeting = () => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'hello' } }] });

@@ -34,7 +34,7 @@ import type {
 
 import { CLIENT_LEFT_REASON } from '../../clientLeft.js';
 import { RenumberingTransport } from '../../renumberingTransport.js';
-import { JsonReply } from '../reply.js';
+import { JsonReply } from '../exchange.js';
 
 /** The SDK's code for a missing client capability, the one handler error its transport answers with 400. */
 const MISSING_CLIENT_CAPABILITY = -32021;

@@ -13,9 +13,8 @@
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 
-import type { HostedPost } from '../hostedPost.js';
-import { handedRequest } from '../hostedPost.js';
-import type { Reply } from '../reply.js';
+import type { HostedPost, Reply } from '../exchange.js';
+import { handedRequest } from '../exchange.js';
 import { ExchangeMux } from './exchangeMux.js';
 import { MODERN_REVISION } from '../../era.js';
 import type { LaneInstance } from './laneRequest.js';

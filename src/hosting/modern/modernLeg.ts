@@ -11,9 +11,8 @@
 import type { AuthInfo, CreateMcpHandlerOptions, McpServerFactory, ServerNotifier } from '@modelcontextprotocol/server';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 
-import type { HostedPost } from '../hostedPost.js';
-import { handedRequest } from '../hostedPost.js';
-import type { Reply } from '../reply.js';
+import type { HostedPost, Reply } from '../exchange.js';
+import { handedRequest } from '../exchange.js';
 import type { InstanceReuse } from '../../server/instanceReuse.js';
 import type { ModernLane } from './modernLane.js';
 import { createModernLane } from './modernLane.js';

@@ -14,10 +14,9 @@ import type { Gate } from '../fixtures/modernCalls.js';
 import { gatedServer, toolCallHeaders, until } from '../fixtures/modernCalls.js';
 
 import { createRefundDesk } from '../../../examples/stories/refund-desk/desk.js';
-import type { HostedPost } from '../../../src/hosting/hostedPost.js';
+import type { HostedPost, Reply } from '../../../src/hosting/exchange.js';
+import { JsonReply, toResponse } from '../../../src/hosting/exchange.js';
 import { createModernLane } from '../../../src/hosting/modern/modernLane.js';
-import type { Reply } from '../../../src/hosting/reply.js';
-import { JsonReply, toResponse } from '../../../src/hosting/reply.js';
 import { MODERN_REVISION } from '../../../src/era.js';
 import { primeModernInstance } from '../../../src/sdkSeams/modernInstance.js';
 

@@ -12,8 +12,8 @@ import { z } from 'zod';
 import { toolCallHeaders } from '../fixtures/modernCalls.js';
 
 import { createModernLeg } from '../../../src/hosting/modern/modernLeg.js';
-import type { Reply } from '../../../src/hosting/reply.js';
-import { toResponse } from '../../../src/hosting/reply.js';
+import type { Reply } from '../../../src/hosting/exchange.js';
+import { toResponse } from '../../../src/hosting/exchange.js';
 import { McpResolveServer } from '../../../src/index.js';
 import { MODERN_REVISION } from '../../../src/era.js';
 import { primeModernInstance } from '../../../src/sdkSeams/modernInstance.js';
