@@ -7,12 +7,12 @@
  */
 import type { ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 
-import type { Era } from './era.js';
+import type { Era } from './protocol.js';
 import type { AttemptCounter } from './state/attemptStore.js';
 import type { Tickets } from './state/tickets.js';
 import type { RequestTrace } from './telemetry/hooks.js';
 
-export type { Era } from './era.js';
+export type { Era } from './protocol.js';
 
 /**
  * What the code below the round needs of this request beside the public context: one typed value,

@@ -22,7 +22,7 @@ import { browserGuard, createRebindingGuard } from './rebindingGuard.js';
 import { legacyLegOptions, reporter, resolveDualEraHttpOptions } from './resolveDualEraHttpOptions.js';
 import type { HostedServer, ServerSource } from './source.js';
 import { hostedServer } from './source.js';
-import { isModernRevision } from '../era.js';
+import { isModernRevision } from '../protocol.js';
 
 const NESTED_BATCH = 'a JSON-RPC batch entry must be a message object, not an array';
 

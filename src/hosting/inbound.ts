@@ -7,7 +7,7 @@
 import type { Transport } from '@modelcontextprotocol/server';
 
 import { ForwardingTransport } from './forwardingTransport.js';
-import { isMultiRoundMethod } from '../multiRound.js';
+import { isMultiRoundMethod } from '../protocol.js';
 import { isRecord } from '../ownKeys.js';
 
 /**

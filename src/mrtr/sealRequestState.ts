@@ -25,7 +25,7 @@ import type { SealingOptions } from '../state/options.js';
 import type { ErrorHook } from '../round/masking.js';
 import { sealingSink } from '../round/masking.js';
 import { createSealer } from '../state/sealer.js';
-import { isMultiRoundMethod } from '../multiRound.js';
+import { isMultiRoundMethod } from '../protocol.js';
 
 /** What `sealRequestState` returns: pass it as the SDK's `requestState` option, and mint with it. */
 export interface SdkRequestStateSealing {

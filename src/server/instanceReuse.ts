@@ -13,7 +13,7 @@
 
 import type { McpServer } from '@modelcontextprotocol/server';
 
-import { MODERN_REVISION } from '../era.js';
+import { MODERN_REVISION } from '../protocol.js';
 import { primeModernInstance } from '../sdkSeams/modernInstance.js';
 
 /** See the module comment. */

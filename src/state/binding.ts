@@ -7,8 +7,8 @@
  */
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import canonicalize from 'canonicalize';
-import type { MultiRoundMethod } from '../multiRound.js';
-import { isMultiRoundMethod } from '../multiRound.js';
+import type { MultiRoundMethod } from '../protocol.js';
+import { isMultiRoundMethod } from '../protocol.js';
 
 import { concatBytes, lengthPrefix, utf16le, utf8 } from './bytes.js';
 import type { CryptoPrimitives, HmacKey } from './primitives.js';

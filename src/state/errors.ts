@@ -6,8 +6,8 @@
  */
 import { INTERNAL_ERROR, INVALID_PARAMS, ProtocolError } from '@modelcontextprotocol/server';
 import type { LimitedLog } from '../logLimiter.js';
-import type { MultiRoundMethod } from '../multiRound.js';
-import { isMultiRoundMethod } from '../multiRound.js';
+import type { MultiRoundMethod } from '../protocol.js';
+import { isMultiRoundMethod } from '../protocol.js';
 import { GENERATE_HINT, REQUEST_STATE_KEYS_ENV } from './keys.js';
 
 /** Why an inbound `requestState` was rejected; logged, never sent to the client. */

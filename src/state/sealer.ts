@@ -26,7 +26,7 @@ import type { OpenOutcome } from './token.js';
 import { builtinTokens, MAX_ISSUED_AT } from './token.js';
 import { createTickets, type Tickets } from './tickets.js';
 import { createLogLimiter } from '../logLimiter.js';
-import { isMultiRoundMethod } from '../multiRound.js';
+import { isMultiRoundMethod } from '../protocol.js';
 import { isPromiseLike } from '../promise.js';
 
 /** Seals outgoing and opens incoming `requestState` for one server (audience); methods may be passed around detached. */

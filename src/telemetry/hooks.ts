@@ -3,7 +3,7 @@
  * option (`mcp-resolve/otel` is the OpenTelemetry one). Nothing here imports OpenTelemetry: with no
  * observer the call path checks one `undefined` and goes on (docs/guides/observability.md).
  */
-import type { Era } from '../era.js';
+import type { Era } from '../protocol.js';
 
 /**
  * How a request's round ended: a final result, a suspended call (`input_required`), a tool error

@@ -8,7 +8,7 @@
 import type { JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
 import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 
-import type { Era } from '../era.js';
+import type { Era } from '../protocol.js';
 import type { RenumberingTransport } from '../renumberingTransport.js';
 import { tapTransport } from '../sdkSeams/transportTap.js';
 import type { ServedMessage, Telemetry } from './hooks.js';

@@ -13,7 +13,7 @@ import type { Counters } from './counters.js';
 import { ConnectionCounters } from './counters.js';
 import type { TransportObserver } from './observedTransport.js';
 import type { Era } from '../context.js';
-import { LEGACY_REVISION, MODERN_REVISION } from '../era.js';
+import { LEGACY_REVISION, MODERN_REVISION } from '../protocol.js';
 
 /** The protocol revision a `modern` test client pins. */
 export const MODERN_PROTOCOL_VERSION = MODERN_REVISION;

@@ -1,7 +1,7 @@
 /** The one rule deciding whether a modern (2026-07-28) POST is served on the modern lane or by the SDK's own hosting. */
 import type { AuthInfo, JSONRPCRequest, McpServer } from '@modelcontextprotocol/server';
 import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
-import { MODERN_REVISION } from '../../era.js';
+import { MODERN_REVISION } from '../../protocol.js';
 
 /** The methods the lane carries, with the body field the `Mcp-Name` header must mirror. */
 const LANE_METHODS: ReadonlyMap<string, 'name' | 'uri' | undefined> = new Map([

@@ -16,7 +16,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import type { HostedPost, Reply } from '../exchange.js';
 import { handedRequest } from '../exchange.js';
 import { ExchangeMux } from './exchangeMux.js';
-import { MODERN_REVISION } from '../../era.js';
+import { MODERN_REVISION } from '../../protocol.js';
 import type { LaneInstance } from './laneRequest.js';
 import { laneRequest } from './laneRequest.js';
 

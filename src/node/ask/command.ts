@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { connectHttp, connectStdio } from '../../testing/index.js';
 import type { ConnectOptions, TestConnection } from '../../testing/index.js';
 import type { Era } from '../../context.js';
-import { LEGACY_REVISION, MODERN_REVISION } from '../../era.js';
+import { LEGACY_REVISION, MODERN_REVISION } from '../../protocol.js';
 import { answerInTerminal } from './form.js';
 import { sampleInTerminal } from './sample.js';
 import { runAskSession } from './session.js';

@@ -17,7 +17,7 @@ import { createRefundDesk } from '../../../examples/stories/refund-desk/desk.js'
 import type { HostedPost, Reply } from '../../../src/hosting/exchange.js';
 import { JsonReply, toResponse } from '../../../src/hosting/exchange.js';
 import { createModernLane } from '../../../src/hosting/modern/modernLane.js';
-import { MODERN_REVISION } from '../../../src/era.js';
+import { MODERN_REVISION } from '../../../src/protocol.js';
 import { primeModernInstance } from '../../../src/sdkSeams/modernInstance.js';
 
 const META = {

@@ -15,7 +15,7 @@ import { createModernLeg } from '../../../src/hosting/modern/modernLeg.js';
 import type { Reply } from '../../../src/hosting/exchange.js';
 import { toResponse } from '../../../src/hosting/exchange.js';
 import { McpResolveServer } from '../../../src/index.js';
-import { MODERN_REVISION } from '../../../src/era.js';
+import { MODERN_REVISION } from '../../../src/protocol.js';
 import { primeModernInstance } from '../../../src/sdkSeams/modernInstance.js';
 import type { InstanceReuse } from '../../../src/server/instanceReuse.js';
 
