@@ -35,7 +35,9 @@ export async function writeReply(res: ServerResponse, reply: Reply, left: AbortS
   const type = response.headers.get('content-type') ?? '';
   if (type.startsWith('application/json')) return void res.end(Buffer.from(await response.arrayBuffer()));
   if (type.startsWith('text/event-stream')) res.flushHeaders();
-  const gone = new Promise<void>((resolve) => left.addEventListener('abort', () => resolve(), { once: true }));
+  let onLeft = (): void => {};
+  const gone = new Promise<void>((resolve) => (onLeft = resolve));
+  left.addEventListener('abort', onLeft, { once: true });
   try {
     for await (const chunk of response.body) {
       if (left.aborted) break;
@@ -43,6 +45,10 @@ export async function writeReply(res: ServerResponse, reply: Reply, left: AbortS
     }
   } catch {
     // The stream ended with an error or the client left: end the reply either way.
+  } finally {
+    // `left` outlives the reply (a Request that follows it keeps it until that Request is finalized):
+    // a listener left on it would keep this response reachable as long.
+    left.removeEventListener('abort', onLeft);
   }
   res.end();
 }
