@@ -8,9 +8,9 @@
  * page as large as the argument, with `answerPage` set), `lock` (a 4-digit code its resolver checks,
  * `attempts: 3`; the code is `0030`), `letters` (a form question whose field has the author's pattern
  * `^(a+)+$`, exponential for a backtracking engine on a near-miss) and `echo`. A probe server on
- * `probePort` answers `GET /heap` (heap used after a full GC and the finalizers it queued, bytes), `GET /spans` (spans exported,
- * by trace id) and `GET /stall` (the longest event-loop delay since the last `/stall`, ms).
- * Writes `attack-server ready` on stderr once both listen.
+ * `probePort` answers `GET /heap` (heap used after a full GC and the finalizers it queued, bytes),
+ * `GET /spans` (spans exported, by trace id) and `GET /stall` (the longest event-loop delay since the
+ * last `/stall`, ms). Writes `attack-server ready` on stderr once both listen.
  */
 import { createServer } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
