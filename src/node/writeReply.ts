@@ -35,7 +35,7 @@ export async function writeReply(res: ServerResponse, reply: Reply, left: AbortS
   const type = response.headers.get('content-type') ?? '';
   if (type.startsWith('application/json')) return void res.end(Buffer.from(await response.arrayBuffer()));
   if (type.startsWith('text/event-stream')) res.flushHeaders();
-  let onLeft = (): void => {};
+  let onLeft!: () => void;
   const gone = new Promise<void>((resolve) => (onLeft = resolve));
   left.addEventListener('abort', onLeft, { once: true });
   try {
