@@ -61,7 +61,7 @@ if (!existsSync(join(ROOT, 'dist/index.js'))) {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-/** The attack server's heap: the smallest of a few readings in a row, each after a full GC. */
+/** The attack server's heap: the smallest of `HEAP_READINGS` readings in a row (see `AttackServer.heap`). */
 async function heapOf(server: AttackServer): Promise<number> {
   let smallest = Infinity;
   for (let reading = 0; reading < HEAP_READINGS; reading += 1) smallest = Math.min(smallest, await server.heap());

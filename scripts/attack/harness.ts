@@ -88,7 +88,7 @@ export interface AttackServer {
   readonly child: ChildProcess;
   /** Lines it wrote on stderr so far. */
   readonly stderr: string[];
-  /** Heap used after a full GC, bytes. */
+  /** Heap used after a full GC and the finalizers it queued, bytes. */
   heap(): Promise<number>;
   /** The longest event-loop delay since the last call, ms. */
   stall(): Promise<number>;
